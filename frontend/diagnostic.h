@@ -1,0 +1,137 @@
+// The diagnostics engine: typed reports against the registry in
+// diagnostics.def, collected, then sorted and de-duplicated for output.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "frontend/source.h"
+
+namespace herald {
+
+enum class Severity : std::uint8_t { Error, Warning, Note };
+
+enum class DiagKind : std::uint16_t {
+#define DIAG(Id, Code, Sev, Name, Format, ...) Id,
+#include "frontend/diagnostics.def"
+#undef DIAG
+};
+
+struct DiagInfo {
+  std::string_view code;    // "E0501"
+  Severity severity;
+  std::string_view name;    // "emit-outside-owner"
+  std::string_view format;  // fmt format string
+};
+
+[[nodiscard]] const DiagInfo& diagInfo(DiagKind kind);
+// Every registry entry, in declaration order.
+[[nodiscard]] const std::vector<DiagKind>& allDiagKinds();
+[[nodiscard]] std::string_view severityName(Severity s);
+
+// One type per registry entry, carrying the argument types its format takes,
+// so a report with the wrong arguments does not compile.
+namespace diag {
+#define DIAG(Id, Code, Sev, Name, Format, ...)        \
+  struct Id {                                         \
+    static constexpr DiagKind kind = DiagKind::Id;    \
+    using Args = std::tuple<__VA_ARGS__>;             \
+  };
+#include "frontend/diagnostics.def"
+#undef DIAG
+}  // namespace diag
+
+struct DiagnosticNote {
+  std::string message;
+  SourceRange range;
+  bool hasRange = false;
+};
+
+// Replace `range` with `replacement`; an empty range inserts.
+struct FixIt {
+  SourceRange range;
+  std::string replacement;
+};
+
+struct Diagnostic {
+  DiagKind kind;
+  SourceRange range;
+  std::string message;
+  std::vector<DiagnosticNote> notes;
+  std::vector<FixIt> fixits;
+
+  [[nodiscard]] Severity severity() const { return diagInfo(kind).severity; }
+};
+
+class DiagnosticEngine;
+
+// Adds notes and fix-its to the diagnostic just reported.
+class DiagnosticBuilder {
+ public:
+  DiagnosticBuilder(DiagnosticEngine& engine, std::size_t index)
+      : engine_(engine), index_(index) {}
+
+  template <typename... A>
+  DiagnosticBuilder& note(SourceRange range, fmt::format_string<A...> format,
+                          A&&... args) {
+    addNote(fmt::format(format, std::forward<A>(args)...), range, true);
+    return *this;
+  }
+  template <typename... A>
+  DiagnosticBuilder& note(fmt::format_string<A...> format, A&&... args) {
+    addNote(fmt::format(format, std::forward<A>(args)...), {}, false);
+    return *this;
+  }
+  DiagnosticBuilder& fixit(SourceRange range, std::string replacement);
+
+ private:
+  void addNote(std::string message, SourceRange range, bool hasRange);
+
+  DiagnosticEngine& engine_;
+  std::size_t index_;
+};
+
+class DiagnosticEngine {
+ public:
+  template <typename D, typename... A>
+  DiagnosticBuilder report(SourceRange range, A&&... args) {
+    using Args = typename D::Args;
+    static_assert(sizeof...(A) == std::tuple_size_v<Args>,
+                  "wrong number of arguments for this diagnostic");
+    return reportTyped<D>(range, std::index_sequence_for<A...>{},
+                          std::forward<A>(args)...);
+  }
+
+  [[nodiscard]] const std::vector<Diagnostic>& diagnostics() const {
+    return diagnostics_;
+  }
+  [[nodiscard]] std::size_t errorCount() const;
+  [[nodiscard]] bool hasErrors() const { return errorCount() != 0; }
+  // Sorts by location (file, begin, end, then code) and drops exact repeats,
+  // so output is deterministic whatever order the phases reported in.
+  void finalize();
+
+ private:
+  friend class DiagnosticBuilder;
+
+  template <typename D, std::size_t... I, typename... A>
+  DiagnosticBuilder reportTyped(SourceRange range, std::index_sequence<I...>,
+                                A&&... args) {
+    using Args = typename D::Args;
+    std::string message = fmt::format(
+        fmt::runtime(diagInfo(D::kind).format),
+        static_cast<std::tuple_element_t<I, Args>>(std::forward<A>(args))...);
+    return add(D::kind, range, std::move(message));
+  }
+  DiagnosticBuilder add(DiagKind kind, SourceRange range, std::string message);
+
+  std::vector<Diagnostic> diagnostics_;
+};
+
+}  // namespace herald
