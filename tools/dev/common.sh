@@ -1,0 +1,34 @@
+# Shared by the project's developer scripts: installs what is missing from
+# Debian 12 and configures the build. Sourced, not run.
+set -euo pipefail
+
+HERALD_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+HERALD_PACKAGES=(
+  cmake ninja-build g++ clang libclang-rt-14-dev llvm-14-dev
+  libfmt-dev libcli11-dev doctest-dev re2c bison nlohmann-json3-dev
+  graphviz
+)
+
+herald_install_deps() {
+  local missing=()
+  for pkg in "${HERALD_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" \
+      || missing+=("$pkg")
+  done
+  if ((${#missing[@]})); then
+    echo "herald: installing missing Debian packages: ${missing[*]}"
+    if [ "$(id -u)" -ne 0 ]; then
+      echo "herald: run as root (or install these packages first)" >&2
+      exit 2
+    fi
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  fi
+}
+
+# herald_configure BUILD_DIR [cmake args...]
+herald_configure() {
+  local dir=$1
+  shift
+  cmake -S "$HERALD_ROOT" -B "$dir" -G Ninja "$@" >/dev/null
+}
