@@ -19,14 +19,50 @@ auto sortKey(const Diagnostic& d) {
                   diagInfo(d.kind).code, d.message);
 }
 
-bool sameNotes(const Diagnostic& a, const Diagnostic& b) {
-  if (a.notes.size() != b.notes.size()) return false;
-  for (std::size_t i = 0; i < a.notes.size(); ++i) {
-    if (a.notes[i].message != b.notes[i].message ||
-        a.notes[i].range != b.notes[i].range)
-      return false;
-  }
-  return true;
+auto noteKey(const DiagnosticNote& n) {
+  return std::tie(n.hasRange, n.range.file, n.range.begin, n.range.end,
+                  n.message);
+}
+
+auto fixitKey(const FixIt& f) {
+  return std::tie(f.range.file, f.range.begin, f.range.end, f.replacement);
+}
+
+bool noteLess(const DiagnosticNote& x, const DiagnosticNote& y) {
+  return noteKey(x) < noteKey(y);
+}
+bool fixitLess(const FixIt& x, const FixIt& y) {
+  return fixitKey(x) < fixitKey(y);
+}
+
+// A total order over everything a diagnostic carries, so that exact repeats
+// end up adjacent for de-duplication even when a different diagnostic at the
+// same place was reported between them.
+bool lessThan(const Diagnostic& a, const Diagnostic& b) {
+  if (sortKey(a) != sortKey(b)) return sortKey(a) < sortKey(b);
+  auto notesLess = [](const Diagnostic& x, const Diagnostic& y) {
+    return std::lexicographical_compare(x.notes.begin(), x.notes.end(),
+                                        y.notes.begin(), y.notes.end(),
+                                        noteLess);
+  };
+  if (notesLess(a, b)) return true;
+  if (notesLess(b, a)) return false;
+  return std::lexicographical_compare(a.fixits.begin(), a.fixits.end(),
+                                      b.fixits.begin(), b.fixits.end(),
+                                      fixitLess);
+}
+
+bool sameDiagnostic(const Diagnostic& a, const Diagnostic& b) {
+  return a.kind == b.kind && a.range == b.range && a.message == b.message &&
+         std::equal(a.notes.begin(), a.notes.end(), b.notes.begin(),
+                    b.notes.end(),
+                    [](const auto& x, const auto& y) {
+                      return noteKey(x) == noteKey(y);
+                    }) &&
+         std::equal(a.fixits.begin(), a.fixits.end(), b.fixits.begin(),
+                    b.fixits.end(), [](const FixIt& x, const FixIt& y) {
+                      return fixitKey(x) == fixitKey(y);
+                    });
 }
 
 }  // namespace
@@ -83,16 +119,10 @@ std::size_t DiagnosticEngine::errorCount() const {
 }
 
 void DiagnosticEngine::finalize() {
-  std::stable_sort(diagnostics_.begin(), diagnostics_.end(),
-                   [](const Diagnostic& a, const Diagnostic& b) {
-                     return sortKey(a) < sortKey(b);
-                   });
-  auto last = std::unique(diagnostics_.begin(), diagnostics_.end(),
-                          [](const Diagnostic& a, const Diagnostic& b) {
-                            return a.kind == b.kind && a.range == b.range &&
-                                   a.message == b.message && sameNotes(a, b);
-                          });
-  diagnostics_.erase(last, diagnostics_.end());
+  std::stable_sort(diagnostics_.begin(), diagnostics_.end(), lessThan);
+  diagnostics_.erase(
+      std::unique(diagnostics_.begin(), diagnostics_.end(), sameDiagnostic),
+      diagnostics_.end());
 }
 
 }  // namespace herald

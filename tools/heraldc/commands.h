@@ -1,0 +1,15 @@
+// The subcommands of heraldc. Each returns the process exit code.
+#pragma once
+
+#include "tools/heraldc/options.h"
+
+namespace herald::driver {
+
+[[nodiscard]] int runParse(const GlobalOptions& global,
+                           const ParseOptions& options);
+[[nodiscard]] int runCheck(const GlobalOptions& global,
+                           const CheckOptions& options);
+[[nodiscard]] int runFmt(const GlobalOptions& global,
+                         const FmtOptions& options);
+
+}  // namespace herald::driver

@@ -1,0 +1,126 @@
+// heraldc: the Herald compiler driver.
+#include <exception>
+#include <new>
+#include <string>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "tools/heraldc/commands.h"
+#include "tools/heraldc/options.h"
+#include "tools/heraldc/session.h"
+
+namespace herald::driver {
+namespace {
+
+constexpr const char* kExitCodesHelp =
+    "Exit status: 0 no errors (warnings allowed), 1 errors reported, "
+    "2 usage or I/O problem.";
+
+enum class Command { None, Parse, Check, Fmt };
+
+int run(int argc, char** argv) {
+  CLI::App app("heraldc: the Herald compiler", "heraldc");
+  app.set_version_flag("--version", std::string("heraldc ") + HERALD_VERSION);
+  app.footer(kExitCodesHelp);
+  // Options declared on the top-level app are also accepted after the
+  // subcommand (`heraldc parse --color=never x.herald`).
+  app.fallthrough();
+  app.require_subcommand(1);
+  app.failure_message([](const CLI::App*, const CLI::Error& e) {
+    return fmt::format("heraldc: error: {}\nRun 'heraldc --help' for usage.\n",
+                       e.what());
+  });
+
+  std::string color = "auto";
+  app.add_option("--color", color,
+                 "Color diagnostics: auto (when stderr is a terminal), "
+                 "always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->type_name("WHEN")
+      ->capture_default_str();
+  std::string format = "text";
+  app.add_option("--diagnostics-format", format,
+                 "text (on stderr) or json (one array on stdout)")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->type_name("FORMAT")
+      ->capture_default_str();
+
+  Command command = Command::None;
+
+  ParseOptions parseOptions;
+  CLI::App* parse = app.add_subcommand("parse", "Lex and parse Herald sources");
+  auto* parsePaths =
+      parse->add_option("paths", parseOptions.paths,
+                        "Files and directories (searched for *.herald)");
+  auto* dumpAst = parse->add_flag("--dump-ast", parseOptions.dumpAst,
+                                  "Print the syntax tree of each file");
+  auto* dumpTokens = parse
+                         ->add_option("--dump-tokens", parseOptions.dumpTokens,
+                                      "Print the tokens of one file")
+                         ->type_name("FILE");
+  dumpTokens->excludes(dumpAst)->excludes(parsePaths);
+  parse->callback([&] { command = Command::Parse; });
+
+  CheckOptions checkOptions;
+  CLI::App* check = app.add_subcommand("check", "Check Herald sources");
+  check
+      ->add_option("paths", checkOptions.paths,
+                   "Files and directories (searched for *.herald)")
+      ->required();
+  check->callback([&] { command = Command::Check; });
+
+  FmtOptions fmtOptions;
+  CLI::App* fmt = app.add_subcommand(
+      "fmt", "Print Herald sources in canonical form on stdout");
+  fmt->add_option("paths", fmtOptions.paths,
+                  "Files and directories (searched for *.herald)")
+      ->required();
+  fmt->add_flag("--check", fmtOptions.check,
+                "Print nothing but the files not in canonical form; exit 1 "
+                "if there are any");
+  fmt->callback([&] { command = Command::Fmt; });
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitUsage;
+  }
+
+  GlobalOptions global;
+  global.color = color == "always"  ? ColorMode::Always
+                 : color == "never" ? ColorMode::Never
+                                    : ColorMode::Auto;
+  global.format =
+      format == "json" ? DiagnosticsFormat::Json : DiagnosticsFormat::Text;
+
+  switch (command) {
+    case Command::Parse:
+      return runParse(global, parseOptions);
+    case Command::Check:
+      return runCheck(global, checkOptions);
+    case Command::Fmt:
+      return runFmt(global, fmtOptions);
+    case Command::None:
+      break;
+  }
+  printError("no subcommand given");
+  return kExitUsage;
+}
+
+}  // namespace
+}  // namespace herald::driver
+
+int main(int argc, char** argv) {
+  // A failure here is a bug in heraldc, never the user's input; it still
+  // must end with a message and a defined status rather than an abort.
+  try {
+    return herald::driver::run(argc, argv);
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr, "heraldc: error: out of memory\n");
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "heraldc: internal error: {}\n", e.what());
+  }
+  return herald::driver::kExitInternal;
+}

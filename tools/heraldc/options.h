@@ -1,0 +1,40 @@
+// What the command line selects, independent of how CLI11 parses it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace herald::driver {
+
+enum class ColorMode { Auto, Always, Never };
+enum class DiagnosticsFormat { Text, Json };
+
+// Process exit codes.
+enum ExitCode : int {
+  kExitOk = 0,        // no errors (warnings allowed)
+  kExitErrors = 1,    // diagnostics with error severity were reported
+  kExitUsage = 2,     // bad command line, or an input could not be read
+  kExitInternal = 3,  // a bug in heraldc
+};
+
+struct GlobalOptions {
+  ColorMode color = ColorMode::Auto;
+  DiagnosticsFormat format = DiagnosticsFormat::Text;
+};
+
+struct ParseOptions {
+  std::vector<std::string> paths;
+  bool dumpAst = false;
+  std::string dumpTokens;  // empty: not requested
+};
+
+struct CheckOptions {
+  std::vector<std::string> paths;
+};
+
+struct FmtOptions {
+  std::vector<std::string> paths;
+  bool check = false;
+};
+
+}  // namespace herald::driver

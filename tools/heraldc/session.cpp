@@ -1,0 +1,67 @@
+#include "tools/heraldc/session.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "frontend/diagnostic_render.h"
+#include "tools/heraldc/inputs.h"
+#include <unistd.h>
+
+namespace herald::driver {
+
+void printError(std::string_view message) {
+  fmt::print(stderr, "heraldc: error: {}\n", message);
+}
+
+bool colorEnabled(ColorMode mode) {
+  switch (mode) {
+    case ColorMode::Always:
+      return true;
+    case ColorMode::Never:
+      return false;
+    case ColorMode::Auto: {
+      const char* noColor = std::getenv("NO_COLOR");
+      if (noColor != nullptr && *noColor != '\0') return false;
+      const char* term = std::getenv("TERM");
+      if (term != nullptr && std::string_view(term) == "dumb") return false;
+      return isatty(fileno(stderr)) != 0;
+    }
+  }
+  return false;
+}
+
+bool Session::load(const std::vector<std::string>& paths) {
+  Inputs inputs = readInputs(paths);
+  if (!inputs.errors.empty()) {
+    for (const std::string& error : inputs.errors) printError(error);
+    return false;
+  }
+  for (InputFile& file : inputs.files)
+    sources_.addFile(std::move(file.name), std::move(file.text));
+  return true;
+}
+
+int Session::finish() {
+  diags_.finalize();
+  switch (options_.format) {
+    case DiagnosticsFormat::Text: {
+      std::string text =
+          renderText(sources_, diags_.diagnostics(),
+                     TextRenderOptions{.color = colorEnabled(options_.color)});
+      std::fwrite(text.data(), 1, text.size(), stderr);
+      break;
+    }
+    case DiagnosticsFormat::Json: {
+      std::string json = renderJson(sources_, diags_.diagnostics());
+      std::fwrite(json.data(), 1, json.size(), stdout);
+      break;
+    }
+  }
+  std::fflush(stdout);
+  return diags_.hasErrors() ? kExitErrors : kExitOk;
+}
+
+}  // namespace herald::driver
