@@ -1,0 +1,260 @@
+// The parser driver: feeds tokens from the Lexer to the Bison parser
+// generated from lang/parser.y, builds AST nodes into the arena for the
+// grammar's actions, groups declarations into contexts, and turns syntax
+// errors into diagnostics. Only the parser uses it; everyone else calls
+// herald::parse() (frontend/parser.h).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <new>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <llvm/ADT/ArrayRef.h>
+#include <llvm/ADT/StringRef.h>
+#include <llvm/Support/Allocator.h>
+
+#include "frontend/ast.h"
+#include "frontend/diagnostic.h"
+#include "frontend/lexer.h"
+#include "frontend/source.h"
+#include "frontend/token.h"
+#include "lang/parser.hpp"
+
+namespace herald {
+
+// What the driver keeps track of for a token kind.
+enum class TokenRole : std::uint8_t { Plain, Opener, Closer, Condition };
+
+class ParserDriver {
+ public:
+  ParserDriver(const SourceFile& file, DiagnosticEngine& diags,
+               ast::Arena& arena);
+
+  // Parses the whole file; never returns null.
+  ast::File* run();
+
+  // --- called by the generated parser --------------------------------------
+  [[nodiscard]] FileId fileId() const { return file_.id(); }
+  // The range of a rule's children `first`..`last` (of `n`); `at(k)` gives
+  // child k. Empty children (`%empty` rules) do not count, so an optional
+  // part that is absent does not stretch a node over white space.
+  template <typename At>
+  static SourceRange joinRange(const SourceRange& first,
+                               const SourceRange& last, At at, int n,
+                               std::uint32_t before, FileId file) {
+    if (first.begin != first.end && last.begin != last.end)
+      return {first.file, first.begin, last.end};
+    int lo = 1;
+    int hi = n;
+    while (lo <= hi && at(lo).begin == at(lo).end) ++lo;
+    while (hi >= lo && at(hi).begin == at(hi).end) --hi;
+    if (lo > hi) {
+      // Only empty children: an empty range where they stand.
+      (void)before;
+      return {file, at(n).end, at(n).end};
+    }
+    return {file, at(lo).begin, at(hi).end};
+  }
+  yy::Parser::symbol_type lex();
+  // `expected`: the tokens the parser could have gone on with.
+  void syntaxError(SourceRange at,
+                   const std::vector<yy::Parser::symbol_kind_type>& expected);
+  void parserError(SourceRange at, const std::string& message);
+
+  // --- contexts: items are handed over as soon as they are reduced ---------
+  void openHeaderContext(ast::QualifiedName name, SourceRange head);
+  void openBlockContext(ast::QualifiedName name, SourceRange head);
+  void closeBlockContext(SourceRange range);
+  void addDecl(ast::Decl* decl);
+
+  // --- node builders for the grammar's actions ------------------------------
+  // Copies a finished list into the AST and recycles its storage.
+  template <typename T>
+  llvm::ArrayRef<T> list(yy::List<T> items) {
+    llvm::ArrayRef<T> copy =
+        arena.copy(llvm::ArrayRef<T>(items.data, items.size));
+    release(items.data, items.capacity * sizeof(T));
+    return copy;
+  }
+  // A part of a node (an argument, a field, ...) waiting to be pushed on
+  // its list; held outside the parser's stack, whose every entry is as big
+  // as the largest semantic value.
+  template <typename T>
+  T* hold(const T& value) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    return new (acquire(sizeof(T))) T(value);
+  }
+  template <typename T>
+  T take(T* held) {
+    T value = *held;
+    release(held, sizeof(T));
+    return value;
+  }
+  template <typename T>
+  void push(yy::List<T>& items, const T& item) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    if (items.size == items.capacity) grow(items);
+    items.data[items.size++] = item;
+  }
+  // A declaration node with its doc comment attached.
+  template <typename T, typename... A>
+  T* decl(SourceRange range, A&&... fields) {
+    T* node = arena.node<T>(range, std::forward<A>(fields)...);
+    node->doc = docAt(range.begin);
+    return node;
+  }
+  ast::Decl* errorDecl(SourceRange range);
+  ast::Decl* typeDecl(SourceRange range, ast::Ident name, yy::TypeDef def);
+  ast::Decl* eventDecl(SourceRange range, ast::Ident name, bool hasEquals,
+                       const yy::List<ast::Annotation>& before,
+                       const yy::List<ast::Annotation>& after,
+                       const yy::List<ast::FieldDecl>& fields);
+  ast::FnDecl* fnDecl(SourceRange range, yy::FnName name,
+                      const yy::List<ast::Param>& params,
+                      ast::TypeExpr* returnType, ast::BlockExpr* body);
+  ast::FnDecl* withBody(ast::FnDecl* fn, ast::BlockExpr* body,
+                        SourceRange range);
+  ast::ViaClause* viaClause(SourceRange range, ast::Ident name,
+                            yy::VersionSpec spec);
+  [[nodiscard]] static std::int64_t toVersion(std::uint64_t magnitude,
+                                              bool negative);
+  // Lists that drop or merge the Error nodes error recovery produces, so a
+  // long stretch of skipped tokens is one Error node.
+  void appendMember(yy::List<ast::Decl*>& members, ast::Decl* member);
+  void appendOp(yy::List<ast::FnDecl*>& ops, ast::FnDecl* op);
+  void appendStmt(yy::List<ast::Stmt*>& stmts, ast::Stmt* stmt);
+  void appendArm(yy::List<ast::MatchArm>& arms, ast::MatchArm arm);
+
+  ast::QualifiedName qualified(ast::Ident first);
+  ast::QualifiedName qualified(ast::QualifiedName prefix, ast::Ident next);
+  [[nodiscard]] ast::Ident identAt(SourceRange range) const;
+  ast::TypeExpr* pathType(ast::QualifiedName path,
+                          const yy::List<ast::TypeExpr*>& args,
+                          SourceRange range);
+  ast::TypeExpr* unitType(SourceRange range);
+  ast::TypeExpr* errorType(SourceRange range);
+
+  ast::RecordPattern* recordPattern(SourceRange range,
+                                    const yy::PatternFields& body, bool angle);
+  ast::Pattern* constructorPattern(SourceRange range, ast::QualifiedName name,
+                                   const yy::PatternFields& payload);
+
+  ast::Stmt* stmt(ast::StmtKind kind, SourceRange range, ast::Ident name,
+                  ast::TypeExpr* type, ast::Expr* value);
+  ast::Expr* binary(SourceRange range, ast::BinaryOp op, ast::Expr* lhs,
+                    ast::Expr* rhs);
+  // Reports `a < b < c` and builds it left-associated.
+  ast::Expr* comparison(SourceRange range, ast::BinaryOp op, ast::Expr* lhs,
+                        ast::Expr* rhs);
+  ast::Expr* negate(SourceRange range, ast::Expr* operand);
+  // Counts how long a chain of nodes each built on the previous one
+  // (`a.b.c...`, `a + b + ...`, `else if ...`) has grown, and stops the
+  // parse past a limit so that recursive walks over the AST stay bounded.
+  ast::Expr* chain(ast::Expr* node);
+  ast::Pattern* orPattern(SourceRange range, ast::Pattern* lhs,
+                          ast::Pattern* rhs);
+  ast::Expr* logicalNot(SourceRange range, ast::Expr* operand);
+  ast::Expr* duration(SourceRange range, yy::DurationValue value);
+  ast::Expr* recordLiteral(SourceRange range, ast::Expr* type,
+                           const yy::List<ast::FieldInit>& fields,
+                           bool inCondition);
+  ast::Expr* plainString(SourceRange range, llvm::StringRef text);
+  void stringPart(yy::List<ast::StringPart>& parts, llvm::StringRef text,
+                  SourceRange textRange, ast::Expr* expr);
+  ast::Expr* interpolated(SourceRange range, yy::List<ast::StringPart> parts,
+                          llvm::StringRef tail, SourceRange tailRange);
+
+  ast::Arena& arena;
+
+ private:
+  struct OpenBracket {
+    TokenKind kind;
+    SourceRange range;
+  };
+  struct PendingCondition {
+    std::size_t depth;  // brackets open at the `if` / `match`
+    TokenKind keyword;
+  };
+  struct Doc {
+    std::uint32_t offset;  // the token the doc block precedes
+    llvm::StringRef text;
+  };
+  struct ContextBuilder {
+    ast::ContextDecl* node = nullptr;
+    std::vector<ast::Decl*> decls;
+  };
+
+  Token pullAhead();
+  const Token& peek(std::size_t ahead);
+  bool track(const Token& token, TokenRole role);
+  [[nodiscard]] bool opensRecordLiteral();
+  [[nodiscard]] llvm::StringRef textOf(SourceRange range) const;
+  [[nodiscard]] llvm::StringRef stringValue(const Token& token);
+  [[nodiscard]] llvm::StringRef docAt(std::uint32_t offset) const;
+  [[nodiscard]] std::string describeFound() const;
+  [[nodiscard]] std::string describeExpected(
+      const std::vector<yy::Parser::symbol_kind_type>& expected) const;
+  void noteChain(const void* node, const void* child, SourceRange range);
+  void stop(SourceRange at);
+
+  // List storage: blocks of 2^k bytes, recycled through one free list per
+  // size; all of it is released with the driver.
+  template <typename T>
+  void grow(yy::List<T>& items) {
+    const std::uint32_t capacity = items.capacity == 0 ? 4 : items.capacity * 2;
+    T* data = static_cast<T*>(acquire(capacity * sizeof(T)));
+    if (items.size != 0)
+      std::memcpy(static_cast<void*>(data), items.data, items.size * sizeof(T));
+    release(items.data, items.capacity * sizeof(T));
+    items.data = data;
+    items.capacity = capacity;
+  }
+  void* acquire(std::size_t bytes);
+  void release(void* block, std::size_t bytes);
+
+  ContextBuilder* current();
+  void closeHeader();
+  ast::ContextDecl* makeContext(ast::QualifiedName name, bool blockForm,
+                                SourceRange head);
+  void finishContext(ContextBuilder& ctx, std::uint32_t end);
+  [[nodiscard]] SourceRange headRange(const ast::Decl* decl) const;
+
+  llvm::BumpPtrAllocator scratch_;
+  std::vector<std::vector<void*>> freeBlocks_;
+
+  const SourceFile& file_;
+  DiagnosticEngine& diags_;
+  Lexer lexer_;
+
+  // Tokens read ahead of the parser (only at an `if` / `match` brace).
+  std::vector<Token> ahead_;
+  std::size_t aheadPos_ = 0;
+  // The token last handed to the parser: the lookahead when an error is
+  // reported.
+  TokenKind lastKind_ = TokenKind::EndOfFile;
+  SourceRange lastRange_;
+  std::uint32_t lastEnd_ = 0;
+  bool prevEndsExpr_ = false;
+  std::vector<OpenBracket> open_;
+  std::vector<PendingCondition> conditions_;
+  TokenKind recordConditionKeyword_ = TokenKind::KwIf;
+  std::vector<Doc> docs_;
+
+  // Guards the recursive walks of later phases against absurd nesting.
+  const void* chainEnd_ = nullptr;
+  std::uint32_t chainLength_ = 0;
+  bool stopped_ = false;
+
+  std::vector<ast::ContextDecl*> contexts_;
+  ContextBuilder header_;
+  ContextBuilder block_;
+  bool anyItem_ = false;
+  bool looseRun_ = false;
+  bool lastWasError_ = false;
+};
+
+}  // namespace herald

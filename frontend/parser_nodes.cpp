@@ -1,0 +1,393 @@
+// Node builders of the parser driver, called from the actions in
+// lang/parser.y. Checks that need no more than the node at hand (chained
+// comparisons, record literal types, statements sharing a line) are made
+// here, so the grammar stays conflict-free.
+#include <limits>
+
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/Support/Casting.h>
+
+#include "frontend/parser_driver.h"
+
+namespace herald {
+namespace {
+
+// Longer chains than this (`a.b.c...`, `x + y + ...`) would make the
+// recursive walks of later phases overflow the stack.
+constexpr std::uint32_t kMaxChain = 4096;
+
+bool isComparison(const ast::Expr* e) {
+  const auto* b = llvm::dyn_cast<ast::BinaryExpr>(e);
+  if (b == nullptr) return false;
+  switch (b->op) {
+    case ast::BinaryOp::Eq:
+    case ast::BinaryOp::Ne:
+    case ast::BinaryOp::Lt:
+    case ast::BinaryOp::Le:
+    case ast::BinaryOp::Gt:
+    case ast::BinaryOp::Ge:
+      return true;
+    case ast::BinaryOp::Or:
+    case ast::BinaryOp::And:
+    case ast::BinaryOp::Add:
+    case ast::BinaryOp::Sub:
+    case ast::BinaryOp::Mul:
+    case ast::BinaryOp::Div:
+    case ast::BinaryOp::Rem:
+      return false;
+  }
+  return false;
+}
+
+// `Money`, `order.Money`, `commerce.order.Money`.
+bool isTypePath(const ast::Expr* e) {
+  while (const auto* field = llvm::dyn_cast<ast::FieldExpr>(e)) e = field->base;
+  return llvm::isa<ast::NameExpr>(e);
+}
+
+}  // namespace
+
+void ParserDriver::noteChain(const void* node, const void* child,
+                             SourceRange range) {
+  chainLength_ = child != nullptr && child == chainEnd_ ? chainLength_ + 1 : 1;
+  chainEnd_ = node;
+  if (chainLength_ > kMaxChain && !stopped_) {
+    stopped_ = true;
+    diags_.report<diag::NestingTooDeep>(range, kMaxChain);
+  }
+}
+
+ast::Expr* ParserDriver::chain(ast::Expr* node) {
+  const ast::Expr* child = nullptr;
+  switch (node->kind) {
+    case ast::ExprKind::Field:
+      child = llvm::cast<ast::FieldExpr>(node)->base;
+      break;
+    case ast::ExprKind::Call:
+      child = llvm::cast<ast::CallExpr>(node)->callee;
+      break;
+    case ast::ExprKind::TypeApply:
+      child = llvm::cast<ast::TypeApplyExpr>(node)->base;
+      break;
+    case ast::ExprKind::RecordLit:
+      child = llvm::cast<ast::RecordLitExpr>(node)->type;
+      break;
+    case ast::ExprKind::If:
+      child = llvm::cast<ast::IfExpr>(node)->elseExpr;
+      break;
+    case ast::ExprKind::Unary:
+      child = llvm::cast<ast::UnaryExpr>(node)->operand;
+      break;
+    case ast::ExprKind::Binary:
+      child = llvm::cast<ast::BinaryExpr>(node)->lhs;
+      break;
+    case ast::ExprKind::IntLit:
+    case ast::ExprKind::FloatLit:
+    case ast::ExprKind::BoolLit:
+    case ast::ExprKind::StringLit:
+    case ast::ExprKind::UnitLit:
+    case ast::ExprKind::DurationLit:
+    case ast::ExprKind::Name:
+    case ast::ExprKind::ListLit:
+    case ast::ExprKind::Match:
+    case ast::ExprKind::Block:
+    case ast::ExprKind::Paren:
+    case ast::ExprKind::Fail:
+    case ast::ExprKind::Error:
+      break;
+  }
+  noteChain(node, child, node->range);
+  return node;
+}
+
+ast::Pattern* ParserDriver::orPattern(SourceRange range, ast::Pattern* lhs,
+                                      ast::Pattern* rhs) {
+  auto* node = arena.node<ast::OrPattern>(range, lhs, rhs);
+  noteChain(node, lhs, range);
+  return node;
+}
+
+// ---------------------------------------------------------------------------
+// List storage
+// ---------------------------------------------------------------------------
+
+namespace {
+
+// The free list for blocks of `bytes` (a power of two, at least 16).
+std::size_t sizeClass(std::size_t bytes) {
+  std::size_t k = 0;
+  while ((std::size_t{16} << k) < bytes) ++k;
+  return k;
+}
+
+}  // namespace
+
+void* ParserDriver::acquire(std::size_t bytes) {
+  const std::size_t k = sizeClass(bytes);
+  if (k < freeBlocks_.size() && !freeBlocks_[k].empty()) {
+    void* block = freeBlocks_[k].back();
+    freeBlocks_[k].pop_back();
+    return block;
+  }
+  return scratch_.Allocate(std::size_t{16} << k, alignof(std::max_align_t));
+}
+
+void ParserDriver::release(void* block, std::size_t bytes) {
+  if (block == nullptr) return;
+  const std::size_t k = sizeClass(bytes);
+  if (k >= freeBlocks_.size()) freeBlocks_.resize(k + 1);
+  freeBlocks_[k].push_back(block);
+}
+
+// ---------------------------------------------------------------------------
+// Declarations
+// ---------------------------------------------------------------------------
+
+ast::Decl* ParserDriver::errorDecl(SourceRange range) {
+  return arena.node<ast::ErrorDecl>(range);
+}
+
+ast::Decl* ParserDriver::typeDecl(SourceRange range, ast::Ident name,
+                                  yy::TypeDef def) {
+  return decl<ast::TypeDecl>(range, name, def.kind, list(def.fields),
+                             list(def.variants), def.base, def.refinement);
+}
+
+ast::Decl* ParserDriver::eventDecl(SourceRange range, ast::Ident name,
+                                   bool hasEquals,
+                                   const yy::List<ast::Annotation>& before,
+                                   const yy::List<ast::Annotation>& after,
+                                   const yy::List<ast::FieldDecl>& fields) {
+  yy::List<ast::Annotation> annotations = before;
+  for (std::uint32_t i = 0; i < after.size; ++i)
+    push(annotations, after.data[i]);
+  release(after.data, after.capacity * sizeof(ast::Annotation));
+  return decl<ast::EventDecl>(range, name, hasEquals, list(annotations),
+                              list(fields));
+}
+
+ast::FnDecl* ParserDriver::fnDecl(SourceRange range, yy::FnName name,
+                                  const yy::List<ast::Param>& params,
+                                  ast::TypeExpr* returnType,
+                                  ast::BlockExpr* body) {
+  return decl<ast::FnDecl>(range, name.owner, name.name, list(params),
+                           returnType, body);
+}
+
+ast::FnDecl* ParserDriver::withBody(ast::FnDecl* fn, ast::BlockExpr* body,
+                                    SourceRange range) {
+  fn->body = body;
+  fn->range = range;
+  return fn;
+}
+
+ast::ViaClause* ParserDriver::viaClause(SourceRange range, ast::Ident name,
+                                        yy::VersionSpec spec) {
+  return arena.make<ast::ViaClause>(name, spec.kind, spec.low, spec.high,
+                                    range);
+}
+
+// Versions beyond the signed range cannot be meant; they saturate, and the
+// checker reports them as any other version it does not know.
+std::int64_t ParserDriver::toVersion(std::uint64_t magnitude, bool negative) {
+  constexpr auto kMax =
+      static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  const std::int64_t value =
+      static_cast<std::int64_t>(magnitude > kMax ? kMax : magnitude);
+  return negative ? -value : value;
+}
+
+void ParserDriver::appendMember(yy::List<ast::Decl*>& members,
+                                ast::Decl* member) {
+  if (member->kind == ast::DeclKind::Error && members.size != 0) {
+    ast::Decl* last = members.data[members.size - 1];
+    if (last->kind == ast::DeclKind::Error) {
+      last->range = SourceRange::join(last->range, member->range);
+      return;
+    }
+  }
+  push(members, member);
+}
+
+void ParserDriver::appendOp(yy::List<ast::FnDecl*>& ops, ast::FnDecl* op) {
+  if (op != nullptr) push(ops, op);
+}
+
+void ParserDriver::appendStmt(yy::List<ast::Stmt*>& stmts,
+                              ast::Stmt* stmt) {
+  if (stmts.size == 0) {
+    push(stmts, stmt);
+    return;
+  }
+  ast::Stmt* prev = stmts.data[stmts.size - 1];
+  const bool prevError = prev->kind == ast::StmtKind::Error;
+  const bool error = stmt->kind == ast::StmtKind::Error;
+  if (prevError && error) {
+    prev->range = SourceRange::join(prev->range, stmt->range);
+    return;
+  }
+  // Statements have no separator but a line break; an error stretch has
+  // been reported already.
+  if (!prevError && !error && prev->range.end <= stmt->range.begin) {
+    llvm::StringRef between = textOf({file_.id(), prev->range.end,
+                                      stmt->range.begin});
+    if (!between.contains('\n')) {
+      diags_.report<diag::ConsecutiveStatements>(stmt->range)
+          .note(prev->range, "the previous statement ends here");
+    }
+  }
+  push(stmts, stmt);
+}
+
+void ParserDriver::appendArm(yy::List<ast::MatchArm>& arms,
+                             ast::MatchArm arm) {
+  if (arms.size != 0 && llvm::isa<ast::ErrorPattern>(arm.pattern) &&
+      llvm::isa<ast::ErrorPattern>(arms.data[arms.size - 1].pattern)) {
+    ast::MatchArm& prev = arms.data[arms.size - 1];
+    prev.range = SourceRange::join(prev.range, arm.range);
+    prev.pattern->range = prev.range;
+    prev.body->range = prev.range;
+    return;
+  }
+  push(arms, arm);
+}
+
+// ---------------------------------------------------------------------------
+// Names, types, patterns
+// ---------------------------------------------------------------------------
+
+ast::QualifiedName ParserDriver::qualified(ast::Ident first) {
+  return ast::QualifiedName{arena.copy(llvm::ArrayRef<ast::Ident>(first)),
+                            first.range};
+}
+
+// Names are short, so growing the array by copying costs little.
+ast::QualifiedName ParserDriver::qualified(ast::QualifiedName prefix,
+                                           ast::Ident next) {
+  llvm::SmallVector<ast::Ident, 8> parts(prefix.parts.begin(),
+                                         prefix.parts.end());
+  parts.push_back(next);
+  return ast::QualifiedName{arena.copy(llvm::ArrayRef<ast::Ident>(parts)),
+                            SourceRange::join(prefix.range, next.range)};
+}
+
+ast::Ident ParserDriver::identAt(SourceRange range) const {
+  return ast::Ident{textOf(range), range};
+}
+
+ast::TypeExpr* ParserDriver::pathType(ast::QualifiedName path,
+                                      const yy::List<ast::TypeExpr*>& args,
+                                      SourceRange range) {
+  return arena.make<ast::TypeExpr>(ast::TypeExprKind::Path, range, path,
+                                   list(args));
+}
+
+ast::TypeExpr* ParserDriver::unitType(SourceRange range) {
+  return arena.make<ast::TypeExpr>(ast::TypeExprKind::Unit, range,
+                                   ast::QualifiedName{},
+                                   llvm::ArrayRef<ast::TypeExpr*>{});
+}
+
+ast::TypeExpr* ParserDriver::errorType(SourceRange range) {
+  return arena.make<ast::TypeExpr>(ast::TypeExprKind::Error, range,
+                                   ast::QualifiedName{},
+                                   llvm::ArrayRef<ast::TypeExpr*>{});
+}
+
+ast::RecordPattern* ParserDriver::recordPattern(SourceRange range,
+                                                const yy::PatternFields& body,
+                                                bool angle) {
+  return arena.node<ast::RecordPattern>(range, list(body.fields), body.hasRest,
+                                        body.rest, angle);
+}
+
+ast::Pattern* ParserDriver::constructorPattern(
+    SourceRange range, ast::QualifiedName name,
+    const yy::PatternFields& payload) {
+  return arena.node<ast::ConstructorPattern>(range, name, list(payload.fields),
+                                             payload.hasRest, payload.rest);
+}
+
+// ---------------------------------------------------------------------------
+// Statements and expressions
+// ---------------------------------------------------------------------------
+
+ast::Stmt* ParserDriver::stmt(ast::StmtKind kind, SourceRange range,
+                              ast::Ident name, ast::TypeExpr* type,
+                              ast::Expr* value) {
+  return arena.make<ast::Stmt>(kind, range, name, type, value);
+}
+
+ast::Expr* ParserDriver::binary(SourceRange range, ast::BinaryOp op,
+                                ast::Expr* lhs, ast::Expr* rhs) {
+  return chain(arena.node<ast::BinaryExpr>(range, op, lhs, rhs));
+}
+
+ast::Expr* ParserDriver::comparison(SourceRange range, ast::BinaryOp op,
+                                    ast::Expr* lhs, ast::Expr* rhs) {
+  // Report a chain once, at its first link.
+  if (isComparison(lhs) &&
+      !isComparison(llvm::cast<ast::BinaryExpr>(lhs)->lhs)) {
+    diags_.report<diag::ChainedComparison>(range).note(
+        "combine two comparisons with '&&', as in 'a < b && b < c'");
+  }
+  return binary(range, op, lhs, rhs);
+}
+
+ast::Expr* ParserDriver::negate(SourceRange range, ast::Expr* operand) {
+  return chain(arena.node<ast::UnaryExpr>(range, ast::UnaryOp::Neg, operand));
+}
+
+ast::Expr* ParserDriver::logicalNot(SourceRange range, ast::Expr* operand) {
+  return chain(arena.node<ast::UnaryExpr>(range, ast::UnaryOp::Not, operand));
+}
+
+ast::Expr* ParserDriver::duration(SourceRange range, yy::DurationValue value) {
+  return arena.node<ast::DurationLitExpr>(range, value.value, value.unit);
+}
+
+ast::Expr* ParserDriver::recordLiteral(
+    SourceRange range, ast::Expr* type,
+    const yy::List<ast::FieldInit>& fields, bool inCondition) {
+  if (!isTypePath(type)) {
+    diags_.report<diag::RecordLiteralType>(type->range)
+        .note("a '{{' on a new line would open a block instead");
+  } else if (inCondition) {
+    const bool isIf = recordConditionKeyword_ == TokenKind::KwIf;
+    diags_
+        .report<diag::RecordLiteralInCondition>(
+            range, std::string_view(isIf ? "'if' condition"
+                                         : "'match' scrutinee"))
+        .note("without them, '{{' would open the {}",
+              isIf ? "'if' body" : "'match' arms")
+        .fixit({range.file, range.begin, range.begin}, "(")
+        .fixit({range.file, range.end, range.end}, ")");
+  }
+  return chain(
+      arena.node<ast::RecordLitExpr>(range, type, list(fields)));
+}
+
+ast::Expr* ParserDriver::plainString(SourceRange range, llvm::StringRef text) {
+  const ast::StringPart part{text, nullptr, range};
+  return arena.node<ast::StringLitExpr>(
+      range, arena.copy(llvm::ArrayRef<ast::StringPart>(part)));
+}
+
+// Empty text between interpolations is left out: `"\(a)\(b)"` is two
+// expression parts.
+void ParserDriver::stringPart(yy::List<ast::StringPart>& parts,
+                              llvm::StringRef text, SourceRange textRange,
+                              ast::Expr* expr) {
+  if (!text.empty()) push(parts, ast::StringPart{text, nullptr, textRange});
+  push(parts, ast::StringPart{{}, expr, expr->range});
+}
+
+ast::Expr* ParserDriver::interpolated(SourceRange range,
+                                      yy::List<ast::StringPart> parts,
+                                      llvm::StringRef tail,
+                                      SourceRange tailRange) {
+  if (!tail.empty()) push(parts, ast::StringPart{tail, nullptr, tailRange});
+  return arena.node<ast::StringLitExpr>(range, list(parts));
+}
+
+}  // namespace herald
