@@ -13,6 +13,10 @@ struct AstDumpOptions {
   // Print `@line:col-line:col` ranges. Off when comparing two parses of
   // different text (the round-trip test).
   bool locations = true;
+  // Print the flags that only record which of two equivalent spellings was
+  // written: `angle` (a `< ... >` pattern) and `equals` (`event E = {...}`).
+  // Off in the round-trip test, since the printer writes the canonical one.
+  bool spelling = true;
 };
 
 [[nodiscard]] std::string dumpAst(const ast::File& file,

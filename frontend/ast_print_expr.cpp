@@ -1,0 +1,442 @@
+// Expressions, statements, patterns and types as source text (see
+// ast_print.cpp for the line-breaking rules).
+#include <charconv>
+#include <cstdio>
+#include <string>
+
+#include <llvm/Support/Casting.h>
+
+#include "frontend/ast_print_internal.h"
+
+namespace herald::print_detail {
+
+using namespace ast;
+
+namespace {
+
+std::string escapeStringText(llvm::StringRef text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    auto u = static_cast<unsigned char>(c);
+    // U+2028 and U+2029 end lines in many editors; keep them visible.
+    if (u == 0xE2 && text.substr(i, 2) == "\xE2\x80" && i + 2 < text.size() &&
+        (text[i + 2] == '\xA8' || text[i + 2] == '\xA9')) {
+      out += text[i + 2] == '\xA8' ? "\\u{2028}" : "\\u{2029}";
+      i += 2;
+      continue;
+    }
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (u < 0x20 || u == 0x7f) {
+          char buf[16];
+          std::snprintf(buf, sizeof buf, "\\u{%X}", u);
+          out += buf;
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out;
+}
+
+// The shortest `digits.digits` spelling that reads back as the same double.
+std::string formatFloat(double value) {
+  char buf[400];
+  auto [end, ec] =
+      std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed);
+  std::string text = ec == std::errc() ? std::string(buf, end) : "0";
+  if (text.find('.') == std::string::npos) text += ".0";
+  return text;
+}
+
+const char* durationUnitWord(DurationUnit unit, std::uint64_t value) {
+  bool one = value == 1;
+  switch (unit) {
+    case DurationUnit::Milliseconds:
+      return "ms";
+    case DurationUnit::Seconds:
+      return one ? "second" : "seconds";
+    case DurationUnit::Minutes:
+      return one ? "minute" : "minutes";
+    case DurationUnit::Hours:
+      return one ? "hour" : "hours";
+    case DurationUnit::Days:
+      return one ? "day" : "days";
+  }
+  return "ms";
+}
+
+const char* binaryOpSpelling(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::Or:
+      return "||";
+    case BinaryOp::And:
+      return "&&";
+    case BinaryOp::Eq:
+      return "==";
+    case BinaryOp::Ne:
+      return "!=";
+    case BinaryOp::Lt:
+      return "<";
+    case BinaryOp::Le:
+      return "<=";
+    case BinaryOp::Gt:
+      return ">";
+    case BinaryOp::Ge:
+      return ">=";
+    case BinaryOp::Add:
+      return "+";
+    case BinaryOp::Sub:
+      return "-";
+    case BinaryOp::Mul:
+      return "*";
+    case BinaryOp::Div:
+      return "/";
+    case BinaryOp::Rem:
+      return "%";
+  }
+  return "?";
+}
+
+}  // namespace
+
+void SourcePrinter::qname(const QualifiedName& q) {
+  for (std::size_t i = 0; i < q.parts.size(); ++i) {
+    if (i != 0) put(".");
+    put(q.parts[i].name);
+  }
+}
+
+void SourcePrinter::type(const TypeExpr* t) {
+  if (t == nullptr) {
+    put(kErrorMarker);
+    return;
+  }
+  switch (t->kind) {
+    case TypeExprKind::Path:
+      qname(t->path);
+      if (!t->args.empty()) {
+        put("[");
+        for (std::size_t i = 0; i < t->args.size(); ++i) {
+          if (i != 0) put(", ");
+          type(t->args[i]);
+        }
+        put("]");
+      }
+      return;
+    case TypeExprKind::Unit:
+      put("()");
+      return;
+    case TypeExprKind::Error:
+      put(kErrorMarker);
+      return;
+  }
+}
+
+// --- patterns
+// -----------------------------------------------------------------
+
+void SourcePrinter::patternFields(llvm::ArrayRef<PatternField> fields,
+                                  bool hasRest) {
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    if (i != 0) put(", ");
+    if (!fields[i].label.empty()) {
+      put(fields[i].label.name, ": ");
+    }
+    pattern(fields[i].value);
+  }
+  if (hasRest) put(fields.empty() ? ".." : ", ..");
+}
+
+void SourcePrinter::recordPattern(const RecordPattern& r) {
+  if (r.fields.empty() && !r.hasRest) {
+    put("{}");
+    return;
+  }
+  put("{ ");
+  patternFields(r.fields, r.hasRest);
+  put(" }");
+}
+
+void SourcePrinter::pattern(const Pattern* p) {
+  if (p == nullptr) {
+    put(kErrorMarker);
+    return;
+  }
+  switch (p->kind) {
+    case PatternKind::Wildcard:
+      put("_");
+      return;
+    case PatternKind::Literal:
+      expr(llvm::cast<LiteralPattern>(p)->literal);
+      return;
+    case PatternKind::Name:
+      qname(llvm::cast<NamePattern>(p)->name);
+      return;
+    case PatternKind::Constructor: {
+      const auto* c = llvm::cast<ConstructorPattern>(p);
+      qname(c->name);
+      put("(");
+      patternFields(c->fields, c->hasRest);
+      put(")");
+      return;
+    }
+    case PatternKind::Range: {
+      const auto* r = llvm::cast<RangePattern>(p);
+      if (r->low != nullptr) expr(r->low);
+      put("..");
+      if (r->high != nullptr) expr(r->high);
+      return;
+    }
+    case PatternKind::Or: {
+      const auto* o = llvm::cast<OrPattern>(p);
+      pattern(o->lhs);
+      put(" | ");
+      pattern(o->rhs);
+      return;
+    }
+    case PatternKind::Record:
+      recordPattern(*llvm::cast<RecordPattern>(p));
+      return;
+    case PatternKind::Error:
+      put(kErrorMarker);
+      return;
+  }
+}
+
+// --- expressions and statements -------------------------------------------
+
+void SourcePrinter::stringLit(const StringLitExpr& s) {
+  put("\"");
+  for (const StringPart& part : s.parts) {
+    if (part.expr == nullptr) {
+      put(escapeStringText(part.text));
+      continue;
+    }
+    put("\\(");
+    std::string inner =
+        render([&](SourcePrinter& p) { p.expr(part.expr); }, true);
+    put(inner, ")");
+  }
+  put("\"");
+}
+
+void SourcePrinter::block(const BlockExpr* b) {
+  if (b == nullptr) {
+    put(kErrorMarker);
+    return;
+  }
+  if (b->stmts.empty()) {
+    put("{}");
+    return;
+  }
+  put("{");
+  ++indent_;
+  for (const Stmt* s : b->stmts) {
+    newline();
+    stmt(s);
+  }
+  --indent_;
+  newline();
+  put("}");
+}
+
+void SourcePrinter::expr(const Expr* e) {
+  if (e == nullptr) {
+    put(kErrorMarker);
+    return;
+  }
+  switch (e->kind) {
+    case ExprKind::IntLit:
+      put(std::to_string(llvm::cast<IntLitExpr>(e)->value));
+      return;
+    case ExprKind::FloatLit:
+      put(formatFloat(llvm::cast<FloatLitExpr>(e)->value));
+      return;
+    case ExprKind::BoolLit:
+      put(llvm::cast<BoolLitExpr>(e)->value ? "true" : "false");
+      return;
+    case ExprKind::StringLit:
+      stringLit(*llvm::cast<StringLitExpr>(e));
+      return;
+    case ExprKind::UnitLit:
+      put("()");
+      return;
+    case ExprKind::DurationLit: {
+      const auto* d = llvm::cast<DurationLitExpr>(e);
+      put(std::to_string(d->value), ".", durationUnitWord(d->unit, d->value));
+      return;
+    }
+    case ExprKind::Name:
+      put(llvm::cast<NameExpr>(e)->name.name);
+      return;
+    case ExprKind::Field: {
+      const auto* f = llvm::cast<FieldExpr>(e);
+      expr(f->base);
+      // `5 .ms` must not become the duration `5.ms`.
+      if (llvm::isa<IntLitExpr>(f->base)) put(" ");
+      put(".", f->name.name);
+      return;
+    }
+    case ExprKind::Call: {
+      const auto* c = llvm::cast<CallExpr>(e);
+      expr(c->callee);
+      put("(");
+      commaList(c->args, [&](const Arg& a) {
+        if (!a.label.empty()) {
+          put(a.label.name, ": ");
+        }
+        expr(a.value);
+      });
+      put(")");
+      return;
+    }
+    case ExprKind::TypeApply: {
+      const auto* t = llvm::cast<TypeApplyExpr>(e);
+      expr(t->base);
+      put("[");
+      commaList(t->typeArgs, [&](const TypeExpr* arg) { type(arg); });
+      put("]");
+      return;
+    }
+    case ExprKind::RecordLit: {
+      const auto* r = llvm::cast<RecordLitExpr>(e);
+      expr(r->type);
+      if (r->fields.empty()) {
+        put(" {}");
+        return;
+      }
+      put(" { ");
+      commaList(r->fields, [&](const FieldInit& f) {
+        put(f.name.name, ": ");
+        expr(f.value);
+      });
+      put(" }");
+      return;
+    }
+    case ExprKind::ListLit:
+      put("[");
+      commaList(llvm::cast<ListLitExpr>(e)->elements,
+                [&](const Expr* el) { expr(el); });
+      put("]");
+      return;
+    case ExprKind::If: {
+      const auto* i = llvm::cast<IfExpr>(e);
+      put("if ");
+      expr(i->cond);
+      put(" ");
+      block(i->thenBlock);
+      if (i->elseExpr != nullptr) {
+        put(" else ");
+        expr(i->elseExpr);
+      }
+      return;
+    }
+    case ExprKind::Match: {
+      const auto* m = llvm::cast<MatchExpr>(e);
+      put("match ");
+      expr(m->scrutinee);
+      if (m->arms.empty()) {
+        put(" {}");
+        return;
+      }
+      put(" {");
+      ++indent_;
+      for (std::size_t i = 0; i < m->arms.size(); ++i) {
+        newline();
+        pattern(m->arms[i].pattern);
+        put(" => ");
+        expr(m->arms[i].body);
+        // Flat (inside an interpolation) commas only separate.
+        if (!flat_ || i + 1 != m->arms.size()) put(",");
+      }
+      --indent_;
+      newline();
+      put("}");
+      return;
+    }
+    case ExprKind::Block:
+      block(llvm::cast<BlockExpr>(e));
+      return;
+    case ExprKind::Unary: {
+      const auto* u = llvm::cast<UnaryExpr>(e);
+      std::string operand =
+          render([&](SourcePrinter& p) { p.expr(u->operand); }, flat_);
+      switch (u->op) {
+        case UnaryOp::Neg:
+          put("-");
+          // `--` would start a comment.
+          if (!operand.empty() && operand.front() == '-') put(" ");
+          break;
+        case UnaryOp::Not:
+          put("!");
+          break;
+      }
+      expr(u->operand);
+      return;
+    }
+    case ExprKind::Binary: {
+      const auto* b = llvm::cast<BinaryExpr>(e);
+      expr(b->lhs);
+      put(" ", binaryOpSpelling(b->op), " ");
+      expr(b->rhs);
+      return;
+    }
+    case ExprKind::Paren:
+      put("(");
+      expr(llvm::cast<ParenExpr>(e)->inner);
+      put(")");
+      return;
+    case ExprKind::Fail:
+      put("fail(");
+      expr(llvm::cast<FailExpr>(e)->message);
+      put(")");
+      return;
+    case ExprKind::Error:
+      put(kErrorMarker);
+      return;
+  }
+}
+
+void SourcePrinter::stmt(const Stmt* s) {
+  if (s == nullptr) {
+    put(kErrorMarker);
+    return;
+  }
+  switch (s->kind) {
+    case StmtKind::Let:
+      put("let ", s->name.name);
+      if (s->type != nullptr) {
+        put(": ");
+        type(s->type);
+      }
+      put(" = ");
+      expr(s->value);
+      return;
+    case StmtKind::Assign:
+      put(s->name.name, " := ");
+      expr(s->value);
+      return;
+    case StmtKind::Expr:
+      expr(s->value);
+      return;
+    case StmtKind::Error:
+      put(kErrorMarker);
+      return;
+  }
+}
+
+}  // namespace herald::print_detail

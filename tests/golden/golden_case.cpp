@@ -1,0 +1,88 @@
+#include "golden_case.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "frontend/ast_dump.h"
+#include "frontend/diagnostic_render.h"
+#include "frontend/parser.h"
+
+namespace herald::golden {
+
+namespace fs = std::filesystem;
+
+std::vector<GoldenCase> discoverCases(const fs::path& root,
+                                      const std::vector<std::string>& filters) {
+  std::vector<GoldenCase> cases;
+  std::error_code ec;
+  for (const fs::directory_entry& entry : fs::directory_iterator(root, ec)) {
+    if (!entry.is_directory()) continue;
+    GoldenCase c{entry.path().filename().string(), entry.path(), {}};
+    if (!filters.empty() &&
+        std::none_of(filters.begin(), filters.end(), [&](const std::string& f) {
+          return c.name.find(f) != std::string::npos;
+        }))
+      continue;
+    for (const fs::directory_entry& file : fs::directory_iterator(c.dir, ec)) {
+      if (file.is_regular_file() && file.path().extension() == ".herald")
+        c.inputs.push_back(file.path());
+    }
+    std::sort(c.inputs.begin(), c.inputs.end(),
+              [](const fs::path& a, const fs::path& b) {
+                return a.filename().string() < b.filename().string();
+              });
+    cases.push_back(std::move(c));
+  }
+  std::sort(
+      cases.begin(), cases.end(),
+      [](const GoldenCase& a, const GoldenCase& b) { return a.name < b.name; });
+  return cases;
+}
+
+std::optional<std::string> readFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+bool writeFile(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  return static_cast<bool>(out);
+}
+
+CaseOutput runCase(const GoldenCase& c) {
+  CaseOutput out;
+  SourceManager sources;
+  std::vector<FileId> ids;
+  for (const fs::path& input : c.inputs) {
+    std::optional<std::string> text = readFile(input);
+    if (!text) {
+      out.problem = "cannot read " + input.string();
+      return out;
+    }
+    ids.push_back(sources.addFile(input.filename().string(), std::move(*text)));
+  }
+  DiagnosticEngine diags;
+  std::vector<ParseResult> results;
+  for (FileId id : ids) results.push_back(parse(sources.file(id), diags));
+  diags.finalize();
+
+  out.hasErrors = diags.hasErrors();
+  out.diagnostics = renderText(sources, diags.diagnostics());
+  if (c.expectsErrors()) {
+    out.text = out.diagnostics;
+    return out;
+  }
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    const SourceFile& file = sources.file(ids[i]);
+    out.text += "=== " + file.name() + "\n";
+    out.text += dumpAst(*results[i].file, file);
+  }
+  return out;
+}
+
+}  // namespace herald::golden
