@@ -1,0 +1,101 @@
+#pragma once
+// Registration of one bounded context: the event types it owns, its agents
+// and its subscriptions. Generated code builds one Context per Herald
+// context and the host installs it:
+//
+//   herald::Context ctx("commerce.notifications");
+//   ctx.agent(kInbox);
+//   ctx.subscribe<commerce::order::PaymentConfirmed>({
+//       .service = "commerce.notifications.OnDomesticPayment",
+//       .pattern = [](const PaymentConfirmed& e) { return e.region == Region::Domestic; },
+//       .handler = [](herald::Invocation& tx, const PaymentConfirmed& e, const herald::EventEnvelope&) {...},
+//   });
+//   runtime.install(std::move(ctx));
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "herald/envelope.hpp"
+#include "herald/event_type.hpp"
+#include "herald/invocation.hpp"
+
+namespace herald {
+
+class AgentKindBase;
+
+using ViaPredicate = std::function<bool(const EventEnvelope&)>;
+
+// `via schema(lo..hi)`; hi = nullopt for `schema(lo..)`.
+ViaPredicate via_schema(std::int64_t lo, std::optional<std::int64_t> hi);
+
+template <class E>
+struct Subscription {
+  std::string service;                     // qualified service name; orders delivery (D11)
+  std::function<bool(const E&)> pattern;   // compiled pattern; empty matches every event
+  ViaPredicate via;                        // compiled `via`; empty accepts any schema version
+  std::function<void(Invocation&, const E&, const EventEnvelope&)> handler;
+};
+
+// The type-erased form the runtime keeps.
+struct SubscriptionSpec {
+  std::string service;
+  const EventType* type = nullptr;
+  std::function<bool(const void*)> pattern;
+  ViaPredicate via;
+  std::function<void(Invocation&, const void*, const EventEnvelope&)> handler;
+};
+
+class Context {
+ public:
+  explicit Context(std::string name) : name_(std::move(name)) {}
+
+  template <class E>
+  Context& owns() {
+    owned_.push_back(&event_type<E>());
+    return *this;
+  }
+
+  Context& agent(const AgentKindBase& kind) {
+    agents_.push_back(&kind);
+    return *this;
+  }
+
+  // A service the host calls (no `from`), by qualified name; see ServiceRef.
+  Context& service(std::string qualified_name) {
+    services_.push_back(std::move(qualified_name));
+    return *this;
+  }
+
+  template <class E>
+  Context& subscribe(Subscription<E> s) {
+    SubscriptionSpec spec;
+    spec.service = std::move(s.service);
+    spec.type = &event_type<E>();
+    if (s.pattern) {
+      spec.pattern = [p = std::move(s.pattern)](const void* e) { return p(*static_cast<const E*>(e)); };
+    }
+    spec.via = std::move(s.via);
+    spec.handler = [h = std::move(s.handler)](Invocation& tx, const void* e, const EventEnvelope& env) {
+      h(tx, *static_cast<const E*>(e), env);
+    };
+    subscriptions_.push_back(std::move(spec));
+    return *this;
+  }
+
+  const std::string& name() const { return name_; }
+  const std::vector<const EventType*>& owned() const { return owned_; }
+  const std::vector<const AgentKindBase*>& agents() const { return agents_; }
+  std::vector<SubscriptionSpec>& subscriptions() { return subscriptions_; }
+  const std::vector<std::string>& services() const { return services_; }
+
+ private:
+  std::string name_;
+  std::vector<const EventType*> owned_;
+  std::vector<const AgentKindBase*> agents_;
+  std::vector<SubscriptionSpec> subscriptions_;
+  std::vector<std::string> services_;
+};
+
+}  // namespace herald

@@ -1,0 +1,78 @@
+#pragma once
+// One thread, a virtual clock, a seeded scheduler. Every semantic test runs
+// on it: a run is reproducible from its seed, and time only moves when the
+// test says so.
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <vector>
+
+#include "herald/executor.hpp"
+#include "herald/fault_injector.hpp"
+
+namespace herald {
+
+// Thrown by an injected crash point; the executor turns it into a restart.
+struct SimulatedCrash {};
+
+class DeterministicExecutor final : public Executor {
+ public:
+  // Virtual time starts at `start` (default 2026-01-01T00:00:00Z).
+  explicit DeterministicExecutor(std::uint64_t seed, Instant start = default_start());
+
+  void schedule(Actor& actor) override;
+  void schedule_at(Instant at, std::function<void()> task) override;
+  Instant now() const override { return now_; }
+  std::uint64_t random() override;
+  bool concurrent() const override { return false; }
+  FaultInjector* faults() override { return &faults_; }
+  void detach() override;
+  void drain() override { run_until_idle(); }
+
+  // Runs runnable actors, picked in seeded random order, until none is left.
+  // Timers are not fired: time stands still.
+  void run_until_idle();
+  // Moves virtual time forward by d, firing due timers in time order and
+  // running until idle after each.
+  void advance(Duration d);
+  // Runs until idle and keeps jumping to the next timer until none is left;
+  // stops after `horizon` of virtual time to make a livelock visible.
+  void run_all(Duration horizon = std::chrono::hours(24));
+
+  FaultInjector& injector() { return faults_; }
+  // Steps taken so far (each actor run and each timer is one step).
+  std::uint64_t steps() const { return steps_; }
+  std::size_t pending_timers() const { return timers_.size(); }
+  std::size_t crashes() const { return crashes_; }
+
+  // The runtime's restart procedure, called after a simulated crash once the
+  // executor has forgotten all runnable actors and timers.
+  void on_crash(std::function<void()> restart) { restart_ = std::move(restart); }
+
+  static Instant default_start();
+
+ private:
+  struct Timer {
+    Instant at;
+    std::uint64_t order;
+    std::function<void()> task;
+  };
+  struct Later {
+    bool operator()(const Timer& a, const Timer& b) const { return a.at != b.at ? a.at > b.at : a.order > b.order; }
+  };
+
+  bool step();
+  void crash();
+
+  std::uint64_t rng_state_;
+  Instant now_;
+  std::vector<Actor*> ready_;
+  std::priority_queue<Timer, std::vector<Timer>, Later> timers_;
+  std::uint64_t timer_order_ = 0;
+  std::uint64_t steps_ = 0;
+  std::size_t crashes_ = 0;
+  FaultInjector faults_;
+  std::function<void()> restart_;
+};
+
+}  // namespace herald

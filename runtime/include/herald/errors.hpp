@@ -1,0 +1,61 @@
+#pragma once
+// Every error the runtime raises to a host or a handler derives from
+// herald::Error, so hosts can catch one type; the subclasses tell what broke.
+#include <stdexcept>
+#include <string>
+
+namespace herald {
+
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Bad configuration: unknown key, malformed value. The message names the key
+// and where the value came from.
+class ConfigError : public Error {
+ public:
+  using Error::Error;
+};
+
+// A context, agent or subscription that cannot be installed as declared.
+class RegistrationError : public Error {
+ public:
+  using Error::Error;
+};
+
+// A D10 limit was hit. Raised inside the offending handler, so the handler
+// aborts and nothing it did is committed or released.
+class LimitError : public Error {
+ public:
+  using Error::Error;
+};
+
+// An event released for a context that does not own its type (D10).
+class OwnershipError : public Error {
+ public:
+  using Error::Error;
+};
+
+// `fail("...")` in Herald source. Generated code throws it through
+// Invocation::fail.
+class HandlerFailure : public Error {
+ public:
+  using Error::Error;
+};
+
+// What a host call sees when the handler it called faulted: the handler's
+// qualified name and the fault message. Nothing of the invocation committed.
+class HandlerFault : public Error {
+ public:
+  HandlerFault(std::string handler, std::string message)
+      : Error(handler + ": " + message), handler_(std::move(handler)), message_(std::move(message)) {}
+  const std::string& handler() const { return handler_; }
+  const std::string& fault() const { return message_; }
+
+ private:
+  std::string handler_;
+  std::string message_;
+};
+
+}  // namespace herald

@@ -1,0 +1,76 @@
+#pragma once
+// The seam between the delivery logic and the threads that run it.
+//
+// Work is done by actors (fan-out actors, subscriptions, agents): an actor is
+// scheduled at most once at a time and runs on one thread at a time, which is
+// what serialises each agent and each subscription. Timers carry retries.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+
+#include "herald/time.hpp"
+
+namespace herald {
+
+class FaultInjector;
+struct RuntimeConfig;
+
+class Actor {
+ public:
+  virtual ~Actor() = default;
+  // Runs a slice of the actor's pending work. The executor guarantees that no
+  // two run() calls of one actor overlap.
+  virtual void run() = 0;
+};
+
+class Executor {
+ public:
+  virtual ~Executor() = default;
+
+  // Makes the actor runnable. The caller guarantees an actor is never
+  // scheduled twice before it runs (Mailbox below keeps that rule).
+  virtual void schedule(Actor& actor) = 0;
+  // Runs `task` at or after `at` on some thread.
+  virtual void schedule_at(Instant at, std::function<void()> task) = 0;
+
+  virtual Instant now() const = 0;
+  // 64 random bits: seeded and reproducible on the deterministic executor.
+  virtual std::uint64_t random() = 0;
+  // True when work may run on more than one thread; actors then lock.
+  virtual bool concurrent() const = 0;
+  // The deterministic executor's hooks; nullptr elsewhere.
+  virtual FaultInjector* faults() { return nullptr; }
+
+  // Runs what is runnable now; the threaded executor also waits for pending
+  // retry timers.
+  virtual void drain() = 0;
+
+  // Called by the Runtime's destructor: afterwards the executor runs nothing
+  // that belongs to it. The threaded executor finishes in-flight work first;
+  // the deterministic one discards what was not run.
+  virtual void detach() = 0;
+};
+
+// The executor the configuration names: executor.kind, with
+// executor.threads workers or the executor.seed seed.
+std::unique_ptr<Executor> make_executor(const RuntimeConfig& config);
+
+// A mutex that only locks when the executor is concurrent: one thread needs
+// no locking, and the deterministic executor's throughput depends on it.
+class ActorMutex {
+ public:
+  explicit ActorMutex(bool enabled) : enabled_(enabled) {}
+  void lock() {
+    if (enabled_) m_.lock();
+  }
+  void unlock() {
+    if (enabled_) m_.unlock();
+  }
+
+ private:
+  std::mutex m_;
+  bool enabled_;
+};
+
+}  // namespace herald

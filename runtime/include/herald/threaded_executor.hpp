@@ -1,0 +1,66 @@
+#pragma once
+// N worker threads sharing one ready queue. Actors keep each agent and each
+// subscription serialised; different actors run in parallel.
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <queue>
+#include <thread>
+#include <vector>
+
+#include "herald/executor.hpp"
+
+namespace herald {
+
+class ThreadedExecutor final : public Executor {
+ public:
+  // threads == 0 means std::thread::hardware_concurrency().
+  explicit ThreadedExecutor(unsigned threads);
+  ~ThreadedExecutor() override;
+
+  void schedule(Actor& actor) override;
+  void schedule_at(Instant at, std::function<void()> task) override;
+  Instant now() const override;
+  std::uint64_t random() override;
+  bool concurrent() const override { return true; }
+  void detach() override { shutdown(); }
+
+  // Blocks until nothing is runnable, running or waiting on a timer.
+  void drain() override;
+  // Drains in-flight work (retries included), then stops the workers.
+  // Idempotent.
+  void shutdown();
+
+  unsigned threads() const { return static_cast<unsigned>(workers_.size()); }
+
+ private:
+  struct Timer {
+    Instant at;
+    std::uint64_t order;
+    std::function<void()> task;
+  };
+  struct Later {
+    bool operator()(const Timer& a, const Timer& b) const { return a.at != b.at ? a.at > b.at : a.order > b.order; }
+  };
+
+  void work();
+  bool idle_locked() const { return ready_.empty() && running_ == 0 && timers_.empty(); }
+
+  std::mutex mutex_;
+  std::condition_variable work_cv_;
+  std::condition_variable idle_cv_;
+  std::deque<Actor*> ready_;
+  std::priority_queue<Timer, std::vector<Timer>, Later> timers_;
+  std::uint64_t timer_order_ = 0;
+  std::size_t running_ = 0;
+  std::size_t sleepers_ = 0;
+  bool stopping_ = false;
+  // Mirrors ready_.size() for workers spinning without the lock.
+  std::atomic<std::size_t> ready_count_{0};
+  std::vector<std::thread> workers_;
+};
+
+}  // namespace herald

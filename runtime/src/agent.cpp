@@ -1,0 +1,76 @@
+#include "herald/agent.hpp"
+
+#include <atomic>
+#include <stdexcept>
+
+namespace herald {
+namespace {
+std::uint32_t next_kind_index() {
+  static std::atomic<std::uint32_t> next{0};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+}  // namespace
+
+AgentKindBase::AgentKindBase(std::string context, std::string name)
+    : context_(std::move(context)), name_(std::move(name)), qualified_(context_ + "." + name_), index_(next_kind_index()) {}
+
+AgentInstanceBase::AgentInstanceBase(Executor& executor, const AgentKindBase& kind, std::string key, InvocationSite site)
+    : executor_(executor), kind_(kind), key_(std::move(key)), site_(site) {}
+
+void AgentInstanceBase::acquire() {
+  std::unique_lock lock(mutex_);
+  if (running_ && !executor_.concurrent()) {
+    // With one thread, a held agent can only be this thread's own caller.
+    throw std::logic_error("re-entrant call into agent " + kind_.qualified() + "/" + key_ +
+                           " while one of its handlers runs");
+  }
+  free_.wait(lock, [this] { return !running_; });
+  running_ = true;
+}
+
+void AgentInstanceBase::release() {
+  bool wake = false;
+  {
+    std::lock_guard lock(mutex_);
+    running_ = false;
+    if (!mailbox_.empty() && !queued_) wake = queued_ = true;
+  }
+  free_.notify_one();
+  if (wake) executor_.schedule(*this);
+}
+
+void AgentInstanceBase::post(std::function<void()> message) {
+  bool wake = false;
+  {
+    std::lock_guard lock(mutex_);
+    mailbox_.push_back(std::move(message));
+    // While held, release() schedules the mailbox.
+    if (!running_ && !queued_) wake = queued_ = true;
+  }
+  if (wake) executor_.schedule(*this);
+}
+
+void AgentInstanceBase::run() {
+  std::function<void()> message;
+  {
+    std::lock_guard lock(mutex_);
+    queued_ = false;
+    // A host call holds the agent: its release() reschedules us.
+    if (running_ || mailbox_.empty()) return;
+    running_ = true;
+    message = std::move(mailbox_.front());
+    mailbox_.pop_front();
+  }
+  message();
+  release();
+}
+
+std::size_t AgentInstanceBase::drop_mailbox() {
+  std::lock_guard lock(mutex_);
+  const std::size_t n = mailbox_.size();
+  mailbox_.clear();
+  queued_ = false;
+  return n;
+}
+
+}  // namespace herald

@@ -1,0 +1,263 @@
+#include "herald/config.hpp"
+
+#include <cctype>
+#include <charconv>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+
+#include <fmt/format.h>
+
+#include "herald/errors.hpp"
+
+extern char** environ;
+
+namespace herald {
+namespace {
+
+using Setter = std::function<void(RuntimeConfig&, std::string_view value)>;
+
+struct KeyDef {
+  std::string_view key;
+  std::string_view doc;
+  std::string default_text;
+  Setter set;
+};
+
+std::int64_t parse_int(std::string_view text) {
+  std::int64_t v = 0;
+  std::string_view digits = text;
+  if (!digits.empty() && digits.front() == '+') digits.remove_prefix(1);
+  std::string cleaned;
+  for (char c : digits) {
+    if (c != '_') cleaned.push_back(c);  // 1_000_000, as in Herald source
+  }
+  auto [end, ec] = std::from_chars(cleaned.data(), cleaned.data() + cleaned.size(), v);
+  if (ec != std::errc() || end != cleaned.data() + cleaned.size() || cleaned.empty()) {
+    throw std::invalid_argument("expected an integer");
+  }
+  return v;
+}
+
+double parse_double(std::string_view text) {
+  std::string s(text);
+  char* end = nullptr;
+  double v = std::strtod(s.c_str(), &end);
+  if (s.empty() || end != s.c_str() + s.size()) throw std::invalid_argument("expected a number");
+  return v;
+}
+
+std::string text_of(std::int64_t v) { return std::to_string(v); }
+std::string text_of(double v) { return fmt::format("{}", v); }
+std::string text_of(Duration v) { return format_duration(v); }
+std::string text_of(const std::string& v) { return v; }
+
+void assign(std::int64_t& m, std::string_view v) { m = parse_int(v); }
+void assign(double& m, std::string_view v) { m = parse_double(v); }
+void assign(Duration& m, std::string_view v) { m = parse_duration(v); }
+void assign(std::string& m, std::string_view v) { m = std::string(v); }
+
+const std::vector<KeyDef>& key_defs() {
+  static const std::vector<KeyDef> defs = {
+#define HERALD_CONFIG_KEY(member, key, kind, def, doc) \
+  KeyDef{key, doc, text_of(RuntimeConfig{}.member), [](RuntimeConfig& c, std::string_view v) { assign(c.member, v); }},
+#include "herald/config_keys.def"
+#undef HERALD_CONFIG_KEY
+  };
+  return defs;
+}
+
+const KeyDef* find_key(std::string_view key) {
+  for (const KeyDef& d : key_defs()) {
+    if (d.key == key) return &d;
+  }
+  return nullptr;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+struct Layer {
+  std::string key;
+  std::string value;
+  std::string source;
+};
+
+void apply(RuntimeConfig& config, const Layer& layer) {
+  const KeyDef* def = find_key(layer.key);
+  if (def == nullptr) {
+    throw ConfigError(fmt::format("unknown configuration key '{}' ({})", layer.key, layer.source));
+  }
+  try {
+    def->set(config, layer.value);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(fmt::format("malformed value '{}' for configuration key '{}' ({}): {}", layer.value,
+                                  layer.key, layer.source, e.what()));
+  } catch (const std::out_of_range& e) {
+    throw ConfigError(fmt::format("malformed value '{}' for configuration key '{}' ({}): out of range",
+                                  layer.value, layer.key, layer.source));
+  }
+}
+
+std::vector<Layer> read_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError(fmt::format("cannot read config file '{}'", path));
+  std::vector<Layer> layers;
+  std::string line;
+  int number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    std::string_view text = line;
+    if (auto hash = text.find('#'); hash != std::string_view::npos) text = text.substr(0, hash);
+    text = trim(text);
+    if (text.empty()) continue;
+    auto eq = text.find('=');
+    std::string where = fmt::format("{}:{}", path, number);
+    if (eq == std::string_view::npos) {
+      throw ConfigError(fmt::format("{}: expected 'key = value', got '{}'", where, text));
+    }
+    std::string_view key = trim(text.substr(0, eq));
+    std::string_view value = trim(text.substr(eq + 1));
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+    layers.push_back(Layer{std::string(key), std::string(value), where});
+  }
+  return layers;
+}
+
+std::map<std::string, std::string> process_environment() {
+  std::map<std::string, std::string> env;
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+    std::string_view entry = *e;
+    auto eq = entry.find('=');
+    if (eq == std::string_view::npos) continue;
+    env.emplace(std::string(entry.substr(0, eq)), std::string(entry.substr(eq + 1)));
+  }
+  return env;
+}
+
+// HERALD_* variables are shared with other Herald tools; only those under one
+// of the runtime's sections are ours, and among those an unknown name is a
+// typo worth stopping for.
+bool in_runtime_section(std::string_view env_name) {
+  static const std::vector<std::string> prefixes = [] {
+    std::vector<std::string> out;
+    for (const KeyDef& d : key_defs()) {
+      std::string section = config_env_name(d.key.substr(0, d.key.find('.'))) + "_";
+      if (std::find(out.begin(), out.end(), section) == out.end()) out.push_back(section);
+    }
+    return out;
+  }();
+  for (const std::string& p : prefixes) {
+    if (env_name.starts_with(p)) return true;
+  }
+  return false;
+}
+
+// Where each key's effective value came from, for validation errors.
+using Origins = std::map<std::string, std::string, std::less<>>;
+
+std::string origin(const Origins& origins, std::string_view key) {
+  auto it = origins.find(key);
+  return it == origins.end() ? "default" : it->second;
+}
+
+void check_one_of(const Origins& o, std::string_view key, const std::string& value,
+                  std::initializer_list<std::string_view> allowed) {
+  for (std::string_view a : allowed) {
+    if (value == a) return;
+  }
+  std::string list;
+  for (std::string_view a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+  throw ConfigError(
+      fmt::format("configuration key '{}' is '{}' ({}); expected one of: {}", key, value, origin(o, key), list));
+}
+
+void check_at_least(const Origins& o, std::string_view key, std::int64_t value, std::int64_t min) {
+  if (value < min) {
+    throw ConfigError(
+        fmt::format("configuration key '{}' is {} ({}); it must be at least {}", key, value, origin(o, key), min));
+  }
+}
+
+void validate(const RuntimeConfig& c, const Origins& o) {
+  check_one_of(o, "executor.kind", c.executor_kind, {"deterministic", "threaded"});
+  // sqlite and nats are specified but not part of this build; saying so
+  // beats silently running on memory.
+  check_one_of(o, "backend.kind", c.backend_kind, {"memory"});
+  check_one_of(o, "log.level", c.log_level, {"debug", "info", "warn", "error", "off"});
+  check_one_of(o, "metrics.format", c.metrics_format, {"json", "prometheus"});
+  check_at_least(o, "retry.max_attempts", c.retry_max_attempts, 1);
+  check_at_least(o, "limits.payload_bytes", c.limit_payload_bytes, 1);
+  check_at_least(o, "limits.emits_per_invocation", c.limit_emits_per_invocation, 1);
+  check_at_least(o, "limits.cascade_depth", c.limit_cascade_depth, 0);
+  check_at_least(o, "limits.subscriptions_per_event_type", c.limit_subscriptions_per_event_type, 1);
+  check_at_least(o, "executor.threads", c.executor_threads, 0);
+  check_at_least(o, "backend.memory.event_id_window", c.backend_memory_event_id_window, 1);
+  if (c.retry_base <= Duration::zero()) {
+    throw ConfigError(fmt::format("configuration key 'retry.base' ({}) must be positive", origin(o, "retry.base")));
+  }
+  if (c.retry_cap < c.retry_base) {
+    throw ConfigError(fmt::format("configuration key 'retry.cap' ({}, {}) is below 'retry.base' ({}, {})",
+                                  format_duration(c.retry_cap), origin(o, "retry.cap"),
+                                  format_duration(c.retry_base), origin(o, "retry.base")));
+  }
+  if (!(c.retry_jitter >= 0.0 && c.retry_jitter <= 1.0)) {
+    throw ConfigError(fmt::format("configuration key 'retry.jitter' is {} ({}); it must be within 0..1",
+                                  c.retry_jitter, origin(o, "retry.jitter")));
+  }
+}
+
+}  // namespace
+
+std::string config_env_name(std::string_view key) {
+  std::string name = "HERALD_";
+  for (char c : key) name.push_back(c == '.' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
+  return name;
+}
+
+std::vector<ConfigKeyInfo> config_keys() {
+  std::vector<ConfigKeyInfo> out;
+  for (const KeyDef& d : key_defs()) {
+    out.push_back(ConfigKeyInfo{std::string(d.key), config_env_name(d.key), d.default_text, std::string(d.doc)});
+  }
+  return out;
+}
+
+RuntimeConfig load_config(const ConfigSources& sources) {
+  const std::map<std::string, std::string> env = sources.environment ? *sources.environment : process_environment();
+
+  // Lowest precedence first; later layers overwrite earlier ones.
+  std::vector<Layer> layers;
+  std::string file = sources.file;
+  if (file.empty()) {
+    if (auto it = env.find("HERALD_CONFIG"); it != env.end()) file = it->second;
+  }
+  if (!file.empty()) layers = read_file(file);
+
+  for (const auto& [name, value] : env) {
+    if (!name.starts_with("HERALD_") || !in_runtime_section(name)) continue;
+    const KeyDef* match = nullptr;
+    for (const KeyDef& d : key_defs()) {
+      if (config_env_name(d.key) == name) match = &d;
+    }
+    if (match == nullptr) {
+      throw ConfigError(fmt::format("unknown configuration environment variable '{}'", name));
+    }
+    layers.push_back(Layer{std::string(match->key), value, "environment variable " + name});
+  }
+  for (const auto& [key, value] : sources.settings) layers.push_back(Layer{key, value, "explicit setting"});
+
+  RuntimeConfig config;
+  Origins origins;
+  for (const Layer& layer : layers) {
+    apply(config, layer);
+    origins[layer.key] = layer.source;
+  }
+  validate(config, origins);
+  return config;
+}
+
+}  // namespace herald

@@ -1,0 +1,25 @@
+#pragma once
+// Internal: one installed context as the runtime keeps it.
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "herald/backend.hpp"
+#include "herald/invocation.hpp"
+
+namespace herald {
+
+class FanoutActor;
+
+struct ContextRuntime {
+  std::string name;
+  ContextLog* log = nullptr;
+  std::unique_ptr<FanoutActor> fanout;
+  std::vector<const EventType*> owned;
+  // Invocation sites of this context's services, by service name; std::map
+  // keeps the sites (and the string_views into them) in place.
+  std::map<std::string, InvocationSite, std::less<>> service_sites;
+};
+
+}  // namespace herald

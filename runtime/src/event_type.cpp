@@ -1,0 +1,41 @@
+#include "herald/event_type.hpp"
+
+#include <atomic>
+
+namespace herald {
+namespace {
+
+class CountingOutput final : public nlohmann::detail::output_adapter_protocol<char> {
+ public:
+  void write_character(char) override { ++count_; }
+  void write_characters(const char*, std::size_t n) override { count_ += n; }
+  std::size_t count() const { return count_; }
+
+ private:
+  std::size_t count_ = 0;
+};
+
+std::uint32_t next_index() {
+  static std::atomic<std::uint32_t> next{0};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+}  // namespace
+
+EventType::EventType(std::string owner, std::string name, std::int64_t schema_version,
+                     std::optional<std::size_t> max_encoded_bytes, std::unique_ptr<EventCodec> codec)
+    : owner_(std::move(owner)),
+      name_(std::move(name)),
+      schema_version_(schema_version),
+      max_encoded_bytes_(max_encoded_bytes),
+      codec_(std::move(codec)),
+      index_(next_index()) {}
+
+std::size_t json_encoded_size(const nlohmann::json& j) {
+  auto counter = std::make_shared<CountingOutput>();
+  nlohmann::detail::serializer<nlohmann::json> serializer(counter, ' ');
+  serializer.dump(j, false, false, 0);
+  return counter->count();
+}
+
+}  // namespace herald

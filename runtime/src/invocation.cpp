@@ -1,0 +1,92 @@
+#include "herald/invocation.hpp"
+
+#include <fmt/format.h>
+
+#include "context_runtime.hpp"
+#include "herald/errors.hpp"
+#include "herald/runtime.hpp"
+
+namespace herald {
+
+Invocation::Invocation(Runtime& runtime, const InvocationSite& site, std::string_view handler, Cause cause)
+    : runtime_(runtime), site_(site), handler_(handler), cause_(cause) {}
+
+void Invocation::fail(std::string message) { throw HandlerFailure(std::move(message)); }
+
+std::string Invocation::handler_name() const {
+  if (handler_.empty()) return std::string(site_.owner);
+  return fmt::format("{}.{}", site_.owner, handler_);
+}
+
+void Invocation::stage_event(AnyEvent event) {
+  const EventType& type = event.type();
+  Runtime& rt = runtime_;
+  const auto index = type.index();
+  ContextRuntime* owner = index < rt.owners_.size() ? rt.owners_[index] : nullptr;
+  if (owner == nullptr) {
+    throw OwnershipError(fmt::format("{} emitted {}, but no installed context owns that event type (its owner is {})",
+                                     handler_name(), type.name(), type.owner()));
+  }
+  rt.event_metrics_[index]->emitted.add();
+  if (owner != site_.context_runtime) {
+    throw OwnershipError(fmt::format("{} cannot emit {}: the event type is owned by {}, not {}", handler_name(),
+                                     type.name(), owner->name, site_.context));
+  }
+  const auto& cfg = rt.config();
+  if (static_cast<std::int64_t>(events_.size()) >= cfg.limit_emits_per_invocation) {
+    throw LimitError(fmt::format("{} emitted more than limits.emits_per_invocation = {} events in one invocation",
+                                 handler_name(), cfg.limit_emits_per_invocation));
+  }
+  if (cause_.depth > cfg.limit_cascade_depth) {
+    throw LimitError(fmt::format(
+        "{} emitted {} at cascade depth {}, past limits.cascade_depth = {} (correlationId {}, causationId {})",
+        handler_name(), type.name(), cause_.depth, cfg.limit_cascade_depth, cause_.correlation,
+        cause_.causation ? cause_.causation->str() : std::string("none")));
+  }
+  rt.check_emit_limits(type, event.entry->payload, site_.owner);
+  Executor& ex = rt.executor();
+  const std::uint64_t a = ex.random();
+  const std::uint64_t b = ex.random();
+  events_.push_back(OutboxEvent{EventId::from_random(a, b), std::move(event.entry), site_.publisher,
+                                site_.publisher_id, Instant{}, cause_.causation, cause_.correlation, cause_.depth});
+}
+
+Instant Clock::now() const { return tx_.runtime_.executor().now(); }
+
+namespace {
+void log_from_handler(Invocation& tx, Runtime& rt, LogLevel level, std::string_view message) {
+  rt.write_log(level, {{"event", "handler.log"}, {"handler", tx.handler_name()}, {"message", std::string(message)}});
+}
+}  // namespace
+
+void Logger::info(std::string_view message) const { log_from_handler(tx_, tx_.runtime_, LogLevel::info, message); }
+void Logger::warn(std::string_view message) const { log_from_handler(tx_, tx_.runtime_, LogLevel::warn, message); }
+void Logger::error(std::string_view message) const { log_from_handler(tx_, tx_.runtime_, LogLevel::error, message); }
+
+bool Idempotency::seen(std::string_view key) const {
+  const Instant now = tx_.runtime_.executor().now();
+  for (const auto& w : tx_.remembered_) {
+    if (w.key == key && w.expires_at > now) return true;
+  }
+  return tx_.runtime_.backend().idempotency_seen(tx_.site_.idempotency_scope, key, now);
+}
+
+void Idempotency::remember(std::string key, Duration ttl) {
+  tx_.remembered_.push_back(CommitRecord::IdempotencyWrite{std::move(key), tx_.runtime_.executor().now() + ttl});
+}
+
+std::int64_t Random::next_int(std::int64_t lo, std::int64_t hi) const {
+  if (hi < lo) tx_.fail(fmt::format("Random.int: empty range {}..{}", lo, hi));
+  const auto span = static_cast<std::uint64_t>(hi - lo) + 1;
+  const std::uint64_t r = tx_.runtime_.executor().random();
+  return lo + static_cast<std::int64_t>(span == 0 ? r : r % span);
+}
+
+EventId Random::uuid() const {
+  Executor& ex = tx_.runtime_.executor();
+  const std::uint64_t a = ex.random();
+  const std::uint64_t b = ex.random();
+  return EventId::from_random(a, b);
+}
+
+}  // namespace herald

@@ -1,0 +1,58 @@
+#include "herald/log.hpp"
+
+#include <cstdio>
+#include <stdexcept>
+
+namespace herald {
+
+std::string_view to_string(LogLevel level) {
+  switch (level) {
+    case LogLevel::debug: return "debug";
+    case LogLevel::info: return "info";
+    case LogLevel::warn: return "warn";
+    case LogLevel::error: return "error";
+    case LogLevel::off: return "off";
+  }
+  return "off";
+}
+
+LogLevel parse_log_level(std::string_view text) {
+  for (LogLevel l : {LogLevel::debug, LogLevel::info, LogLevel::warn, LogLevel::error, LogLevel::off}) {
+    if (to_string(l) == text) return l;
+  }
+  throw std::invalid_argument("unknown log level '" + std::string(text) + "'");
+}
+
+void StderrLogSink::write(const nlohmann::json& line) {
+  const std::string text = line.dump() + "\n";
+  std::lock_guard lock(mutex_);
+  std::fwrite(text.data(), 1, text.size(), stderr);
+}
+
+void MemoryLogSink::write(const nlohmann::json& line) {
+  std::lock_guard lock(mutex_);
+  lines_.push_back(line);
+}
+
+std::vector<nlohmann::json> MemoryLogSink::lines() const {
+  std::lock_guard lock(mutex_);
+  return lines_;
+}
+
+std::vector<nlohmann::json> MemoryLogSink::lines(std::string_view event) const {
+  std::lock_guard lock(mutex_);
+  std::vector<nlohmann::json> out;
+  for (const auto& l : lines_) {
+    if (l.contains("event") && l["event"] == event) out.push_back(l);
+  }
+  return out;
+}
+
+void RuntimeLog::write(LogLevel level, nlohmann::json fields, std::string_view timestamp) {
+  if (!enabled(level)) return;
+  fields["level"] = std::string(to_string(level));
+  fields["ts"] = std::string(timestamp);
+  sink_.write(fields);
+}
+
+}  // namespace herald

@@ -1,0 +1,120 @@
+#include "herald/threaded_executor.hpp"
+
+#include <random>
+
+namespace herald {
+
+ThreadedExecutor::ThreadedExecutor(unsigned threads) {
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  workers_.reserve(threads);
+  for (unsigned i = 0; i < threads; ++i) workers_.emplace_back([this] { work(); });
+}
+
+ThreadedExecutor::~ThreadedExecutor() { shutdown(); }
+
+namespace {
+// How long an idle worker polls for new work before it sleeps. Waking a
+// sleeping thread costs a system call on each side and, on a busy machine,
+// a trip through the OS scheduler; polling briefly keeps a steady stream of
+// events off that path. Idle workers sleep after this.
+constexpr auto kSpin = std::chrono::microseconds(200);
+}  // namespace
+
+void ThreadedExecutor::schedule(Actor& actor) {
+  bool wake = false;
+  {
+    std::lock_guard lock(mutex_);
+    ready_.push_back(&actor);
+    ready_count_.store(ready_.size(), std::memory_order_release);
+    wake = sleepers_ > 0;
+  }
+  if (wake) work_cv_.notify_one();
+}
+
+void ThreadedExecutor::schedule_at(Instant at, std::function<void()> task) {
+  {
+    std::lock_guard lock(mutex_);
+    timers_.push(Timer{at, timer_order_++, std::move(task)});
+  }
+  // A new earliest timer must shorten some worker's wait.
+  work_cv_.notify_all();
+}
+
+Instant ThreadedExecutor::now() const {
+  return std::chrono::time_point_cast<Duration>(std::chrono::system_clock::now());
+}
+
+std::uint64_t ThreadedExecutor::random() {
+  thread_local std::mt19937_64 engine{std::random_device{}()};
+  return engine();
+}
+
+void ThreadedExecutor::work() {
+  std::unique_lock lock(mutex_);
+  while (true) {
+    if (!ready_.empty()) {
+      Actor* actor = ready_.front();
+      ready_.pop_front();
+      ready_count_.store(ready_.size(), std::memory_order_release);
+      ++running_;
+      lock.unlock();
+      actor->run();
+      lock.lock();
+      --running_;
+      if (idle_locked()) idle_cv_.notify_all();
+      continue;
+    }
+    if (!stopping_) {
+      lock.unlock();
+      const auto until = std::chrono::steady_clock::now() + kSpin;
+      bool found = false;
+      while (!found && std::chrono::steady_clock::now() < until) {
+        for (int i = 0; i < 64 && !found; ++i) found = ready_count_.load(std::memory_order_acquire) > 0;
+      }
+      lock.lock();
+      if (!ready_.empty()) continue;
+    }
+    if (!timers_.empty()) {
+      if (timers_.top().at <= now()) {
+        Timer timer = timers_.top();
+        timers_.pop();
+        ++running_;
+        lock.unlock();
+        timer.task();
+        lock.lock();
+        --running_;
+        if (idle_locked()) idle_cv_.notify_all();
+        continue;
+      }
+      ++sleepers_;
+      work_cv_.wait_until(lock, std::chrono::system_clock::time_point(
+                                    std::chrono::duration_cast<std::chrono::system_clock::duration>(
+                                        timers_.top().at.time_since_epoch())));
+      --sleepers_;
+      continue;
+    }
+    if (stopping_) return;
+    ++sleepers_;
+    work_cv_.wait(lock);
+    --sleepers_;
+  }
+}
+
+void ThreadedExecutor::drain() {
+  std::unique_lock lock(mutex_);
+  idle_cv_.wait(lock, [this] { return idle_locked(); });
+}
+
+void ThreadedExecutor::shutdown() {
+  {
+    std::unique_lock lock(mutex_);
+    if (workers_.empty()) return;
+    idle_cv_.wait(lock, [this] { return idle_locked(); });
+    stopping_ = true;
+  }
+  work_cv_.notify_all();
+  for (std::thread& t : workers_) t.join();
+  workers_.clear();
+}
+
+}  // namespace herald

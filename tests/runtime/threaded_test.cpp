@@ -1,0 +1,167 @@
+// The threaded executor: D7 and isolation under concurrent host calls. These
+// tests are the ones to run under ThreadSanitizer.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <set>
+#include <thread>
+
+#include "commerce_fixture.hpp"
+#include "herald/threaded_executor.hpp"
+
+namespace herald::test {
+namespace {
+
+using commerce::order::AuthId;
+using commerce::order::InternalCaller;
+using commerce::order::Money;
+using commerce::order::Order;
+using commerce::order::OrderId;
+using commerce::order::PaymentConfirmed;
+using commerce::order::UserId;
+
+class NullGateway final : public commerce::notifications::Gateway {
+ public:
+  void notify(const UserId&, const std::string&) override {}
+};
+
+RuntimeConfig threaded_config() {
+  ConfigSources s;
+  s.environment = std::map<std::string, std::string>{};
+  s.settings = {{"executor.kind", "threaded"}, {"retry.base", "1ms"}, {"retry.cap", "4ms"},
+                {"retry.max_attempts", "3"}, {"log.level", "off"}};
+  return load_config(s);
+}
+
+// Records, per publisher, the sequences a subscription saw. With fail_every
+// set, the first attempt of every fail_every-th sequence fails, so retries
+// interleave with new arrivals (and no event runs out of attempts).
+struct SequenceProbe {
+  std::map<std::string, std::vector<std::int64_t>> seen;  // touched only by the subscription's actor
+  std::set<std::pair<std::string, std::int64_t>> failed;
+  int fail_every = 0;
+};
+
+Subscription<PaymentConfirmed> probe_subscription(std::string name, SequenceProbe& probe) {
+  return {.service = std::move(name),
+          .handler = [&probe](Invocation&, const PaymentConfirmed&, const EventEnvelope& env) {
+            if (probe.fail_every > 0 && env.sequence % probe.fail_every == 0 &&
+                probe.failed.emplace(std::string(env.publisherId), env.sequence).second) {
+              throw std::runtime_error("flaky");
+            }
+            probe.seen[std::string(env.publisherId)].push_back(env.sequence);
+          }};
+}
+
+bool gap_free(const std::vector<std::int64_t>& seqs) {
+  for (std::size_t i = 0; i < seqs.size(); ++i) {
+    if (seqs[i] != static_cast<std::int64_t>(i) + 1) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("Threaded D7: per-publisher FIFO under concurrent host calls to one agent, with retries") {
+  ThreadedExecutor executor(3);
+  NullGateway gateway;
+  SequenceProbe flaky;
+  flaky.fail_every = 4;
+  SequenceProbe steady;
+  {
+    Runtime rt(threaded_config(), executor);
+    rt.install(commerce::order::context());
+    rt.install(commerce::notifications::context(gateway));
+    Context probes("test.probe");
+    probes.subscribe(probe_subscription("test.probe.Flaky", flaky));
+    probes.subscribe(probe_subscription("test.probe.Steady", steady));
+    rt.install(std::move(probes));
+    Order::at(rt, OrderId("shared")).place(UserId("u-1"), Money{1, "EUR"});
+
+    constexpr int kThreads = 4;
+    constexpr int kCalls = 60;
+    std::vector<std::thread> hosts;
+    for (int t = 0; t < kThreads; ++t) {
+      hosts.emplace_back([&rt, t] {
+        for (int i = 0; i < kCalls; ++i) {
+          Order::at(rt, OrderId("shared")).markPaid(InternalCaller{}, AuthId("a"));
+          Order::at(rt, OrderId(fmt::format("own-{}", t))).place(UserId("u-2"), Money{1, "EUR"});
+          Order::at(rt, OrderId(fmt::format("own-{}", t))).markPaid(InternalCaller{}, AuthId("b"));
+        }
+      });
+    }
+    for (auto& h : hosts) h.join();
+    rt.shutdown();
+    const auto m = rt.metrics_json();
+    CHECK(m["eventTypes"]["commerce.order.PaymentConfirmed"]["released"] == kThreads * kCalls * 2);
+    CHECK(m["subscriptions"]["test.probe.Flaky"]["lag"] == 0);
+    CHECK(m["subscriptions"]["test.probe.Flaky"]["retried"].get<int>() > 0);
+  }
+  for (const SequenceProbe* probe : {&flaky, &steady}) {
+    REQUIRE(probe->seen.size() == 5);  // the shared order and one per host thread
+    CHECK(probe->seen.at("commerce.order.Order/shared").size() == 240);
+    for (const auto& entry : probe->seen) CHECK_MESSAGE(gap_free(entry.second), entry.first);
+  }
+}
+
+TEST_CASE("Threaded D4: a failing subscriber does not block the publisher or the others") {
+  ThreadedExecutor executor(3);
+  NullGateway gateway;
+  SequenceProbe steady;
+  std::atomic<int> broken_calls{0};
+  {
+    Runtime rt(threaded_config(), executor);
+    rt.install(commerce::order::context());
+    rt.install(commerce::notifications::context(gateway));
+    Context probes("test.probe");
+    probes.subscribe(probe_subscription("test.probe.Steady", steady));
+    probes.subscribe<PaymentConfirmed>({.service = "test.probe.Broken",
+                                        .handler = [&](Invocation&, const PaymentConfirmed&, const EventEnvelope&) {
+                                          broken_calls.fetch_add(1);
+                                          throw std::runtime_error("always broken");
+                                        }});
+    rt.install(std::move(probes));
+    std::vector<std::thread> hosts;
+    for (int t = 0; t < 2; ++t) {
+      hosts.emplace_back([&rt, t] {
+        for (int i = 0; i < 50; ++i) {
+          Order o = Order::at(rt, OrderId(fmt::format("o-{}-{}", t, i)));
+          o.place(UserId("u"), Money{1, "EUR"});
+          o.markPaid(InternalCaller{}, AuthId("a"));
+        }
+      });
+    }
+    for (auto& h : hosts) h.join();
+    rt.shutdown();
+    CHECK(rt.dead_letters("test.probe.Broken").size() == 100);
+    CHECK(rt.metrics_json()["subscriptions"]["test.probe.Steady"]["delivered"] == 100);
+    CHECK(commerce::notifications::Inbox::at(rt, "u").state().messages.size() == 100);
+  }
+  CHECK(broken_calls.load() == 300);  // 3 attempts each
+  std::size_t delivered = 0;
+  for (const auto& [publisher, seqs] : steady.seen) delivered += seqs.size();
+  CHECK(delivered == 100);
+}
+
+TEST_CASE("Threaded: shutdown drains in-flight work") {
+  ThreadedExecutor executor(2);
+  NullGateway gateway;
+  std::atomic<int> delivered{0};
+  Runtime rt(threaded_config(), executor);
+  rt.install(commerce::order::context());
+  rt.install(commerce::notifications::context(gateway));
+  Context probes("test.probe");
+  probes.subscribe<PaymentConfirmed>({.service = "test.probe.Count",
+                                      .handler = [&](Invocation&, const PaymentConfirmed&, const EventEnvelope&) {
+                                        delivered.fetch_add(1);
+                                      }});
+  rt.install(std::move(probes));
+  Order o = Order::at(rt, OrderId("o-1"));
+  o.place(UserId("u"), Money{1, "EUR"});
+  o.splitPayment(InternalCaller{}, 1000);
+  rt.shutdown();
+  CHECK(delivered.load() == 1000);
+  CHECK(commerce::notifications::Inbox::at(rt, "audit").state().messages.size() == 1000);
+}
+
+}  // namespace herald::test
