@@ -8,6 +8,8 @@
 // printed flat (`{ a b }`), as the source must have written them.
 #include "frontend/ast_print.h"
 
+#include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,9 +24,20 @@ using namespace ast;
 
 void SourcePrinter::file(const File& f) {
   for (std::size_t i = 0; i < f.contexts.size(); ++i) {
+    const ContextDecl& c = *f.contexts[i];
     if (i != 0) blankLine();
-    context(*f.contexts[i]);
+    if (printsComments()) {
+      if (const CommentPlan::ItemSlots* slots = comments_->item(&c))
+        ownLineComments(slots->leading,
+                        std::min(slots->docBegin, slots->begin));
+    }
+    context(c);
   }
+  std::optional<std::uint32_t> lastEnd;
+  if (!f.contexts.empty()) lastEnd = f.contexts.back()->range.end;
+  endComments(&f, lastEnd);
+  finish();
+  if (!atLineStart_) newline();
 }
 
 void SourcePrinter::params(llvm::ArrayRef<Param> ps) {
@@ -45,25 +58,37 @@ void SourcePrinter::fieldDecl(const FieldDecl& f) {
   }
 }
 
-void SourcePrinter::fieldsMultiline(llvm::ArrayRef<FieldDecl> fields) {
-  if (fields.empty()) {
+void SourcePrinter::fieldsMultiline(llvm::ArrayRef<FieldDecl> fields,
+                                    const void* body) {
+  if (fields.empty() && !bodyHasComments(body)) {
     put("{}");
     return;
   }
   put("{");
+  queueOpen(body);
   ++indent_;
+  std::optional<std::uint32_t> prevEnd;
   for (const FieldDecl& f : fields) {
-    newline();
+    itemStart(&f, f.range.begin, {}, prevEnd, false);
     fieldDecl(f);
     put(",");
+    queueTrailing(&f);
+    prevEnd = f.range.end;
   }
+  endComments(body, prevEnd);
   --indent_;
   newline();
   put("}");
 }
 
-// `{ a: T, b: U }` when it fits on the line, one field per line otherwise.
-void SourcePrinter::recordBody(llvm::ArrayRef<FieldDecl> fields) {
+// `{ a: T, b: U }` when it fits on the line (and holds no comment), one
+// field per line otherwise.
+void SourcePrinter::recordBody(llvm::ArrayRef<FieldDecl> fields,
+                               const void* body) {
+  if (bodyHasComments(body)) {
+    fieldsMultiline(fields, body);
+    return;
+  }
   if (fields.empty()) {
     put("{}");
     return;
@@ -79,7 +104,7 @@ void SourcePrinter::recordBody(llvm::ArrayRef<FieldDecl> fields) {
     put(inline_);
     return;
   }
-  fieldsMultiline(fields);
+  fieldsMultiline(fields, body);
 }
 
 bool SourcePrinter::fitsOnLine(const std::string& text) const {
@@ -96,7 +121,12 @@ void SourcePrinter::variant(const VariantDecl& v) {
   }
 }
 
-void SourcePrinter::sumBody(llvm::ArrayRef<VariantDecl> variants) {
+void SourcePrinter::sumBody(llvm::ArrayRef<VariantDecl> variants,
+                            const void* body) {
+  if (bodyHasComments(body)) {
+    sumLines(variants, body);
+    return;
+  }
   std::string inline_ = render(
       [&](SourcePrinter& p) {
         for (std::size_t i = 0; i < variants.size(); ++i) {
@@ -110,12 +140,22 @@ void SourcePrinter::sumBody(llvm::ArrayRef<VariantDecl> variants) {
     put(" ", inline_);
     return;
   }
+  sumLines(variants, body);
+}
+
+void SourcePrinter::sumLines(llvm::ArrayRef<VariantDecl> variants,
+                             const void* body) {
+  queueOpen(body);
   ++indent_;
+  std::optional<std::uint32_t> prevEnd;
   for (const VariantDecl& v : variants) {
-    newline();
+    itemStart(&v, v.range.begin, {}, prevEnd, false);
     put("| ");
     variant(v);
+    queueTrailing(&v);
+    prevEnd = v.range.end;
   }
+  endComments(body, prevEnd);
   --indent_;
 }
 
@@ -124,10 +164,10 @@ void SourcePrinter::typeDecl(const TypeDecl& t) {
   if (t.def != TypeDefKind::Sum) put(" ");
   switch (t.def) {
     case TypeDefKind::Record:
-      recordBody(t.fields);
+      recordBody(t.fields, asKey(&t));
       return;
     case TypeDefKind::Sum:
-      sumBody(t.variants);
+      sumBody(t.variants, asKey(&t));
       return;
     case TypeDefKind::Opaque:
       put("opaque ");
@@ -235,20 +275,25 @@ void SourcePrinter::service(const ServiceDecl& s) {
     --indent_;
   }
   put(" ");
-  members(s.members);
+  members(s.members, asKey(&s));
 }
 
 // A body of declarations; single-line declarations of one kind group
 // together, anything else is set off by a blank line.
-void SourcePrinter::members(llvm::ArrayRef<Decl*> decls) {
-  if (decls.empty()) {
+void SourcePrinter::members(llvm::ArrayRef<Decl*> decls, const void* body) {
+  if (decls.empty() && !bodyHasComments(body)) {
     put("{}");
     return;
   }
   put("{");
+  queueOpen(body);
   ++indent_;
-  newline();
-  declList(decls);
+  if (!decls.empty()) {
+    newline();
+    declList(decls);
+  }
+  endComments(body, decls.empty() ? std::nullopt
+                                  : std::optional(declEnd(decls.back())));
   --indent_;
   newline();
   put("}");
@@ -257,18 +302,33 @@ void SourcePrinter::members(llvm::ArrayRef<Decl*> decls) {
 void SourcePrinter::declList(llvm::ArrayRef<Decl*> decls) {
   const Decl* prev = nullptr;
   bool prevOneLine = false;
+  const std::size_t lineStart = indent_ * kIndentWidth;
   for (const Decl* d : decls) {
-    std::string text = render([&](SourcePrinter& p) { p.decl(d); }, flat_);
+    std::string text =
+        render([&](SourcePrinter& p) { p.decl(d); }, flat_, lineStart);
     bool oneLine = text.find('\n') == std::string::npos;
+    const CommentPlan::ItemSlots* slots =
+        printsComments() ? comments_->item(d) : nullptr;
     if (prev != nullptr) {
       bool grouped = oneLine && prevOneLine && prev->kind == d->kind;
+      bool sourceBlank =
+          printsComments() && d != nullptr &&
+          comments_->blankBetween(
+              declEnd(prev), comments_->startOf(d, d->range.begin, d->doc));
       newline();
-      if (!grouped) newline();
+      if (!grouped || sourceBlank) newline();
     }
+    if (slots != nullptr)
+      ownLineComments(slots->leading, std::min(slots->docBegin, slots->begin));
     put(text);
+    queueTrailing(d);
     prev = d;
     prevOneLine = oneLine;
   }
+}
+
+std::uint32_t SourcePrinter::declEnd(const Decl* d) {
+  return d == nullptr ? 0 : d->range.end;
 }
 
 void SourcePrinter::decl(const Decl* d) {
@@ -277,6 +337,7 @@ void SourcePrinter::decl(const Decl* d) {
     return;
   }
   doc(d->doc);
+  afterDocComments(d);
   switch (d->kind) {
     case DeclKind::Consumes: {
       const auto* c = llvm::cast<ConsumesDecl>(d);
@@ -311,7 +372,7 @@ void SourcePrinter::decl(const Decl* d) {
         put(" ");
       }
       put("event ", e->name.name, " = ");
-      fieldsMultiline(e->fields);
+      fieldsMultiline(e->fields, asKey(e));
       return;
     }
     case DeclKind::Actor: {
@@ -324,7 +385,7 @@ void SourcePrinter::decl(const Decl* d) {
       const auto* c = llvm::cast<CapabilityDecl>(d);
       put("capability ", c->name.name, " ");
       std::vector<Decl*> ops(c->ops.begin(), c->ops.end());
-      members(ops);
+      members(ops, asKey(c));
       return;
     }
     case DeclKind::Fn: {
@@ -348,7 +409,7 @@ void SourcePrinter::decl(const Decl* d) {
     case DeclKind::Agent: {
       const auto* a = llvm::cast<AgentDecl>(d);
       put("agent ", a->name.name, " ");
-      members(a->members);
+      members(a->members, asKey(a));
       return;
     }
     case DeclKind::Key: {
@@ -387,19 +448,27 @@ void SourcePrinter::decl(const Decl* d) {
 
 void SourcePrinter::context(const ContextDecl& c) {
   doc(c.doc);
+  afterDocComments(&c);
   put("context ");
   qname(c.name);
   if (c.blockForm) {
     put(" ");
-    members(c.decls);
+    members(c.decls, &c);
+    queueTrailing(&c);
     newline();
     return;
   }
+  queueOpen(&c);
   newline();
-  if (c.decls.empty()) return;
-  newline();
-  declList(c.decls);
-  newline();
+  std::optional<std::uint32_t> lastEnd;
+  if (!c.decls.empty()) {
+    newline();
+    declList(c.decls);
+    lastEnd = declEnd(c.decls.back());
+  }
+  endComments(&c, lastEnd);
+  queueTrailing(&c);
+  if (!atLineStart_ || !pendingTrailing_.empty()) newline();
 }
 
 }  // namespace print_detail
@@ -408,6 +477,14 @@ std::string printFile(const ast::File& file) {
   print_detail::SourcePrinter printer;
   printer.file(file);
   return printer.take();
+}
+
+PrintedFile printFile(const ast::File& file, const SourceFile& source,
+                      llvm::ArrayRef<SourceRange> comments) {
+  print_detail::CommentPlan plan(source, comments, file);
+  print_detail::SourcePrinter printer(0, false, &plan);
+  printer.file(file);
+  return {printer.take(), plan.misplaced()};
 }
 
 }  // namespace herald

@@ -2,6 +2,7 @@
 // ast_print.cpp for the line-breaking rules).
 #include <charconv>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include <llvm/Support/Casting.h>
@@ -239,16 +240,21 @@ void SourcePrinter::block(const BlockExpr* b) {
     put(kErrorMarker);
     return;
   }
-  if (b->stmts.empty()) {
+  if (b->stmts.empty() && !bodyHasComments(b)) {
     put("{}");
     return;
   }
   put("{");
+  queueOpen(b);
   ++indent_;
+  std::optional<std::uint32_t> prevEnd;
   for (const Stmt* s : b->stmts) {
-    newline();
+    itemStart(s, s != nullptr ? s->range.begin : 0, {}, prevEnd, true);
     stmt(s);
+    queueTrailing(s);
+    if (s != nullptr) prevEnd = s->range.end;
   }
+  endComments(b, prevEnd);
   --indent_;
   newline();
   put("}");
@@ -349,20 +355,26 @@ void SourcePrinter::expr(const Expr* e) {
       const auto* m = llvm::cast<MatchExpr>(e);
       put("match ");
       expr(m->scrutinee);
-      if (m->arms.empty()) {
+      if (m->arms.empty() && !bodyHasComments(m)) {
         put(" {}");
         return;
       }
       put(" {");
+      queueOpen(m);
       ++indent_;
+      std::optional<std::uint32_t> prevEnd;
       for (std::size_t i = 0; i < m->arms.size(); ++i) {
-        newline();
-        pattern(m->arms[i].pattern);
+        const MatchArm& arm = m->arms[i];
+        itemStart(&arm, arm.range.begin, {}, prevEnd, false);
+        pattern(arm.pattern);
         put(" => ");
-        expr(m->arms[i].body);
+        expr(arm.body);
         // Flat (inside an interpolation) commas only separate.
         if (!flat_ || i + 1 != m->arms.size()) put(",");
+        queueTrailing(&arm);
+        prevEnd = arm.range.end;
       }
+      endComments(m, prevEnd);
       --indent_;
       newline();
       put("}");
@@ -373,8 +385,10 @@ void SourcePrinter::expr(const Expr* e) {
       return;
     case ExprKind::Unary: {
       const auto* u = llvm::cast<UnaryExpr>(e);
+      // Only its first character matters; a flat rendering prints no
+      // comments, so it can be thrown away.
       std::string operand =
-          render([&](SourcePrinter& p) { p.expr(u->operand); }, flat_);
+          render([&](SourcePrinter& p) { p.expr(u->operand); }, true);
       switch (u->op) {
         case UnaryOp::Neg:
           put("-");

@@ -6,6 +6,7 @@
 
 #include "frontend/ast_dump.h"
 #include "frontend/diagnostic_render.h"
+#include "frontend/format.h"
 #include "frontend/parser.h"
 
 namespace herald::golden {
@@ -25,7 +26,9 @@ std::vector<GoldenCase> discoverCases(const fs::path& root,
         }))
       continue;
     for (const fs::directory_entry& file : fs::directory_iterator(c.dir, ec)) {
-      if (file.is_regular_file() && file.path().extension() == ".herald")
+      if (file.is_regular_file() && file.path().extension() == ".herald" &&
+          !(c.kind() == CaseKind::Fmt &&
+            file.path().filename() == kFmtExpectation))
         c.inputs.push_back(file.path());
     }
     std::sort(c.inputs.begin(), c.inputs.end(),
@@ -75,6 +78,22 @@ CaseOutput runCase(const GoldenCase& c) {
   out.diagnostics = renderText(sources, diags.diagnostics());
   if (c.expectsErrors()) {
     out.text = out.diagnostics;
+    return out;
+  }
+  if (c.kind() == CaseKind::Fmt) {
+    if (ids.size() != 1) {
+      out.problem = "a fmt_ case has exactly one input besides " +
+                    std::string(kFmtExpectation);
+      return out;
+    }
+    if (out.hasErrors) return out;
+    FormatResult formatted = formatFile(*results[0].file, sources.file(ids[0]));
+    if (!formatted.error.empty()) {
+      out.problem = "cannot format " + sources.file(ids[0]).name() + ": " +
+                    formatted.error;
+      return out;
+    }
+    out.text = std::move(formatted.text);
     return out;
   }
   for (std::size_t i = 0; i < ids.size(); ++i) {

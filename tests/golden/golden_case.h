@@ -1,7 +1,9 @@
 // Golden cases: one directory per case under the case root, holding `.herald`
 // inputs and the expected output. A `fail_*` case expects errors and keeps
-// the rendered diagnostics in `diagnostics.txt`; any other case must parse
-// cleanly and keeps the AST dump of each input in `ast.txt`.
+// the rendered diagnostics in `diagnostics.txt`; a `fmt_*` case has one
+// input and keeps what `heraldc fmt` prints for it in `fmt.herald` (which is
+// not an input); any other case must parse cleanly and keeps the AST dump of
+// each input in `ast.txt`.
 #pragma once
 
 #include <filesystem>
@@ -11,19 +13,41 @@
 
 namespace herald::golden {
 
+enum class CaseKind { Ast, Fail, Fmt };
+
+// The expectation of a `fmt_*` case; never an input.
+inline constexpr const char* kFmtExpectation = "fmt.herald";
+
 struct GoldenCase {
   std::string name;
   std::filesystem::path dir;
   std::vector<std::filesystem::path> inputs;  // sorted by file name
-  [[nodiscard]] bool expectsErrors() const {
-    return name.rfind("fail_", 0) == 0;
+  [[nodiscard]] CaseKind kind() const {
+    if (name.rfind("fail_", 0) == 0) return CaseKind::Fail;
+    if (name.rfind("fmt_", 0) == 0) return CaseKind::Fmt;
+    return CaseKind::Ast;
+  }
+  [[nodiscard]] bool expectsErrors() const { return kind() == CaseKind::Fail; }
+  [[nodiscard]] static std::string expectationFile(CaseKind kind) {
+    switch (kind) {
+      case CaseKind::Ast:
+        return "ast.txt";
+      case CaseKind::Fail:
+        return "diagnostics.txt";
+      case CaseKind::Fmt:
+        return kFmtExpectation;
+    }
+    return "ast.txt";
   }
   [[nodiscard]] std::string expectationFile() const {
-    return expectsErrors() ? "diagnostics.txt" : "ast.txt";
+    return expectationFile(kind());
   }
-  // The expectation file of the other kind, which must not exist.
-  [[nodiscard]] std::string staleFile() const {
-    return expectsErrors() ? "ast.txt" : "diagnostics.txt";
+  // The expectation files of the other kinds, which must not exist.
+  [[nodiscard]] std::vector<std::string> staleFiles() const {
+    std::vector<std::string> stale;
+    for (CaseKind k : {CaseKind::Ast, CaseKind::Fail, CaseKind::Fmt})
+      if (k != kind()) stale.push_back(expectationFile(k));
+    return stale;
   }
 };
 
@@ -44,7 +68,8 @@ struct CaseOutput {
 };
 
 // Parses every input of the case (one SourceManager, file names relative to
-// the case directory) and renders the case's output.
+// the case directory) and renders the case's output: the diagnostics, the
+// AST dumps, or the formatted input.
 [[nodiscard]] CaseOutput runCase(const GoldenCase& c);
 
 }  // namespace herald::golden

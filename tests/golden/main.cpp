@@ -3,6 +3,9 @@
 //   golden_runner [--update] CASE_ROOT [FILTER...]   compare (or rewrite)
 //   golden_runner --roundtrip CASE_ROOT [FILTER...]  printer round trip
 //
+// A filter keeps the cases whose name contains it: `--update . fmt_`
+// rewrites only the formatter cases.
+//
 // HERALD_UPDATE_GOLDEN=1 in the environment is the same as --update.
 // Cases are discovered at run time, so adding a directory adds a case.
 #include <cstdlib>
@@ -61,9 +64,9 @@ bool checkCase(const GoldenCase& c, bool update) {
     return false;
   };
   if (c.inputs.empty()) return fail("no .herald inputs");
-  if (fs::exists(c.dir / c.staleFile()))
-    return fail("holds " + c.staleFile() +
-                ", which only the other kind of case has");
+  for (const std::string& stale : c.staleFiles())
+    if (fs::exists(c.dir / stale))
+      return fail("holds " + stale + ", which only another kind of case has");
 
   CaseOutput out = runCase(c);
   if (!out.problem.empty()) return fail(out.problem);
@@ -101,7 +104,12 @@ int runRoundTrip(const std::vector<GoldenCase>& cases) {
   std::size_t failed = 0;
   std::size_t skipped = 0;
   for (const GoldenCase& c : cases) {
-    for (const fs::path& input : c.inputs) {
+    std::vector<fs::path> texts = c.inputs;
+    // The expected formatter output is itself a formatted input: the round
+    // trip checks that formatting it changes nothing.
+    if (c.kind() == CaseKind::Fmt && fs::exists(c.dir / kFmtExpectation))
+      texts.push_back(c.dir / kFmtExpectation);
+    for (const fs::path& input : texts) {
       std::string name = c.name + "/" + input.filename().string();
       std::optional<std::string> text = readFile(input);
       if (!text) {

@@ -1,8 +1,11 @@
 #include "roundtrip.h"
 
+#include <optional>
+
 #include "frontend/ast_dump.h"
 #include "frontend/ast_print.h"
 #include "frontend/diagnostic_render.h"
+#include "frontend/format.h"
 #include "frontend/parser.h"
 #include "line_diff.h"
 
@@ -10,6 +13,36 @@ namespace herald::golden {
 namespace {
 
 constexpr AstDumpOptions kCompare{.locations = false, .spelling = false};
+
+struct Reparsed {
+  std::optional<ParseResult> parse;
+  std::string dump;
+  std::string problem;
+};
+
+// Parses `printed` (the printing of `original`, which dumps as `expected`)
+// and compares its AST with the original's.
+Reparsed reparse(SourceManager& sources, const std::string& name,
+                 const std::string& printed, const std::string& expected,
+                 const std::string& what) {
+  FileId id = sources.addFile(name + " (" + what + ")", printed);
+  DiagnosticEngine diags;
+  ParseResult result = parse(sources.file(id), diags);
+  diags.finalize();
+  if (diags.hasErrors()) {
+    return {std::nullopt, "",
+            "the " + what + " does not parse:\n" +
+                renderText(sources, diags.diagnostics()) + what + ":\n" +
+                printed};
+  }
+  std::string dump = dumpAst(*result.file, sources.file(id), kCompare);
+  if (dump != expected) {
+    return {std::nullopt, "",
+            "re-parsing the " + what + " gives a different AST:\n" +
+                lineDiff(expected, dump) + what + ":\n" + printed};
+  }
+  return {std::move(result), std::move(dump), ""};
+}
 
 }  // namespace
 
@@ -21,32 +54,30 @@ RoundTripResult checkRoundTrip(const std::string& name,
   ParseResult first = parse(sources.file(original), diags);
   // Only inputs without errors have a printing to check.
   if (diags.hasErrors()) return {RoundTripStatus::Skipped, ""};
-  std::string firstDump =
+  const std::string firstDump =
       dumpAst(*first.file, sources.file(original), kCompare);
-  std::string printed = printFile(*first.file);
 
-  FileId reprinted = sources.addFile(name + " (printed)", printed);
-  DiagnosticEngine rediags;
-  ParseResult second = parse(sources.file(reprinted), rediags);
-  rediags.finalize();
-  if (rediags.hasErrors()) {
+  Reparsed bare = reparse(sources, name, printFile(*first.file), firstDump,
+                          "printing without comments");
+  if (!bare.problem.empty()) return {RoundTripStatus::Failed, bare.problem};
+
+  FormatResult formatted = formatFile(*first.file, sources.file(original));
+  if (!formatted.error.empty())
+    return {RoundTripStatus::Failed, "cannot format it: " + formatted.error};
+  Reparsed second =
+      reparse(sources, name, formatted.text, firstDump, "formatted source");
+  if (!second.problem.empty()) return {RoundTripStatus::Failed, second.problem};
+
+  const SourceFile& secondSource = sources.file(sources.size() - 1);
+  FormatResult again = formatFile(*second.parse->file, secondSource);
+  if (!again.error.empty()) {
     return {RoundTripStatus::Failed,
-            "the printed source does not parse:\n" +
-                renderText(sources, rediags.diagnostics()) +
-                "printed source:\n" + printed};
+            "cannot format the formatted source: " + again.error +
+                "\nformatted source:\n" + formatted.text};
   }
-  std::string secondDump =
-      dumpAst(*second.file, sources.file(reprinted), kCompare);
-  if (secondDump != firstDump) {
-    return {RoundTripStatus::Failed,
-            "re-parsing the printed source gives a different AST:\n" +
-                lineDiff(firstDump, secondDump) + "printed source:\n" +
-                printed};
-  }
-  std::string printedAgain = printFile(*second.file);
-  if (printedAgain != printed) {
-    return {RoundTripStatus::Failed,
-            "printing is not idempotent:\n" + lineDiff(printed, printedAgain)};
+  if (again.text != formatted.text) {
+    return {RoundTripStatus::Failed, "formatting is not idempotent:\n" +
+                                         lineDiff(formatted.text, again.text)};
   }
   return {RoundTripStatus::Passed, ""};
 }

@@ -1,7 +1,11 @@
-// The printer property: for an input that parses without errors, printing
-// its AST and parsing the result gives the same AST (dumped without
-// locations and without the spelling-only flags `angle` and `equals`, which
-// the printer canonicalises), and printing is idempotent.
+// The printer property, for an input that parses without errors:
+//   - formatting it (`heraldc fmt`: the printer with the file's comments)
+//     gives source that parses to the same AST (dumped without locations and
+//     without the spelling-only flags `angle` and `equals`, which the printer
+//     canonicalises), and holds the input's comments exactly (the formatter
+//     checks that itself and fails otherwise);
+//   - formatting is idempotent: formatting the output changes nothing;
+//   - the printer without comments also gives source with the same AST.
 #pragma once
 
 #include <string>

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -9,8 +10,9 @@
 #include <fmt/format.h>
 
 #include "frontend/ast_dump.h"
-#include "frontend/ast_print.h"
+#include "frontend/format.h"
 #include "frontend/lexer.h"
+#include "tools/heraldc/outputs.h"
 #include "tools/heraldc/pipeline.h"
 #include "tools/heraldc/session.h"
 
@@ -92,7 +94,8 @@ int runCheck(const GlobalOptions& global, const CheckOptions& options) {
 }
 
 int runFmt(const GlobalOptions& global, const FmtOptions& options) {
-  if (rejectJsonWithOutput(global, options.check ? "fmt --check" : "fmt"))
+  if (!options.write &&
+      rejectJsonWithOutput(global, options.check ? "fmt --check" : "fmt"))
     return kExitUsage;
   Session session(global);
   if (!session.load(options.paths)) return kExitUsage;
@@ -102,11 +105,38 @@ int runFmt(const GlobalOptions& global, const FmtOptions& options) {
   // silently drop the malformed parts.
   if (session.diags().hasErrors()) return session.finish();
 
+  // Every file is formatted before anything is printed or written, so a
+  // file the formatter cannot handle leaves all of them untouched.
   std::vector<std::string> printed;
   printed.reserve(parsed.size());
-  for (const ParsedFile& file : parsed)
-    printed.push_back(printFile(*file.parse.file));
+  bool failed = false;
+  for (const ParsedFile& file : parsed) {
+    FormatResult result = formatFile(*file.parse.file, *file.source);
+    if (!result.error.empty()) {
+      printError(fmt::format("cannot format '{}': {}; no file was changed",
+                             file.source->name(), result.error));
+      failed = true;
+    }
+    printed.push_back(std::move(result.text));
+  }
+  if (failed) {
+    (void)session.finish();
+    return kExitInternal;
+  }
 
+  if (options.write) {
+    int status = session.finish();
+    for (std::size_t i = 0; i < parsed.size(); ++i) {
+      if (printed[i] == parsed[i].source->text()) continue;
+      if (std::optional<std::string> error =
+              replaceFile(parsed[i].source->name(), printed[i])) {
+        printError(fmt::format("cannot write '{}': {}",
+                               parsed[i].source->name(), *error));
+        status = kExitUsage;
+      }
+    }
+    return status;
+  }
   if (!options.check) {
     for (std::size_t i = 0; i < parsed.size(); ++i)
       writeFileOutput(i, parsed.size(), *parsed[i].source, printed[i]);

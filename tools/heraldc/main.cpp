@@ -72,13 +72,18 @@ int run(int argc, char** argv) {
 
   FmtOptions fmtOptions;
   CLI::App* fmt = app.add_subcommand(
-      "fmt", "Print Herald sources in canonical form on stdout");
+      "fmt", "Print Herald sources in canonical form on stdout, comments kept");
   fmt->add_option("paths", fmtOptions.paths,
                   "Files and directories (searched for *.herald)")
       ->required();
-  fmt->add_flag("--check", fmtOptions.check,
-                "Print nothing but the files not in canonical form; exit 1 "
-                "if there are any");
+  auto* fmtCheck =
+      fmt->add_flag("--check", fmtOptions.check,
+                    "Print nothing but the files not in canonical form; exit "
+                    "1 if there are any");
+  fmt->add_flag("-w,--write", fmtOptions.write,
+                "Rewrite the files not in canonical form in place (only when "
+                "every file parses without errors); print nothing")
+      ->excludes(fmtCheck);
   fmt->callback([&] { command = Command::Fmt; });
 
   try {

@@ -34,7 +34,8 @@ struct CheckOptions {
 
 struct FmtOptions {
   std::vector<std::string> paths;
-  bool check = false;
+  bool check = false;  // list the files not in canonical form
+  bool write = false;  // rewrite the files not in canonical form
 };
 
 }  // namespace herald::driver

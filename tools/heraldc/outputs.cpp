@@ -1,0 +1,42 @@
+#include "tools/heraldc/outputs.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <filesystem>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include <unistd.h>
+
+namespace herald::driver {
+namespace fs = std::filesystem;
+
+std::optional<std::string> replaceFile(const std::string& path,
+                                       std::string_view text) {
+  std::error_code ec;
+  const fs::perms perms = fs::status(path, ec).permissions();
+  if (ec) return ec.message();
+  // Same directory, so the rename cannot cross file systems.
+  const std::string temp = fmt::format("{}.fmt-{}.tmp", path, getpid());
+  std::FILE* out = std::fopen(temp.c_str(), "wb");
+  if (out == nullptr) return std::generic_category().message(errno);
+  const bool written =
+      std::fwrite(text.data(), 1, text.size(), out) == text.size();
+  const int writeErrno = errno;
+  const bool closed = std::fclose(out) == 0;
+  if (!written || !closed) {
+    fs::remove(temp, ec);
+    return std::generic_category().message(writeErrno != 0 ? writeErrno : EIO);
+  }
+  fs::permissions(temp, perms, ec);
+  fs::rename(temp, path, ec);
+  if (ec) {
+    std::error_code ignored;
+    fs::remove(temp, ignored);
+    return ec.message();
+  }
+  return std::nullopt;
+}
+
+}  // namespace herald::driver

@@ -1,0 +1,18 @@
+// Writing files back (`heraldc fmt --write`).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace herald::driver {
+
+// Replaces the contents of the existing file `path` with `text` atomically:
+// the text goes to a temporary file in the same directory, which is then
+// renamed over `path`, so a reader sees the old or the new file, never a
+// partial one. The file keeps its permissions. On failure returns the
+// reason and leaves `path` as it was.
+[[nodiscard]] std::optional<std::string> replaceFile(const std::string& path,
+                                                     std::string_view text);
+
+}  // namespace herald::driver
