@@ -1,0 +1,33 @@
+// Generates a whole project: the core context, then domain contexts until
+// the line budget is used, written one file at a time.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace herald::bench {
+
+struct ProjectOptions {
+  std::size_t lines =
+      10'000;  // approximate size; the last aggregate may overshoot
+  std::uint64_t seed = 1;
+};
+
+struct ProjectStats {
+  std::size_t files = 0;
+  std::size_t contexts = 0;
+  std::size_t entities = 0;
+  std::size_t lines = 0;
+  std::size_t bytes = 0;
+};
+
+// `write(relativePath, text)` receives every file; paths use '/'.
+using FileSink =
+    std::function<void(const std::string& path, const std::string& text)>;
+
+ProjectStats generateProject(const ProjectOptions& options,
+                             const FileSink& write);
+
+}  // namespace herald::bench
