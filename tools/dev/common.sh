@@ -4,7 +4,7 @@ set -euo pipefail
 
 HERALD_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 HERALD_PACKAGES=(
-  cmake ninja-build g++ clang libclang-rt-14-dev llvm-14-dev
+  cmake ninja-build g++ llvm-14-dev
   libfmt-dev libcli11-dev doctest-dev re2c bison nlohmann-json3-dev
   graphviz
 )
