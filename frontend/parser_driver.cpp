@@ -1,5 +1,6 @@
-// Token feed, context grouping and syntax-error messages of the parser
-// driver. The node builders are in parser_nodes.cpp.
+// Token feed and context grouping of the parser driver. The node builders
+// are in parser_nodes.cpp, syntax errors and recovery in
+// parser_recovery.cpp.
 #include "frontend/parser_driver.h"
 
 #include <algorithm>
@@ -135,6 +136,14 @@ constexpr auto kTraits = [] {
 
 }  // namespace
 
+TokenRole ParserDriver::tokenRole(TokenKind kind) {
+  return kTraits[static_cast<std::size_t>(kind)].role;
+}
+
+bool ParserDriver::tokenEndsExpression(TokenKind kind) {
+  return kTraits[static_cast<std::size_t>(kind)].endsExpression;
+}
+
 ParserDriver::ParserDriver(const SourceFile& file, DiagnosticEngine& diags,
                            ast::Arena& arena)
     : arena(arena), file_(file), diags_(diags), lexer_(file, diags) {}
@@ -234,8 +243,20 @@ llvm::StringRef ParserDriver::stringValue(const Token& token) {
   return arena.copy(value);
 }
 
+void ParserDriver::skipToSync() {
+  skipping_ = false;
+  while (aheadPos_ < ahead_.size() && ahead_[aheadPos_].range.begin < skipTo_)
+    ++aheadPos_;
+  if (aheadPos_ == ahead_.size()) {
+    ahead_.clear();
+    aheadPos_ = 0;
+  }
+}
+
 yy::Parser::symbol_type ParserDriver::lex() {
   if (stopped_) return P::make_END(SourceRange{file_.id(), lastEnd_, lastEnd_});
+  if (skipping_) [[unlikely]]
+    skipToSync();
   Token token = aheadPos_ < ahead_.size() ? pullAhead() : lexer_.next();
   const TokenTraits traits = kTraits[static_cast<std::size_t>(token.kind)];
   // Most tokens are plain; they skip the call.
@@ -245,6 +266,7 @@ yy::Parser::symbol_type ParserDriver::lex() {
     docs_.push_back({token.range.begin, textOf(token.doc)});
   lastKind_ = token.kind;
   lastRange_ = token.range;
+  lastFirstOnLine_ = token.firstOnLine;
   if (token.kind != TokenKind::EndOfFile) lastEnd_ = token.range.end;
   if (stopped_) return P::make_END(SourceRange{file_.id(), lastEnd_, lastEnd_});
   const SourceRange r = token.range;
@@ -388,6 +410,10 @@ void ParserDriver::openHeaderContext(ast::QualifiedName name,
         .note("write 'context {} {{ ... }}' to add it after other contexts",
               text);
   }
+  if (block_.node != nullptr) {
+    finishContext(block_, block_.node->range.end);
+    block_ = {};
+  }
   closeHeader();
   header_.node = makeContext(name, false, head);
   anyItem_ = true;
@@ -396,6 +422,11 @@ void ParserDriver::openHeaderContext(ast::QualifiedName name,
 
 void ParserDriver::openBlockContext(ast::QualifiedName name,
                                     SourceRange head) {
+  // Recovery resumed at this `context` without closing the one before.
+  if (block_.node != nullptr) {
+    finishContext(block_, block_.node->range.end);
+    block_ = {};
+  }
   if (header_.node != nullptr) {
     diags_.report<diag::ContextAfterHeaderContext>(
         name.range, std::string_view(textOf(name.range)),
@@ -466,199 +497,13 @@ void ParserDriver::addDecl(ast::Decl* decl) {
   }
   looseRun_ = false;
   if (isError && !ctx->decls.empty() &&
-      ctx->decls.back()->kind == ast::DeclKind::Error) {
+      ctx->decls.back()->kind == ast::DeclKind::Error &&
+      mergesWith(ctx->decls.back()->range)) {
     ctx->decls.back()->range = SourceRange::join(ctx->decls.back()->range,
                                                  decl->range);
     return;
   }
   ctx->decls.push_back(decl);
-}
-
-// ---------------------------------------------------------------------------
-// Syntax errors
-// ---------------------------------------------------------------------------
-
-std::string ParserDriver::describeFound() const {
-  if (lastKind_ == TokenKind::Identifier)
-    return fmt::format("identifier '{}'", std::string_view(textOf(lastRange_)));
-  return std::string(describeTokenKind(lastKind_));
-}
-
-namespace {
-
-// How an expected token is listed: closers first, then separators, then
-// whole categories, then single tokens, operators last.
-struct ExpectedItem {
-  int rank;
-  std::string_view name;
-};
-
-std::string_view symbolDisplayName(SymKind kind) {
-  switch (kind) {
-    case Sym::S_LBRACE_POST:
-    case Sym::S_LBRACE_RECORD:
-      return "'{'";
-    case Sym::S_LPAREN_CALL:
-      return "'('";
-    case Sym::S_LBRACKET_POST:
-      return "'['";
-    case Sym::S_MINUS_BIN:
-      return "'-'";
-    // The `)` that closes an interpolation is part of the string token.
-    case Sym::S_STR_MID:
-    case Sym::S_STR_TAIL:
-      return "')'";
-    default:
-      return yy::Parser::symbol_name(kind);
-  }
-}
-
-int symbolRank(SymKind kind) {
-  switch (kind) {
-    case Sym::S_RBRACE:
-    case Sym::S_RPAREN:
-    case Sym::S_RBRACKET:
-    case Sym::S_STR_MID:
-    case Sym::S_STR_TAIL:
-      return 0;
-    case Sym::S_COMMA:
-      return 1;
-    default:
-      return 3;
-  }
-}
-
-struct Group {
-  std::string_view name;
-  // All of these must be expected for the group to stand in for its members.
-  std::initializer_list<SymKind> required;
-  std::initializer_list<SymKind> members;
-  int rank;
-};
-
-const std::array kGroups = {
-    Group{"statement",
-          {Sym::S_KW_LET, Sym::S_INT, Sym::S_BANG, Sym::S_KW_IF},
-          {Sym::S_KW_LET, Sym::S_IDENT, Sym::S_INT, Sym::S_FLOAT,
-           Sym::S_DURATION, Sym::S_STRING, Sym::S_STR_HEAD, Sym::S_KW_TRUE,
-           Sym::S_KW_FALSE, Sym::S_LPAREN_OPEN, Sym::S_LBRACKET_OPEN,
-           Sym::S_LBRACE_OPEN, Sym::S_KW_IF, Sym::S_KW_MATCH, Sym::S_KW_FAIL,
-           Sym::S_BANG, Sym::S_MINUS_PRE},
-          2},
-    Group{"expression",
-          {Sym::S_INT, Sym::S_BANG, Sym::S_KW_IF},
-          {Sym::S_IDENT, Sym::S_INT, Sym::S_FLOAT, Sym::S_DURATION,
-           Sym::S_STRING, Sym::S_STR_HEAD, Sym::S_KW_TRUE, Sym::S_KW_FALSE,
-           Sym::S_LPAREN_OPEN, Sym::S_LBRACKET_OPEN, Sym::S_LBRACE_OPEN,
-           Sym::S_KW_IF, Sym::S_KW_MATCH, Sym::S_KW_FAIL, Sym::S_BANG,
-           Sym::S_MINUS_PRE},
-          2},
-    Group{"pattern",
-          {Sym::S_UNDERSCORE, Sym::S_INT, Sym::S_IDENT},
-          {Sym::S_UNDERSCORE, Sym::S_IDENT, Sym::S_INT, Sym::S_FLOAT,
-           Sym::S_STRING, Sym::S_KW_TRUE, Sym::S_KW_FALSE, Sym::S_MINUS_PRE,
-           Sym::S_DOTDOT, Sym::S_LBRACE_OPEN, Sym::S_LBRACE_POST, Sym::S_LT},
-          2},
-    Group{"declaration",
-          {Sym::S_KW_CONSUMES, Sym::S_KW_AGENT, Sym::S_KW_SERVICE},
-          {Sym::S_KW_CONSUMES, Sym::S_KW_TYPE, Sym::S_KW_EVENT, Sym::S_AT,
-           Sym::S_KW_ACTOR, Sym::S_KW_CAPABILITY, Sym::S_KW_FN,
-           Sym::S_KW_AGENT, Sym::S_KW_SERVICE},
-          2},
-    Group{"agent member",
-          {Sym::S_KW_KEY, Sym::S_KW_STORE, Sym::S_KW_INVARIANT},
-          {Sym::S_KW_KEY, Sym::S_KW_STORE, Sym::S_KW_INVARIANT, Sym::S_KW_ON,
-           Sym::S_KW_FN},
-          2},
-    Group{"operator",
-          {Sym::S_PLUS, Sym::S_STAR},
-          {Sym::S_OROR, Sym::S_ANDAND, Sym::S_EQEQ, Sym::S_NOTEQ, Sym::S_LT,
-           Sym::S_LTEQ, Sym::S_GT, Sym::S_GTEQ, Sym::S_PLUS, Sym::S_MINUS_BIN,
-           Sym::S_STAR, Sym::S_SLASH, Sym::S_PERCENT, Sym::S_DOT,
-           Sym::S_LPAREN_CALL, Sym::S_LBRACKET_POST, Sym::S_LBRACE_POST,
-           Sym::S_LBRACE_RECORD},
-          4},
-};
-
-}  // namespace
-
-std::string ParserDriver::describeExpected(
-    const std::vector<SymKind>& expected) const {
-  std::array<bool, yy::Parser::YYNTOKENS> present{};
-  for (SymKind k : expected) present[static_cast<std::size_t>(k)] = true;
-
-  std::vector<ExpectedItem> items;
-  for (const Group& group : kGroups) {
-    bool all = std::all_of(group.required.begin(), group.required.end(),
-                           [&](SymKind k) {
-                             return present[static_cast<std::size_t>(k)];
-                           });
-    if (!all) continue;
-    items.push_back({group.rank, group.name});
-    for (SymKind k : group.members) present[static_cast<std::size_t>(k)] = false;
-  }
-  for (SymKind k : expected) {
-    if (!present[static_cast<std::size_t>(k)]) continue;
-    items.push_back({symbolRank(k), symbolDisplayName(k)});
-  }
-  std::stable_sort(items.begin(), items.end(),
-                   [](const ExpectedItem& a, const ExpectedItem& b) {
-                     return a.rank < b.rank;
-                   });
-  std::vector<std::string_view> names;
-  for (const ExpectedItem& item : items) {
-    if (std::find(names.begin(), names.end(), item.name) == names.end())
-      names.push_back(item.name);
-  }
-  if (names.empty()) return "nothing more";
-
-  constexpr std::size_t kShown = 4;
-  std::string out;
-  if (names.size() <= kShown) {
-    for (std::size_t i = 0; i < names.size(); ++i) {
-      if (i > 0) out += i + 1 == names.size() ? " or " : ", ";
-      out += names[i];
-    }
-    return out;
-  }
-  for (std::size_t i = 0; i < kShown; ++i) {
-    out += names[i];
-    out += ", ";
-  }
-  out += "\u2026";
-  return out;
-}
-
-void ParserDriver::syntaxError(SourceRange at,
-                               const std::vector<SymKind>& expected) {
-  if (stopped_) return;
-  if (lastKind_ == TokenKind::ColonEq) {
-    diags_.report<diag::AssignNotStatement>(at);
-    return;
-  }
-  if (lastKind_ == TokenKind::KwContext && current() == &block_) {
-    diags_.report<diag::NestedContext>(at).note(
-        block_.node->range, "inside context '{}', opened here",
-        std::string_view(textOf(block_.node->name.range)));
-    return;
-  }
-  const std::string want = describeExpected(expected);
-  const std::string found = describeFound();
-  auto report = diags_.report<diag::UnexpectedToken>(
-      at, std::string_view(want), std::string_view(found));
-  if (lastKind_ == TokenKind::EndOfFile && !open_.empty()) {
-    report.note(open_.back().range, "unclosed {} opened here",
-                describeTokenKind(open_.back().kind));
-  }
-}
-
-// Bison calls this only for failures other than a syntax error in the
-// input (those go through syntaxError).
-void ParserDriver::parserError(SourceRange at, const std::string& message) {
-  if (stopped_) return;
-  const std::string found = describeFound();
-  diags_.report<diag::UnexpectedToken>(at, std::string_view(message),
-                                       std::string_view(found));
 }
 
 ParseResult parse(const SourceFile& file, DiagnosticEngine& diags) {
@@ -671,51 +516,6 @@ ParseResult parse(const SourceFile& file, DiagnosticEngine& diags) {
 namespace yy {
 
 Parser::symbol_type yylex(ParserDriver& d) { return d.lex(); }
-
-// The tokens the parser could go on with are those for which a walk of its
-// tables from the current stack, reducing as needed, ends in a shift (what
-// Bison's LAC does on every token; here only once there is an error).
-void Parser::report_syntax_error(const context& ctx) const {
-  std::vector<state_type> base;
-  for (auto i = yystack_.size(); i > 0; --i) base.push_back(yystack_[i - 1].state);
-  std::vector<state_type> stack;
-  auto accepts = [&](symbol_kind_type token) {
-    stack = base;
-    // Each step reduces; an LR automaton shifts or fails within a bounded
-    // number of them, the bound only guards against a table surprise.
-    for (int step = 0; step < 100000; ++step) {
-      const state_type top = stack.back();
-      int action = yypact_[+top];
-      if (yy_pact_value_is_default_(action) || (action += token) < 0 ||
-          yylast_ < action || yycheck_[action] != token) {
-        action = yydefact_[+top];
-        if (action == 0) return false;
-      } else {
-        action = yytable_[action];
-        if (yy_table_value_is_error_(action)) return false;
-        if (action > 0) return true;
-        action = -action;
-      }
-      const auto length = static_cast<std::size_t>(yyr2_[action]);
-      if (length >= stack.size()) return false;
-      stack.resize(stack.size() - length);
-      stack.push_back(yy_lr_goto_state_(stack.back(), yyr1_[action]));
-    }
-    return false;
-  };
-  std::vector<symbol_kind_type> expected;
-  for (int k = 0; k < YYNTOKENS; ++k) {
-    const auto token = static_cast<symbol_kind_type>(k);
-    if (token == symbol_kind::S_YYerror || token == symbol_kind::S_YYUNDEF)
-      continue;
-    if (accepts(token)) expected.push_back(token);
-  }
-  d.syntaxError(ctx.location(), expected);
-}
-
-void Parser::error(const location_type& loc, const std::string& message) {
-  d.parserError(loc, message);
-}
 
 }  // namespace yy
 }  // namespace herald

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <llvm/ADT/ArrayRef.h>
+#include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/Allocator.h>
 
@@ -25,6 +26,65 @@
 #include "lang/parser.hpp"
 
 namespace herald {
+
+// The parser's state stack as it was when the lookahead was read. Bison
+// reduces on a default action before it sees that the lookahead does not
+// fit, so at the error the stack has lost the states that tell which tokens
+// would have fitted. Each reduction hands over the states it pops that were
+// on the stack at the read (one comparison for most reductions); the error
+// reporter puts them back.
+class LookaheadStack {
+ public:
+  using State = short;
+  // A token is read: the stack as it stands is the one to remember.
+  void read(std::size_t stackSize) {
+    size_ = savedFrom_ = static_cast<std::uint32_t>(stackSize);
+  }
+  // Recovery has changed the stack: there is nothing to restore.
+  void forget() { size_ = savedFrom_ = 0; }
+  // `symbols`: the `popped` entries leaving the stack, bottom first.
+  template <typename Symbol>
+  void save(std::size_t stackSize, int popped, const Symbol* symbols) {
+    const std::uint32_t low = static_cast<std::uint32_t>(stackSize) -
+                              static_cast<std::uint32_t>(popped);
+    if (low >= savedFrom_) return;
+    if (saved_.size() < size_) saved_.resize(size_ + 32);
+    // Positions below savedFrom_ still hold the states of the read.
+    State* out = saved_.data();
+    for (std::uint32_t pos = low; pos < savedFrom_; ++pos)
+      out[pos] = static_cast<State>(symbols[pos - low].state);
+    savedFrom_ = low;
+  }
+  // `current`: the stack now, bottom first; returns it as it was at the read.
+  [[nodiscard]] std::vector<State> restore(std::vector<State> current) const {
+    if (size_ == 0 || savedFrom_ > current.size()) return current;
+    // Above size_: states pushed by reductions (of empty rules) since.
+    current.resize(size_);
+    for (std::uint32_t pos = savedFrom_; pos < size_; ++pos)
+      current[pos] = saved_[pos];
+    return current;
+  }
+
+ private:
+  std::uint32_t size_ = 0;  // 0: unknown
+  std::uint32_t savedFrom_ = 0;
+  std::vector<State> saved_;
+};
+
+// Where recovery after a syntax error resumes, found by reading ahead: the
+// first token that starts a declaration on a new line or closes a bracket
+// open before the error (none if the file ends first).
+struct SyncPoint {
+  bool found = false;
+  yy::Parser::symbol_kind_type kind = yy::Parser::symbol_kind::S_YYEOF;
+  bool isLookahead = false;  // the token the error was found at
+  bool startsDecl = false;
+  std::uint32_t offset = 0;
+  std::uint32_t skipEnd = 0;  // end of the last token before it
+  // The parser's own recovery resumes before the sync point, at the token
+  // `offset` gives; the other fields are then those of that token.
+  bool resumesEarlier = false;
+};
 
 // What the driver keeps track of for a token kind.
 enum class TokenRole : std::uint8_t { Plain, Opener, Closer, Condition };
@@ -64,6 +124,38 @@ class ParserDriver {
   void syntaxError(SourceRange at,
                    const std::vector<yy::Parser::symbol_kind_type>& expected);
   void parserError(SourceRange at, const std::string& message);
+
+  [[nodiscard]] static TokenRole tokenRole(TokenKind kind);
+  [[nodiscard]] static bool tokenEndsExpression(TokenKind kind);
+
+  // --- error recovery (parser_recovery.cpp) ---------------------------------
+  LookaheadStack& lookaheadStack() { return lookahead_; }
+  // `resumesBefore`: whether the parser's own recovery would resume at a
+  // token; if it does before the sync point, SyncPoint::resumesEarlier.
+  [[nodiscard]] bool lookaheadStartsDeclaration() const;
+  [[nodiscard]] SyncPoint findSync(
+      llvm::function_ref<bool(yy::Parser::symbol_kind_type)> resumesBefore);
+  // The parser has dropped its stack to where it will shift `error`;
+  // `popped` covers what it dropped (empty if nothing), `openBrackets` is
+  // how many brackets the remaining stack holds open. With `skip`, the
+  // lookahead and the tokens after it up to `sync` are dropped.
+  void beginRecovery(SourceRange lookahead, SourceRange popped,
+                     const SyncPoint& sync, bool skip, bool resync,
+                     std::size_t openBrackets);
+  // The range of the `error` token the parser shifts.
+  // `drop`: the lookahead is to be dropped (see beginRecovery).
+  SourceRange errorTokenRange(SourceRange first, SourceRange last,
+                              bool lookaheadHeld, bool& drop);
+  // In an error rule: true (once) when parsing resumes at the declaration
+  // the recovery synchronised on, so that its errors are reported.
+  bool resynced(bool lookaheadHeld, SourceRange lookahead);
+  [[nodiscard]] ast::Ident missingIdent(SourceRange at) const;
+  // A body that could not be read: one Error statement, over the tokens
+  // recovery dropped, or else just after `before`.
+  ast::BlockExpr* errorBlock(SourceRange before, SourceRange error);
+  // The name after `keyword`, which recovery found missing at `error`.
+  [[nodiscard]] ast::QualifiedName missingName(SourceRange keyword,
+                                               SourceRange error) const;
 
   // --- contexts: items are handed over as soon as they are reduced ---------
   void openHeaderContext(ast::QualifiedName name, SourceRange head);
@@ -189,6 +281,7 @@ class ParserDriver {
   };
 
   Token pullAhead();
+  void skipToSync();
   const Token& peek(std::size_t ahead);
   bool track(const Token& token, TokenRole role);
   [[nodiscard]] bool opensRecordLiteral();
@@ -198,6 +291,9 @@ class ParserDriver {
   [[nodiscard]] std::string describeFound() const;
   [[nodiscard]] std::string describeExpected(
       const std::vector<yy::Parser::symbol_kind_type>& expected) const;
+  [[nodiscard]] bool mergesWith(SourceRange previousError) const {
+    return previousError.begin >= recoveryBegin_;
+  }
   void noteChain(const void* node, const void* child, SourceRange range);
   void stop(SourceRange at);
 
@@ -237,12 +333,27 @@ class ParserDriver {
   // reported.
   TokenKind lastKind_ = TokenKind::EndOfFile;
   SourceRange lastRange_;
+  bool lastFirstOnLine_ = false;
   std::uint32_t lastEnd_ = 0;
   bool prevEndsExpr_ = false;
   std::vector<OpenBracket> open_;
   std::vector<PendingCondition> conditions_;
   TokenKind recordConditionKeyword_ = TokenKind::KwIf;
   std::vector<Doc> docs_;
+
+  LookaheadStack lookahead_;
+  // Recovery in progress: tokens to drop, the range of the next `error`
+  // token, the declaration to resume at.
+  bool skipping_ = false;
+  std::uint32_t skipTo_ = 0;
+  bool errorRangePending_ = false;
+  bool dropLookahead_ = false;
+  SourceRange errorRange_;
+  bool resyncPending_ = false;
+  // Error nodes from the current recovery start here; those before are
+  // another error's and are not merged with them.
+  std::uint32_t recoveryBegin_ = 0;
+  std::uint32_t resyncAt_ = 0;
 
   // Guards the recursive walks of later phases against absurd nesting.
   const void* chainEnd_ = nullptr;

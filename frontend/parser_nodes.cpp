@@ -201,7 +201,7 @@ void ParserDriver::appendMember(yy::List<ast::Decl*>& members,
                                 ast::Decl* member) {
   if (member->kind == ast::DeclKind::Error && members.size != 0) {
     ast::Decl* last = members.data[members.size - 1];
-    if (last->kind == ast::DeclKind::Error) {
+    if (last->kind == ast::DeclKind::Error && mergesWith(last->range)) {
       last->range = SourceRange::join(last->range, member->range);
       return;
     }
@@ -222,7 +222,7 @@ void ParserDriver::appendStmt(yy::List<ast::Stmt*>& stmts,
   ast::Stmt* prev = stmts.data[stmts.size - 1];
   const bool prevError = prev->kind == ast::StmtKind::Error;
   const bool error = stmt->kind == ast::StmtKind::Error;
-  if (prevError && error) {
+  if (prevError && error && mergesWith(prev->range)) {
     prev->range = SourceRange::join(prev->range, stmt->range);
     return;
   }
@@ -242,7 +242,8 @@ void ParserDriver::appendStmt(yy::List<ast::Stmt*>& stmts,
 void ParserDriver::appendArm(yy::List<ast::MatchArm>& arms,
                              ast::MatchArm arm) {
   if (arms.size != 0 && llvm::isa<ast::ErrorPattern>(arm.pattern) &&
-      llvm::isa<ast::ErrorPattern>(arms.data[arms.size - 1].pattern)) {
+      llvm::isa<ast::ErrorPattern>(arms.data[arms.size - 1].pattern) &&
+      mergesWith(arms.data[arms.size - 1].range)) {
     ast::MatchArm& prev = arms.data[arms.size - 1];
     prev.range = SourceRange::join(prev.range, arm.range);
     prev.pattern->range = prev.range;

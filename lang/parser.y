@@ -23,8 +23,13 @@
 // (`type S = | A`), since `type S = A` is an alias.
 //
 // Error recovery: `error` alternatives in every list of declarations,
-// members, statements, fields, parameters, arguments and match arms; each
-// produces an Error node so later phases stay quiet about the region.
+// members, statements, fields, parameters, arguments and match arms, and
+// for a missing context name, handler name or body; each produces an Error
+// node (or an empty name placed at the error) so later phases stay quiet
+// about the region. Where parsing resumes is planned when the error is
+// reported (frontend/parser_recovery.cpp): a declaration keyword first on
+// its line ends the broken declaration, and the driver drops the tokens
+// before it.
 
 %require "3.8"
 %language "c++"
@@ -39,8 +44,9 @@
 %define api.location.type {herald::SourceRange}
 %define parse.error custom
 // Expected-token lists: instead of LAC, which would cost every parse, the
-// error reporter (frontend/parser_driver.cpp) walks the tables from the
-// stack where the error was found, only when there is an error.
+// error reporter (frontend/parser_recovery.cpp) walks the tables from the
+// stack as it was when the offending token was read, only when there is an
+// error; YYLLOC_DEFAULT keeps the states reductions pop for it.
 %locations
 %param {herald::ParserDriver& d}
 
@@ -105,23 +111,60 @@ struct PatternFields {
 
 // A node spans its first to its last non-empty child, so that an empty
 // optional part (`%empty`) does not stretch it over the white space before.
+// Bison also uses the macro for the `error` token of recovery, with an array
+// of two ranges instead of a stack slice; `locate` tells them apart.
 #define YYLLOC_DEFAULT(Cur, Rhs, N)                                       \
+  ::herald::yy::locate(d, (Cur), (Rhs), static_cast<int>(N),              \
+                       yystack_.size(), yyla)
+
+// Errors from the token after a resynchronisation on are reported again
+// (Bison would stay quiet for three tokens).
+#define HERALD_RESYNC()                                                   \
   do {                                                                    \
-    if ((N) == 0) {                                                       \
-      const std::uint32_t at_ = YYRHSLOC(Rhs, 0).end;                     \
-      (Cur) = ::herald::SourceRange{d.fileId(), at_, at_};                \
-    } else {                                                              \
-      (Cur) = ::herald::ParserDriver::joinRange(                          \
-          YYRHSLOC(Rhs, 1), YYRHSLOC(Rhs, N), [&](int k_) {               \
-            return YYRHSLOC(Rhs, k_);                                     \
-          }, static_cast<int>(N), YYRHSLOC(Rhs, 0).end, d.fileId());      \
-    }                                                                     \
+    if (d.resynced(!yyla.empty(), yyla.location)) yyerrok;                \
   } while (false)
+
+namespace herald::yy {
+// A reduction. The states it pops are kept for the error reporter, which
+// needs the stack as it was when the lookahead was read.
+template <typename Slice, typename Lookahead>
+[[gnu::always_inline]] inline void locate(ParserDriver& d, SourceRange& cur, const Slice& rhs, int n,
+            std::size_t stackSize, Lookahead& /*lookahead*/) {
+  // The popped symbols are contiguous on the stack, bottom first.
+  if (n != 0) d.lookaheadStack().save(stackSize, n, &rhs[1]);
+  if (n == 0) {
+    const std::uint32_t at = rhs[0].location.end;
+    cur = SourceRange{d.fileId(), at, at};
+  } else {
+    cur = ParserDriver::joinRange(
+        rhs[1].location, rhs[n].location,
+        [&](int k) { return rhs[k].location; }, n, rhs[0].location.end,
+        d.fileId());
+  }
+}
+// The `error` token shifted by recovery. When recovery resumes further on,
+// the token the error was found at goes here, before Bison would drop it
+// the usual way, which pops the rule that just took the `error` token.
+template <typename Symbol, std::size_t K, typename Lookahead>
+void locate(ParserDriver& d, SourceRange& cur, Symbol (&rhs)[K], int,
+            std::size_t, Lookahead& lookahead) {
+  bool drop = false;
+  cur = d.errorTokenRange(rhs[1].location, rhs[2].location,
+                          !lookahead.empty(), drop);
+  if (drop) lookahead.clear();
+}
+}  // namespace herald::yy
 
 namespace herald::yy {
 Parser::symbol_type yylex(ParserDriver& d);
 using Op = ast::BinaryOp;
+// Each read notes the stack's size, for LookaheadStack.
+inline Parser::symbol_type lexAt(ParserDriver& d, std::size_t stackSize) {
+  d.lookaheadStack().read(stackSize);
+  return yylex(d);
 }
+}  // namespace herald::yy
+#define yylex(D) ::herald::yy::lexAt((D), yystack_.size())
 }
 
 %token END 0 "end of file"
@@ -175,7 +218,7 @@ using Op = ast::BinaryOp;
 %type <herald::yy::List<herald::ast::FieldDecl>> field_decls field_decls_opt
 %type <herald::yy::List<herald::ast::Annotation>> annots
 %type <herald::ast::Annotation*> annotation
-%type <bool> eq_opt call_opt
+%type <bool> eq_opt handler_head
 %type <herald::yy::List<herald::ast::Param>> params param_list param_list_opt
 %type <herald::yy::FnName*> fn_name
 %type <herald::ast::Ident> handler_name
@@ -233,17 +276,24 @@ item:
       { d.openBlockContext($2, SourceRange::join(@1, @3)); }
     ctx_decls RBRACE
       { d.closeBlockContext(@$); }
+  // A context whose name cannot be read still holds its declarations.
+  | KW_CONTEXT error
+      { HERALD_RESYNC(); d.openHeaderContext(d.missingName(@1, @2), @$); }
+  | KW_CONTEXT error lbrace
+      { d.openBlockContext(d.missingName(@1, @2), SourceRange::join(@1, @3)); }
+    ctx_decls RBRACE
+      { d.closeBlockContext(@$); }
   | decl
       { d.addDecl($1); }
   | error
-      { d.addDecl(d.errorDecl(@$)); }
+      { HERALD_RESYNC(); d.addDecl(d.errorDecl(@$)); }
   ;
 
 ctx_decls: %empty | ctx_decls ctx_decl ;
 
 ctx_decl:
     decl   { d.addDecl($1); }
-  | error  { d.addDecl(d.errorDecl(@$)); }
+  | error  { HERALD_RESYNC(); d.addDecl(d.errorDecl(@$)); }
   ;
 
 lbrace: LBRACE_OPEN | LBRACE_POST ;
@@ -329,8 +379,8 @@ field_decls:
   | IDENT COLON type_expr EQ expr
       { d.push($$, ast::FieldDecl{$1, $3, $5, @$}); }
   | error
-      { d.push($$, ast::FieldDecl{ast::Ident{}, d.errorType(@1), nullptr,
-                                  @1}); }
+      { d.push($$, ast::FieldDecl{d.missingIdent(@1), d.errorType(@1),
+                                  nullptr, @1}); }
   | field_decls COMMA IDENT COLON type_expr
       { $$ = $1;
         d.push($$, ast::FieldDecl{$3, $5, nullptr,
@@ -340,8 +390,8 @@ field_decls:
         d.push($$, ast::FieldDecl{$3, $5, $7, SourceRange::join(@3, @7)}); }
   | field_decls COMMA error
       { $$ = $1;
-        d.push($$, ast::FieldDecl{ast::Ident{}, d.errorType(@3), nullptr,
-                                  @3}); }
+        d.push($$, ast::FieldDecl{d.missingIdent(@3), d.errorType(@3),
+                                  nullptr, @3}); }
   ;
 
 event_decl:
@@ -380,13 +430,13 @@ param_list:
     IDENT COLON type_expr
       { d.push($$, ast::Param{$1, $3, @$}); }
   | error
-      { d.push($$, ast::Param{ast::Ident{}, d.errorType(@1), @1}); }
+      { d.push($$, ast::Param{d.missingIdent(@1), d.errorType(@1), @1}); }
   | param_list COMMA IDENT COLON type_expr
       { $$ = $1;
         d.push($$, ast::Param{$3, $5, SourceRange::join(@3, @5)}); }
   | param_list COMMA error
       { $$ = $1;
-        d.push($$, ast::Param{ast::Ident{}, d.errorType(@3), @3}); }
+        d.push($$, ast::Param{d.missingIdent(@3), d.errorType(@3), @3}); }
   ;
 
 capability_decl:
@@ -399,17 +449,22 @@ cap_members: %empty {} | cap_members cap_member
 
 // A capability operation has no body. An operation that cannot be read is
 // dropped: the error is reported and the capability keeps its other ops.
-cap_member: fn_head | error { $$ = nullptr; } ;
+cap_member: fn_head | error { HERALD_RESYNC(); $$ = nullptr; } ;
 
 fn_head:
     KW_FN fn_name params ret_opt
       { $$ = d.fnDecl(@$, d.take($2), $3, $4, nullptr); }
   ;
 
+// A function or handler whose body cannot be read keeps its header, with a
+// body that marks the error.
 fn_decl:
     fn_head block  { $$ = d.withBody($1, $2, @$); }
+  | fn_head error
+      { HERALD_RESYNC(); $$ = d.withBody($1, d.errorBlock(@1, @2), @$); }
   | KW_FN error block
-      { $$ = d.fnDecl(@$, FnName{}, {}, nullptr, $3); }
+      { $$ = d.fnDecl(@$, FnName{ast::Ident{}, d.missingIdent(@2)}, {},
+                      nullptr, $3); }
   ;
 
 fn_name:
@@ -440,23 +495,28 @@ agent_member:
       { $$ = d.decl<ast::InvariantDecl>(@$, $2, $4); }
   | handler
   | fn_decl  { $$ = $1; }
-  | error    { $$ = d.errorDecl(@$); }
+  | error    { HERALD_RESYNC(); $$ = d.errorDecl(@$); }
   ;
 
 handler:
-    KW_ON call_opt handler_name params ret_opt by_opt given_opt block
-      { $$ = d.decl<ast::HandlerDecl>(@$, $2, $3, d.list($4), $5, $6,
-                                       d.list($7), $8); }
-  | KW_ON error block
-      { $$ = d.decl<ast::HandlerDecl>(@$, false, ast::Ident{},
-                                       llvm::ArrayRef<ast::Param>{}, nullptr,
-                                       nullptr,
-                                       llvm::ArrayRef<ast::GivenItem>{}, $3); }
+    handler_head handler_name params ret_opt by_opt given_opt block
+      { $$ = d.decl<ast::HandlerDecl>(@$, $1, $2, d.list($3), $4, $5,
+                                       d.list($6), $7); }
+  | handler_head handler_name params ret_opt by_opt given_opt error
+      { HERALD_RESYNC();
+        $$ = d.decl<ast::HandlerDecl>(@$, $1, $2, d.list($3), $4, $5,
+                                       d.list($6), d.errorBlock(@6, @7)); }
   ;
 
-call_opt: %empty { $$ = false; } | KW_CALL { $$ = true; } ;
+// `on` and `on call` as one symbol, so that a handler whose name cannot be
+// read recovers at the name (an empty `call` would hide it).
+handler_head: KW_ON { $$ = false; } | KW_ON KW_CALL { $$ = true; } ;
 
-handler_name: IDENT | KW_EVENT { $$ = d.identAt(@1); } ;
+handler_name:
+    IDENT
+  | KW_EVENT  { $$ = d.identAt(@1); }
+  | error     { $$ = d.missingIdent(@1); }
+  ;
 
 by_opt:
     %empty  { $$ = nullptr; }
@@ -494,7 +554,7 @@ service_members:
 service_member:
     handler
   | fn_decl  { $$ = $1; }
-  | error    { $$ = d.errorDecl(@$); }
+  | error    { HERALD_RESYNC(); $$ = d.errorDecl(@$); }
   ;
 
 from_opt:
@@ -556,7 +616,7 @@ pat_field:
     IDENT COLON pattern  { $$ = d.hold(ast::PatternField{$1, $3, @$}); }
   | error
       { $$ = d.hold(ast::PatternField{
-            ast::Ident{}, d.arena.node<ast::ErrorPattern>(@$), @$}); }
+            d.missingIdent(@1), d.arena.node<ast::ErrorPattern>(@$), @$}); }
   ;
 
 pattern:
@@ -838,14 +898,14 @@ field_inits:
     IDENT COLON expr
       { d.push($$, ast::FieldInit{$1, $3, @$}); }
   | error
-      { d.push($$, ast::FieldInit{ast::Ident{},
+      { d.push($$, ast::FieldInit{d.missingIdent(@1),
                                   d.arena.node<ast::ErrorExpr>(@1), @1}); }
   | field_inits COMMA IDENT COLON expr
       { $$ = $1;
         d.push($$, ast::FieldInit{$3, $5, SourceRange::join(@3, @5)}); }
   | field_inits COMMA error
       { $$ = $1;
-        d.push($$, ast::FieldInit{ast::Ident{},
+        d.push($$, ast::FieldInit{d.missingIdent(@3),
                                   d.arena.node<ast::ErrorExpr>(@3), @3}); }
   ;
 

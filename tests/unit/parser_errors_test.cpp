@@ -61,7 +61,8 @@ TEST_CASE("E0100: expected X, found Y, at the offending token") {
             "E0100 2:6 expected identifier, found '='"});
   CHECK(errorsOf("context a\nfn f() { g(a b) }\n") ==
         std::vector<std::string>{
-            "E0100 2:14 expected ')', found identifier 'b'"});
+            "E0100 2:14 expected ')', ',', ':' or operator, found "
+            "identifier 'b'"});
   CHECK(errorsOf("context a\nfn f() { let x = }\n") ==
         std::vector<std::string>{
             "E0100 2:18 expected expression, found '}'"});
@@ -70,7 +71,8 @@ TEST_CASE("E0100: expected X, found Y, at the offending token") {
             "E0100 2:11 expected '}' or agent member, found 'type'"});
   CHECK(errorsOf("context a { actor B\n") ==
         std::vector<std::string>{
-            "E0100 2:1 expected '}' or declaration, found end of file"});
+            "E0100 2:1 expected '}', declaration or '(', found end of "
+            "file"});
   CHECK(errorsOf("context a\nfn f() { match x { => 1 } }\n") ==
         std::vector<std::string>{
             "E0100 2:20 expected '}' or pattern, found '=>'"});
@@ -84,11 +86,31 @@ TEST_CASE("E0100: expected X, found Y, at the offending token") {
             "found '}'"});
 }
 
+// The parser reduces on default actions before it finds that a token does
+// not fit; the expected tokens are those of the state where it was read.
+TEST_CASE("E0100: the expected tokens are exactly those that fit") {
+  // After a field's type: another field, the end, a default, or more of a
+  // qualified or applied type; not ')' or ']'.
+  CHECK(errorsOf("context a\ntype Money = { cents: Int currency: String }\n") ==
+        std::vector<std::string>{
+            "E0100 2:27 expected '}', ',', '[', '=', \u2026, found "
+            "identifier 'currency'"});
+  // In a record pattern, after `a: 1`: also an alternative or a range.
+  CHECK(errorsOf("context a\nservice S from Events(E { a: 1 b: 2, .. }) {}\n") ==
+        std::vector<std::string>{
+            "E0100 2:32 expected '}', ',', '..' or '|', found identifier "
+            "'b'"});
+  // Before a handler's body: its optional parts too.
+  CHECK(errorsOf("context a\nagent A {\n  on f(x: Int) = 1\n}\n") ==
+        std::vector<std::string>{
+            "E0100 3:16 expected 'by', 'given', '{' or '->', found '='"});
+}
+
 TEST_CASE("E0100 at end of file notes the unclosed bracket") {
   Parsed p = parseText("context a\nfn f() {\n  g(1\n");
   REQUIRE(p.diags->diagnostics().size() == 1);
   const Diagnostic& d = p.diags->diagnostics()[0];
-  CHECK(d.message == "expected ')', found end of file");
+  CHECK(d.message == "expected ')', ',' or operator, found end of file");
   REQUIRE(d.notes.size() == 1);
   CHECK(d.notes[0].message == "unclosed '(' opened here");
   CHECK(p.at(d.notes[0].range.begin).line == 3);
@@ -258,6 +280,164 @@ TEST_CASE("recovery: errors in arguments, record literals, match arms") {
   CHECK(shape(fn->body->stmts[3]->value) == "done()");
 }
 
+// A declaration keyword first on its line ends a broken declaration and
+// starts the next one, wherever the error was.
+TEST_CASE("recovery: an error in a parameter list keeps the rest of the file") {
+  Parsed p = parseText(
+      "context x {\n"
+      "  fn f( -> Int { 1 }\n"
+      "  type A = Int\n"
+      "}\n"
+      "context y {\n"
+      "  type B = = Int\n"
+      "}\n");
+  CHECK(p.diagnostics() ==
+        std::vector<std::string>{
+            "E0100 2:9 expected ')' or identifier, found '->'",
+            "E0100 6:12 expected identifier, 'opaque', '{', '(', \u2026, "
+            "found '='"});
+  REQUIRE(p.file().contexts.size() == 2);
+  REQUIRE(p.context(0).decls.size() == 2);
+  CHECK(isa<ast::ErrorDecl>(p.decl(0)));
+  CHECK(p.text(p.decl(0)->range) == "fn f( -> Int { 1 }");
+  CHECK(cast<ast::TypeDecl>(p.decl(1))->name.name == "A");
+  CHECK(p.text(p.context(1).name.range) == "y");
+  CHECK(checkRanges(p.file()) == "");
+
+  Parsed h = parseText(
+      "context x\n"
+      "fn f(a: Int, -> Int { 1 }\n"
+      "type A = Int\n");
+  CHECK(h.diagnostics() ==
+        std::vector<std::string>{
+            "E0100 2:14 expected ')' or identifier, found '->'"});
+  REQUIRE(h.context().decls.size() == 2);
+  CHECK(cast<ast::TypeDecl>(h.decl(1))->name.name == "A");
+}
+
+TEST_CASE("recovery: a broken declaration does not swallow the next one") {
+  Parsed p = parseText(
+      "context ev\n"
+      "event = { a: Int }\n"
+      "event NoBody\n"
+      "event Bad = { a: Int = }\n");
+  CHECK(p.diagnostics() ==
+        std::vector<std::string>{
+            "E0100 2:7 expected identifier, found '='",
+            "E0100 4:1 expected '{', '=' or '@', found 'event'",
+            "E0100 4:24 expected expression, found '}'"});
+  const ast::ContextDecl& ctx = p.context();
+  REQUIRE(ctx.decls.size() == 3);
+  // Each error node covers its own declaration only.
+  CHECK(p.text(ctx.decls[0]->range) == "event = { a: Int }");
+  CHECK(p.text(ctx.decls[1]->range) == "event NoBody");
+  const auto* bad = cast<ast::EventDecl>(ctx.decls[2]);
+  CHECK(bad->name.name == "Bad");
+  REQUIRE(bad->fields.size() == 1);
+  CHECK(bad->fields[0].type->kind == ast::TypeExprKind::Error);
+  CHECK(checkRanges(p.file()) == "");
+
+  Parsed a = parseText(
+      "context c\n"
+      "agent A {\n"
+      "  on place(x: Int)\n"
+      "  on call () {}\n"
+      "}\n");
+  CHECK(a.diagnostics() ==
+        std::vector<std::string>{
+            "E0100 4:3 expected 'by', 'given', '{' or '->', found 'on'",
+            "E0100 4:11 expected identifier or 'event', found '('"});
+  const auto* agent = cast<ast::AgentDecl>(a.decl(0));
+  REQUIRE(agent->members.size() == 2);
+  const auto* place = cast<ast::HandlerDecl>(agent->members[0]);
+  CHECK(place->name.name == "place");
+  CHECK(a.text(place->range) == "on place(x: Int)");
+  REQUIRE(place->body->stmts.size() == 1);
+  CHECK(place->body->stmts[0]->kind == ast::StmtKind::Error);
+  const auto* second = cast<ast::HandlerDecl>(agent->members[1]);
+  CHECK(second->isCall);
+  CHECK(second->name.empty());
+  CHECK(a.at(second->name.range.begin).column == 11);
+  CHECK(checkRanges(a.file()) == "");
+}
+
+TEST_CASE("recovery: every declaration keyword on a new line resynchronises") {
+  // One broken declaration before each kind of declaration and member.
+  const std::vector<std::string> starts = {
+      "type T = Int",        "event E { a: Int }", "fn g() { 1 }",
+      "agent G { }",         "service S { }",      "actor Q",
+      "capability C { }",    "consumes other",     "@schema(2) event F { }"};
+  for (const std::string& start : starts) {
+    std::string text = "context c\nfn f(a: Int -> \n";
+    text += start;
+    text += '\n';
+    Parsed p = parseText(text);
+    INFO(start);
+    CHECK(p.diags->diagnostics().size() == 1);
+    REQUIRE(p.context().decls.size() == 2);
+    CHECK(isa<ast::ErrorDecl>(p.decl(0)));
+    CHECK_FALSE(isa<ast::ErrorDecl>(p.decl(1)));
+    CHECK(checkRanges(p.file()) == "");
+  }
+  // Brackets left open by the broken declaration: what cannot be a member
+  // still starts the next declaration.
+  Parsed open = parseText("context c\nfn f(a: { ( \ntype T = Int\n");
+  REQUIRE(open.context().decls.size() == 2);
+  CHECK(isa<ast::TypeDecl>(open.decl(1)));
+  CHECK(open.diags->diagnostics().size() == 1);
+  const std::vector<std::string> members = {
+      "key k: Int", "store s: Int", "invariant i: true", "on h() { }",
+      "fn g() { }"};
+  for (const std::string& member : members) {
+    std::string text = "context c\nagent A {\n  store s: = \n  ";
+    text += member;
+    text += "\n}\ntype After = Int\n";
+    Parsed p = parseText(text);
+    INFO(member);
+    CHECK(p.diags->diagnostics().size() == 1);
+    REQUIRE(p.context().decls.size() == 2);
+    const auto* agent = cast<ast::AgentDecl>(p.decl(0));
+    REQUIRE(agent->members.size() == 2);
+    CHECK(isa<ast::ErrorDecl>(agent->members[0]));
+    CHECK_FALSE(isa<ast::ErrorDecl>(agent->members[1]));
+    CHECK(checkRanges(p.file()) == "");
+  }
+}
+
+TEST_CASE("recovery: a context without a name keeps its declarations") {
+  Parsed p = parseText("context\n\ntype A = Int\n");
+  CHECK(p.diagnostics() ==
+        std::vector<std::string>{"E0100 3:1 expected identifier, found 'type'"});
+  REQUIRE(p.file().contexts.size() == 1);
+  CHECK(p.context().name.parts.empty());
+  REQUIRE(p.context().decls.size() == 1);
+  CHECK(cast<ast::TypeDecl>(p.decl(0))->name.name == "A");
+  CHECK(checkRanges(p.file()) == "");
+
+  Parsed b = parseText("context {\n  actor A\n}\ncontext d { }\n");
+  CHECK(b.codes() == std::vector<std::string>{"E0100"});
+  REQUIRE(b.file().contexts.size() == 2);
+  CHECK(b.context(0).decls.size() == 1);
+}
+
+// Recovery nodes are placed where the error is, never at the file's start.
+TEST_CASE("recovery: nodes built by recovery have ranges at the error") {
+  Parsed p = parseText(
+      "context a\n"
+      "type R = { a: Int, 5, c: Int }\n"
+      "fn f(x: Int, 7) { T { a: 1, 2 } }\n");
+  CHECK(p.codes().size() == 3);
+  CHECK(checkRanges(p.file()) == "");
+  const auto* r = cast<ast::TypeDecl>(p.decl(0));
+  REQUIRE(r->fields.size() == 3);
+  CHECK(r->fields[1].name.empty());
+  CHECK(p.at(r->fields[1].name.range.begin).line == 2);
+  CHECK(p.at(r->fields[1].name.range.begin).column == 20);
+  const auto* f = cast<ast::FnDecl>(p.decl(1));
+  REQUIRE(f->params.size() == 2);
+  CHECK(p.at(f->params[1].name.range.begin).column == 14);
+}
+
 TEST_CASE("robustness: every prefix of a program terminates with an AST") {
   const std::string program = kProgram;
   {
@@ -304,7 +484,11 @@ TEST_CASE("robustness: random token soups and mutations terminate") {
       const std::size_t len = 1 + rng() % 12;
       switch (rng() % 3) {
         case 0: text.erase(at, len); break;
-        case 1: text.insert(at, text.substr(at, len)); break;
+        case 1: {
+          const std::string piece = text.substr(at, len);
+          text.insert(at, piece);
+          break;
+        }
         default: std::swap(text[at], text[rng() % text.size()]); break;
       }
       if (text.empty()) text = "x";

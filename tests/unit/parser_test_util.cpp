@@ -280,8 +280,13 @@ class RangeChecker {
   void ident(const ast::Ident& id, SourceRange parent) {
     if (!id.empty()) check("ident", id.range, parent);
   }
+  // A name the syntax requires: one that recovery found missing is empty
+  // but still placed, inside its node, where it was expected.
+  void required(const ast::Ident& id, SourceRange parent) {
+    check("name", id.range, parent, id.empty());
+  }
   void name(const ast::QualifiedName& n, SourceRange parent) {
-    check("name", n.range, parent);
+    check("name", n.range, parent, n.parts.empty());
     for (const ast::Ident& part : n.parts) ident(part, n.range);
   }
   void type(const ast::TypeExpr* t, SourceRange parent) {
@@ -361,7 +366,12 @@ class RangeChecker {
       problem = "null expr";
       return;
     }
-    check("expr", e->range, parent, e->kind == ast::ExprKind::Error);
+    // A body recovery could not read is a block of one Error statement.
+    const auto* block = llvm::dyn_cast<ast::BlockExpr>(e);
+    const bool errorBody = block != nullptr && block->stmts.size() == 1 &&
+                           block->stmts[0]->kind == ast::StmtKind::Error;
+    check("expr", e->range, parent,
+          e->kind == ast::ExprKind::Error || errorBody);
     switch (e->kind) {
       case ast::ExprKind::IntLit:
       case ast::ExprKind::FloatLit:
@@ -405,7 +415,7 @@ class RangeChecker {
         for (const ast::FieldInit& f : r->fields) {
           check("field init", f.range, e->range,
                 f.value->kind == ast::ExprKind::Error);
-          ident(f.name, f.range);
+          required(f.name, f.range);
           expr(f.value, f.range);
         }
         break;
@@ -455,7 +465,7 @@ class RangeChecker {
     for (const ast::FieldDecl& f : fs) {
       check("field", f.range, parent,
             f.type->kind == ast::TypeExprKind::Error);
-      ident(f.name, f.range);
+      required(f.name, f.range);
       type(f.type, f.range);
       if (f.defaultValue != nullptr) expr(f.defaultValue, f.range);
     }
@@ -464,7 +474,7 @@ class RangeChecker {
     for (const ast::Param& p : ps) {
       check("param", p.range, parent,
             p.type->kind == ast::TypeExprKind::Error);
-      ident(p.name, p.range);
+      required(p.name, p.range);
       type(p.type, p.range);
     }
   }
@@ -488,7 +498,7 @@ class RangeChecker {
       }
       case ast::DeclKind::Type: {
         const auto* t = llvm::cast<ast::TypeDecl>(d);
-        ident(t->name, r);
+        required(t->name, r);
         fieldDecls(t->fields, r);
         for (const ast::VariantDecl& v : t->variants) {
           check("variant", v.range, r);
@@ -501,7 +511,7 @@ class RangeChecker {
       }
       case ast::DeclKind::Event: {
         const auto* e = llvm::cast<ast::EventDecl>(d);
-        ident(e->name, r);
+        required(e->name, r);
         for (const ast::Annotation& a : e->annotations) {
           check("annotation", a.range, r);
           for (const ast::Expr* x : a.args) expr(x, a.range);
@@ -510,7 +520,7 @@ class RangeChecker {
         break;
       }
       case ast::DeclKind::Actor:
-        ident(llvm::cast<ast::ActorDecl>(d)->name, r);
+        required(llvm::cast<ast::ActorDecl>(d)->name, r);
         params(llvm::cast<ast::ActorDecl>(d)->params, r);
         break;
       case ast::DeclKind::Capability:
@@ -520,7 +530,7 @@ class RangeChecker {
       case ast::DeclKind::Fn: {
         const auto* f = llvm::cast<ast::FnDecl>(d);
         ident(f->ownerType, r);
-        ident(f->name, r);
+        required(f->name, r);
         params(f->params, r);
         if (f->returnType != nullptr) type(f->returnType, r);
         if (f->body != nullptr) expr(f->body, r);
@@ -544,6 +554,7 @@ class RangeChecker {
         break;
       case ast::DeclKind::Handler: {
         const auto* h = llvm::cast<ast::HandlerDecl>(d);
+        required(h->name, r);
         params(h->params, r);
         if (h->returnType != nullptr) type(h->returnType, r);
         if (h->by != nullptr) {
