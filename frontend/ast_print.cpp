@@ -267,12 +267,14 @@ void SourcePrinter::service(const ServiceDecl& s) {
   if (fitsOnLine(oneLine + " {")) {
     put(oneLine);
   } else {
-    ++indent_;
+    // Continuation lines get a double indent so they stand apart from the
+    // members that follow.
+    indent_ += 2;
     for (const std::string& c : clauses) {
       newline();
       put(c);
     }
-    --indent_;
+    indent_ -= 2;
   }
   put(" ");
   members(s.members, asKey(&s));

@@ -1,6 +1,6 @@
 // Prints an AST back as canonical Herald source (`heraldc fmt`): braces for
 // subscription patterns, `=` in event declarations, one declaration per
-// line, four-space indentation. Re-parsing the output gives the same AST.
+// line, two-space indentation (as in the language reference). Re-parsing the output gives the same AST.
 //
 // Comments are not in the AST; given the file's `--` comments (from
 // collectComments() in frontend/lexer.h), the printer places each by its

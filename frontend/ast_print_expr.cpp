@@ -325,12 +325,33 @@ void SourcePrinter::expr(const Expr* e) {
         put(" {}");
         return;
       }
-      put(" { ");
-      commaList(r->fields, [&](const FieldInit& f) {
-        put(f.name.name, ": ");
-        expr(f.value);
-      });
-      put(" }");
+      auto field = [&](SourcePrinter& p, const FieldInit& f) {
+        p.put(f.name.name, ": ");
+        p.expr(f.value);
+      };
+      std::string inline_ = render(
+          [&](SourcePrinter& p) {
+            p.put(" { ");
+            p.commaList(r->fields, [&](const FieldInit& f) { field(p, f); });
+            p.put(" }");
+          },
+          true);
+      if (flat_ || fitsOnLine(inline_)) {
+        put(inline_);
+        return;
+      }
+      // Too long for one line: one field per line, with a trailing comma
+      // so that adding a field changes one line.
+      put(" {");
+      ++indent_;
+      for (const FieldInit& f : r->fields) {
+        newline();
+        field(*this, f);
+        put(",");
+      }
+      --indent_;
+      newline();
+      put("}");
       return;
     }
     case ExprKind::ListLit:

@@ -19,7 +19,7 @@
 
 namespace herald::print_detail {
 
-constexpr std::size_t kIndentWidth = 4;
+constexpr std::size_t kIndentWidth = 2;
 // Record bodies, sums and service headers stay on one line when they fit.
 constexpr std::size_t kLineWidth = 80;
 
