@@ -22,4 +22,13 @@ struct ContextRuntime {
   std::map<std::string, InvocationSite, std::less<>> service_sites;
 };
 
+namespace detail {
+// An emptied outbox vector with its capacity, kept per thread: each
+// invocation that emits would otherwise allocate its own and free it at
+// commit. take_spare_outbox fills `out` (empty, no capacity) from the spare;
+// recycle_outbox gives an emptied vector back.
+void take_spare_outbox(std::vector<OutboxEvent>& out);
+void recycle_outbox(std::vector<OutboxEvent>& used);
+}  // namespace detail
+
 }  // namespace herald

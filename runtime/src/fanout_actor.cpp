@@ -79,7 +79,14 @@ void FanoutActor::route(const LogEntryPtr& entry) {
   // Set before enqueueing: a subscription may acknowledge on another thread
   // before this loop ends.
   entry->pending.store(static_cast<std::int32_t>(matched_.size()), std::memory_order_release);
-  for (SubscriptionActor* sub : matched_) sub->enqueue(entry);
+  // The subscriptions this event wakes go to the executor together (one
+  // lock on the threaded executor instead of one per subscription), in
+  // route order, so the deterministic executor sees the same sequence.
+  wake_.clear();
+  for (SubscriptionActor* sub : matched_) {
+    if (sub->enqueue_deferred(entry)) wake_.push_back(sub);
+  }
+  runtime_.executor().schedule_batch(wake_.data(), wake_.size());
 }
 
 }  // namespace herald

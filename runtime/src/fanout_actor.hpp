@@ -34,6 +34,7 @@ class FanoutActor final : public Actor {
   bool pending_ = false;
   std::vector<OutboxEvent> batch_;
   std::vector<SubscriptionActor*> matched_;
+  std::vector<Actor*> wake_;
 };
 
 }  // namespace herald

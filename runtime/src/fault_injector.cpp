@@ -14,8 +14,7 @@ void FaultInjector::crash_after_commit(std::string subscription, std::uint64_t k
   crash_commits_.emplace(std::move(subscription), k);
 }
 
-std::optional<std::string> FaultInjector::on_delivery_attempt(const std::string& subscription) {
-  if (delivery_faults_.empty()) return std::nullopt;
+std::optional<std::string> FaultInjector::delivery_attempt_armed(const std::string& subscription) {
   const std::uint64_t n = ++delivery_attempts_[subscription];
   auto [first, last] = delivery_faults_.equal_range(subscription);
   for (auto it = first; it != last; ++it) {
@@ -24,8 +23,7 @@ std::optional<std::string> FaultInjector::on_delivery_attempt(const std::string&
   return std::nullopt;
 }
 
-std::optional<std::string> FaultInjector::on_handler_exit(const std::string& handler) {
-  if (handler_faults_.empty()) return std::nullopt;
+std::optional<std::string> FaultInjector::handler_exit_armed(const std::string& handler) {
   const std::uint64_t n = ++handler_runs_[handler];
   auto [first, last] = handler_faults_.equal_range(handler);
   for (auto it = first; it != last; ++it) {
@@ -34,8 +32,7 @@ std::optional<std::string> FaultInjector::on_handler_exit(const std::string& han
   return std::nullopt;
 }
 
-bool FaultInjector::on_delivery_commit(const std::string& subscription) {
-  if (crash_commits_.empty()) return false;
+bool FaultInjector::delivery_commit_armed(const std::string& subscription) {
   const std::uint64_t n = ++commits_[subscription];
   auto [first, last] = crash_commits_.equal_range(subscription);
   for (auto it = first; it != last; ++it) {

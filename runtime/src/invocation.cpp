@@ -8,6 +8,24 @@
 
 namespace herald {
 
+namespace detail {
+namespace {
+// Larger vectors (a handler that emitted a huge burst) are freed rather than
+// kept for the thread's lifetime.
+constexpr std::size_t kSpareOutboxCapacity = 4096;
+thread_local std::vector<OutboxEvent> t_spare_outbox;
+}  // namespace
+
+void take_spare_outbox(std::vector<OutboxEvent>& out) { out.swap(t_spare_outbox); }
+
+void recycle_outbox(std::vector<OutboxEvent>& used) {
+  used.clear();
+  if (used.capacity() > t_spare_outbox.capacity() && used.capacity() <= kSpareOutboxCapacity) {
+    used.swap(t_spare_outbox);
+  }
+}
+}  // namespace detail
+
 Invocation::Invocation(Runtime& runtime, const InvocationSite& site, std::string_view handler, Cause cause)
     : runtime_(runtime), site_(site), handler_(handler), cause_(cause) {}
 
@@ -47,6 +65,7 @@ void Invocation::stage_event(AnyEvent event) {
   Executor& ex = rt.executor();
   const std::uint64_t a = ex.random();
   const std::uint64_t b = ex.random();
+  if (events_.capacity() == 0) detail::take_spare_outbox(events_);
   events_.push_back(OutboxEvent{EventId::from_random(a, b), std::move(event.entry), site_.publisher,
                                 site_.publisher_id, Instant{}, cause_.causation, cause_.correlation, cause_.depth});
 }

@@ -8,6 +8,7 @@
 
 #include "herald/backend.hpp"
 #include "herald/executor.hpp"
+#include "herald/ring_queue.hpp"
 
 namespace herald {
 namespace {
@@ -19,14 +20,13 @@ class MemoryContextLog final : public ContextLog {
   void append_outbox(std::vector<OutboxEvent>& events) override {
     std::lock_guard lock(outbox_mutex_);
     for (OutboxEvent& e : events) outbox_.push_back(std::move(e));
+    // Emptied but with its capacity kept, so the caller can reuse it.
+    events.clear();
   }
 
   void take_outbox(std::vector<OutboxEvent>& out, std::size_t max) override {
     std::lock_guard lock(outbox_mutex_);
-    for (std::size_t i = 0; i < max && !outbox_.empty(); ++i) {
-      out.push_back(std::move(outbox_.front()));
-      outbox_.pop_front();
-    }
+    for (std::size_t i = 0; i < max && !outbox_.empty(); ++i) out.push_back(outbox_.take_front());
   }
 
   std::size_t outbox_size() override {
@@ -67,15 +67,18 @@ class MemoryContextLog final : public ContextLog {
 
   std::vector<LogEntryPtr> entries() override {
     std::lock_guard lock(mutex_);
-    return {log_.begin(), log_.end()};
+    std::vector<LogEntryPtr> all;
+    all.reserve(log_.size());
+    for (std::size_t i = 0; i < log_.size(); ++i) all.push_back(log_[i]);
+    return all;
   }
 
  private:
   ActorMutex mutex_;
   ActorMutex outbox_mutex_;
   std::size_t window_;
-  std::deque<OutboxEvent> outbox_;
-  std::deque<LogEntryPtr> log_;
+  RingQueue<OutboxEvent> outbox_;
+  RingQueue<LogEntryPtr> log_;
   std::unordered_set<EventId, EventIdHash> ids_;
   std::deque<EventId> id_order_;
   std::unordered_map<PublisherIndex, std::int64_t> sequences_;

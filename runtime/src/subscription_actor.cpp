@@ -26,6 +26,11 @@ void SubscriptionActor::enqueue(LogEntryPtr entry) {
   inbox_.push(Delivery{std::move(entry)});
 }
 
+bool SubscriptionActor::enqueue_deferred(LogEntryPtr entry) {
+  metrics_.enqueued.add();
+  return inbox_.push_deferred(Delivery{std::move(entry)});
+}
+
 void SubscriptionActor::redrive(DeadLetter letter) {
   metrics_.redriven.add();
   inbox_.push(Delivery{std::move(letter.event), 1, true, false, {}});
@@ -42,9 +47,9 @@ void SubscriptionActor::reset() {
 void SubscriptionActor::run() {
   inbox_.take(batch_, kBatch);
   while (!batch_.empty()) {
-    Delivery d = std::move(batch_.front());
-    batch_.pop_front();
-    if (!d.redrive && !d.resumed) {
+    Delivery d = batch_.take_front();
+    // Most of the time no lane is parked: skip the hash lookup then.
+    if (!d.redrive && !d.resumed && !parked_.empty()) {
       auto lane = parked_.find(d.entry->publisher);
       if (lane != parked_.end()) {
         lane->second.push_back(std::move(d));
@@ -161,6 +166,7 @@ void SubscriptionActor::finish(const Delivery& d) {
   metrics_.finished.add();
   if (d.redrive) return;
   d.entry->pending.fetch_sub(1, std::memory_order_acq_rel);
+  if (parked_.empty()) return;
   // The lane of this publisher was held by this delivery if it was parked;
   // what waited behind it goes first, in order.
   auto lane = parked_.find(d.entry->publisher);

@@ -42,6 +42,9 @@ class SubscriptionActor final : public Actor {
   }
 
   void enqueue(LogEntryPtr entry);
+  // Queues without scheduling; returns true if the caller must schedule this
+  // actor (see Mailbox::push_deferred).
+  [[nodiscard]] bool enqueue_deferred(LogEntryPtr entry);
   void redrive(DeadLetter letter);
   void run() override;
   // Simulated crash: queues, parked lanes and retry state are volatile.
@@ -61,7 +64,7 @@ class SubscriptionActor final : public Actor {
   SubscriptionStore& store_;
   SubscriptionMetrics& metrics_;
   Mailbox<Delivery> inbox_;
-  std::deque<Delivery> batch_;
+  RingQueue<Delivery> batch_;
   // Publishers with a delivery waiting for its retry, and what arrived from
   // them meanwhile, in sequence order.
   std::unordered_map<PublisherIndex, std::deque<Delivery>> parked_;

@@ -1,5 +1,6 @@
 #include "herald/threaded_executor.hpp"
 
+#include <algorithm>
 #include <random>
 
 namespace herald {
@@ -29,6 +30,19 @@ void ThreadedExecutor::schedule(Actor& actor) {
     wake = sleepers_ > 0;
   }
   if (wake) work_cv_.notify_one();
+}
+
+void ThreadedExecutor::schedule_batch(Actor* const* actors, std::size_t count) {
+  if (count == 0) return;
+  std::size_t wake = 0;
+  {
+    std::lock_guard lock(mutex_);
+    for (std::size_t i = 0; i < count; ++i) ready_.push_back(actors[i]);
+    ready_count_.store(ready_.size(), std::memory_order_release);
+    wake = std::min(sleepers_, count);
+  }
+  // One sleeper per new actor at most: spinning workers find the rest.
+  for (std::size_t i = 0; i < wake; ++i) work_cv_.notify_one();
 }
 
 void ThreadedExecutor::schedule_at(Instant at, std::function<void()> task) {

@@ -164,4 +164,54 @@ TEST_CASE("Threaded: shutdown drains in-flight work") {
   CHECK(commerce::notifications::Inbox::at(rt, "audit").state().messages.size() == 1000);
 }
 
+TEST_CASE("Threaded: log entries freed on workers and reused by hosts keep payloads and eventIds intact") {
+  // Entries are allocated by the emitting host threads and released by
+  // whichever worker finishes with them last; each thread keeps its own free
+  // blocks. Several hosts emit bursts while two workers deliver.
+  ThreadedExecutor executor(2);
+  std::vector<std::pair<std::string, std::string>> seen;  // touched only by the subscription's actor
+  constexpr int kHosts = 3;
+  constexpr int kRounds = 8;
+  constexpr int kParts = 200;
+  {
+    Runtime rt(threaded_config(), executor);
+    rt.install(commerce::order::context());
+    Context probes("test.probe");
+    probes.subscribe<PaymentConfirmed>({.service = "test.probe.Record",
+                                        .handler = [&](Invocation&, const PaymentConfirmed& e, const EventEnvelope& env) {
+                                          seen.emplace_back(fmt::format("{}#{}", e.orderId.raw(), e.amount.cents),
+                                                            env.eventId.str());
+                                        }});
+    rt.install(std::move(probes));
+    std::vector<std::thread> hosts;
+    for (int t = 0; t < kHosts; ++t) {
+      hosts.emplace_back([&rt, t] {
+        for (int r = 0; r < kRounds; ++r) {
+          Order o = Order::at(rt, OrderId(fmt::format("p-{}-{}", t, r)));
+          o.place(UserId("u"), Money{1, "EUR"});
+          o.splitPayment(InternalCaller{}, kParts);
+        }
+      });
+    }
+    for (auto& h : hosts) h.join();
+    rt.shutdown();
+  }
+  REQUIRE(seen.size() == static_cast<std::size_t>(kHosts * kRounds * kParts));
+  std::set<std::string> payloads;
+  std::set<std::string> ids;
+  for (const auto& [payload, id] : seen) {
+    payloads.insert(payload);
+    REQUIRE(EventId::parse(id).has_value());
+    ids.insert(id);
+  }
+  CHECK(ids.size() == seen.size());
+  CHECK(payloads.size() == seen.size());
+  for (int t = 0; t < kHosts; ++t) {
+    for (int r = 0; r < kRounds; ++r) {
+      CHECK(payloads.contains(fmt::format("p-{}-{}#1", t, r)));
+      CHECK(payloads.contains(fmt::format("p-{}-{}#{}", t, r, kParts)));
+    }
+  }
+}
+
 }  // namespace herald::test

@@ -4,6 +4,7 @@
 // Work is done by actors (fan-out actors, subscriptions, agents): an actor is
 // scheduled at most once at a time and runs on one thread at a time, which is
 // what serialises each agent and each subscription. Timers carry retries.
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -31,6 +32,11 @@ class Executor {
   // Makes the actor runnable. The caller guarantees an actor is never
   // scheduled twice before it runs (Mailbox below keeps that rule).
   virtual void schedule(Actor& actor) = 0;
+  // Makes several actors runnable, in this order, as one step: the threaded
+  // executor takes its lock once for all of them.
+  virtual void schedule_batch(Actor* const* actors, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i) schedule(*actors[i]);
+  }
   // Runs `task` at or after `at` on some thread.
   virtual void schedule_at(Instant at, std::function<void()> task) = 0;
 

@@ -26,14 +26,27 @@ class FaultInjector {
   // which a redelivery meets a recorded eventId.
   void crash_after_commit(std::string subscription, std::uint64_t k);
 
-  // Called by the delivery logic.
-  std::optional<std::string> on_delivery_attempt(const std::string& subscription);
-  std::optional<std::string> on_handler_exit(const std::string& handler);
-  bool on_delivery_commit(const std::string& subscription);
+  // Called by the delivery logic. Inline checks first: on the delivery path
+  // nothing is usually armed, and then each call is one comparison.
+  std::optional<std::string> on_delivery_attempt(const std::string& subscription) {
+    if (delivery_faults_.empty()) return std::nullopt;
+    return delivery_attempt_armed(subscription);
+  }
+  std::optional<std::string> on_handler_exit(const std::string& handler) {
+    if (handler_faults_.empty()) return std::nullopt;
+    return handler_exit_armed(handler);
+  }
+  bool on_delivery_commit(const std::string& subscription) {
+    return !crash_commits_.empty() && delivery_commit_armed(subscription);
+  }
   bool crash_due(std::uint64_t step) const { return crash_step_ && *crash_step_ == step; }
   void clear_crash_step() { crash_step_.reset(); }
 
  private:
+  std::optional<std::string> delivery_attempt_armed(const std::string& subscription);
+  std::optional<std::string> handler_exit_armed(const std::string& handler);
+  bool delivery_commit_armed(const std::string& subscription);
+
   struct Rule {
     std::uint64_t k;
     std::string message;

@@ -3,6 +3,7 @@
 // single allocation, shared by the log, every subscription queue and any
 // dead letter.
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <utility>
@@ -34,13 +35,48 @@ struct TypedLogEntry final : LogEntry {
   const E value;
 };
 
+namespace detail {
+// Log entries are allocated per emission and freed once every subscription
+// is done with them, in bursts larger than malloc's per-thread caches; these
+// keep per-thread free lists by size so a steady stream reuses blocks. A
+// block may be freed on another thread than the one that allocated it.
+void* entry_allocate(std::size_t bytes);
+void entry_deallocate(void* p, std::size_t bytes) noexcept;
+
+template <class T>
+struct EntryAllocator {
+  using value_type = T;
+  EntryAllocator() = default;
+  template <class U>
+  EntryAllocator(const EntryAllocator<U>&) noexcept {}
+  T* allocate(std::size_t n) {
+    static_assert(alignof(T) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__, "over-aligned events need std::allocator");
+    return static_cast<T*>(entry_allocate(n * sizeof(T)));
+  }
+  void deallocate(T* p, std::size_t n) noexcept { entry_deallocate(p, n * sizeof(T)); }
+  template <class U>
+  bool operator==(const EntryAllocator<U>&) const noexcept {
+    return true;
+  }
+};
+
+template <class T, class... Args>
+std::shared_ptr<T> make_entry(Args&&... args) {
+  if constexpr (alignof(T) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__) {
+    return std::allocate_shared<T>(EntryAllocator<T>{}, std::forward<Args>(args)...);
+  } else {
+    return std::make_shared<T>(std::forward<Args>(args)...);
+  }
+}
+}  // namespace detail
+
 // A typed payload on its way from Events.emit (or a host publish) to the log.
 struct AnyEvent {
   LogEntryPtr entry;
 
   template <class E>
   static AnyEvent of(E value) {
-    return AnyEvent{std::make_shared<TypedLogEntry<E>>(std::move(value))};
+    return AnyEvent{detail::make_entry<TypedLogEntry<E>>(std::move(value))};
   }
   const EventType& type() const { return *entry->type; }
   template <class E>

@@ -2,10 +2,10 @@
 // The queue in front of an actor, and the rule that an actor is scheduled at
 // most once: `scheduled_` stays true from the push that scheduled it until a
 // run finds the queue empty.
-#include <deque>
 #include <utility>
 
 #include "herald/executor.hpp"
+#include "herald/ring_queue.hpp"
 
 namespace herald {
 
@@ -15,23 +15,23 @@ class Mailbox {
   Mailbox(Executor& executor, Actor& owner) : executor_(executor), owner_(owner), mutex_(executor.concurrent()) {}
 
   void push(Item item) {
-    bool wake = false;
-    {
-      std::lock_guard lock(mutex_);
-      items_.push_back(std::move(item));
-      wake = !std::exchange(scheduled_, true);
-    }
-    if (wake) executor_.schedule(owner_);
+    if (push_deferred(std::move(item))) executor_.schedule(owner_);
+  }
+
+  // Like push, but leaves the scheduling to the caller: returns true if the
+  // owner must now be scheduled. The fan-out uses it to hand all the
+  // subscriptions an event wakes to the executor in one step.
+  [[nodiscard]] bool push_deferred(Item item) {
+    std::lock_guard lock(mutex_);
+    items_.push_back(std::move(item));
+    return !std::exchange(scheduled_, true);
   }
 
   // Moves up to `max` items into `out` (which the actor reuses, so a steady
   // stream allocates nothing).
-  void take(std::deque<Item>& out, std::size_t max) {
+  void take(RingQueue<Item>& out, std::size_t max) {
     std::lock_guard lock(mutex_);
-    for (std::size_t i = 0; i < max && !items_.empty(); ++i) {
-      out.push_back(std::move(items_.front()));
-      items_.pop_front();
-    }
+    for (std::size_t i = 0; i < max && !items_.empty(); ++i) out.push_back(items_.take_front());
   }
 
   // Ends a run: reschedules the actor if items arrived meanwhile.
@@ -54,17 +54,17 @@ class Mailbox {
   }
 
   // Crash simulation: the queue is volatile, and the executor forgot it.
-  std::deque<Item> drop_all() {
+  void drop_all() {
     std::lock_guard lock(mutex_);
     scheduled_ = false;
-    return std::exchange(items_, {});
+    items_.clear();
   }
 
  private:
   Executor& executor_;
   Actor& owner_;
   ActorMutex mutex_;
-  std::deque<Item> items_;
+  RingQueue<Item> items_;
   bool scheduled_ = false;
 };
 

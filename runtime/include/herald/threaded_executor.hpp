@@ -4,7 +4,6 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <mutex>
 #include <queue>
@@ -12,6 +11,7 @@
 #include <vector>
 
 #include "herald/executor.hpp"
+#include "herald/ring_queue.hpp"
 
 namespace herald {
 
@@ -22,6 +22,7 @@ class ThreadedExecutor final : public Executor {
   ~ThreadedExecutor() override;
 
   void schedule(Actor& actor) override;
+  void schedule_batch(Actor* const* actors, std::size_t count) override;
   void schedule_at(Instant at, std::function<void()> task) override;
   Instant now() const override;
   std::uint64_t random() override;
@@ -52,7 +53,9 @@ class ThreadedExecutor final : public Executor {
   std::mutex mutex_;
   std::condition_variable work_cv_;
   std::condition_variable idle_cv_;
-  std::deque<Actor*> ready_;
+  // A ring rather than a deque: a deque allocates and frees a block every 64
+  // actors pushed, and it would do so while holding the lock.
+  RingQueue<Actor*> ready_;
   std::priority_queue<Timer, std::vector<Timer>, Later> timers_;
   std::uint64_t timer_order_ = 0;
   std::size_t running_ = 0;

@@ -1,0 +1,80 @@
+// Per-thread free lists for log entries (see detail::entry_allocate).
+#include <cstddef>
+#include <new>
+
+#include "herald/log_entry.hpp"
+
+namespace herald::detail {
+namespace {
+
+constexpr std::size_t kGranule = 16;
+constexpr std::size_t kClasses = 48;  // blocks up to 768 bytes; larger ones go to operator new
+// Blocks kept per size class and thread: enough for a burst of emissions
+// (the fan-out moves 256 per run) without letting a thread that only frees
+// (a worker dropping entries another thread allocated) hoard much memory.
+constexpr std::size_t kKeep = 1024;
+
+struct FreeBlock {
+  FreeBlock* next;
+};
+
+// Trivially destructible, so it stays usable until the thread is gone; the
+// Reaper below returns its blocks when the thread ends.
+struct Cache {
+  FreeBlock* head[kClasses];
+  std::size_t count[kClasses];
+  bool reaper_armed;
+  bool dead;  // the thread is ending: free straight to operator new
+};
+thread_local constinit Cache t_cache{};
+
+struct Reaper {
+  ~Reaper() {
+    for (std::size_t c = 0; c < kClasses; ++c) {
+      while (FreeBlock* b = t_cache.head[c]) {
+        t_cache.head[c] = b->next;
+        ::operator delete(static_cast<void*>(b));
+      }
+      t_cache.count[c] = 0;
+    }
+    t_cache.dead = true;
+  }
+};
+
+void arm_reaper() {
+  thread_local Reaper reaper;
+  (void)reaper;
+  t_cache.reaper_armed = true;
+}
+
+constexpr std::size_t class_of(std::size_t bytes) { return (bytes + kGranule - 1) / kGranule; }
+
+}  // namespace
+
+void* entry_allocate(std::size_t bytes) {
+  const std::size_t c = class_of(bytes);
+  if (c < kClasses) {
+    if (FreeBlock* b = t_cache.head[c]) {
+      t_cache.head[c] = b->next;
+      --t_cache.count[c];
+      return b;
+    }
+    return ::operator new(c * kGranule);
+  }
+  return ::operator new(bytes);
+}
+
+void entry_deallocate(void* p, std::size_t bytes) noexcept {
+  const std::size_t c = class_of(bytes);
+  if (c < kClasses && t_cache.count[c] < kKeep && !t_cache.dead) {
+    if (!t_cache.reaper_armed) arm_reaper();
+    auto* b = static_cast<FreeBlock*>(p);
+    b->next = t_cache.head[c];
+    t_cache.head[c] = b;
+    ++t_cache.count[c];
+    return;
+  }
+  ::operator delete(p);
+}
+
+}  // namespace herald::detail
