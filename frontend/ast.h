@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -149,6 +150,10 @@ enum class UnaryOp : std::uint8_t { Neg, Not };
 enum class BinaryOp : std::uint8_t {
   Or, And, Eq, Ne, Lt, Le, Gt, Ge, Add, Sub, Mul, Div, Rem,
 };
+
+// The operators as written in source: "-", "||", "<=", ...
+[[nodiscard]] std::string_view spelling(UnaryOp op);
+[[nodiscard]] std::string_view spelling(BinaryOp op);
 
 struct Expr {
   ExprKind kind;

@@ -88,64 +88,6 @@ std::string formatDouble(double value) {
   return text;
 }
 
-const char* durationUnitWord(DurationUnit unit) {
-  switch (unit) {
-    case DurationUnit::Milliseconds:
-      return "ms";
-    case DurationUnit::Seconds:
-      return "seconds";
-    case DurationUnit::Minutes:
-      return "minutes";
-    case DurationUnit::Hours:
-      return "hours";
-    case DurationUnit::Days:
-      return "days";
-  }
-  return "?";
-}
-
-const char* unaryOpSpelling(UnaryOp op) {
-  switch (op) {
-    case UnaryOp::Neg:
-      return "-";
-    case UnaryOp::Not:
-      return "!";
-  }
-  return "?";
-}
-
-const char* binaryOpSpelling(BinaryOp op) {
-  switch (op) {
-    case BinaryOp::Or:
-      return "||";
-    case BinaryOp::And:
-      return "&&";
-    case BinaryOp::Eq:
-      return "==";
-    case BinaryOp::Ne:
-      return "!=";
-    case BinaryOp::Lt:
-      return "<";
-    case BinaryOp::Le:
-      return "<=";
-    case BinaryOp::Gt:
-      return ">";
-    case BinaryOp::Ge:
-      return ">=";
-    case BinaryOp::Add:
-      return "+";
-    case BinaryOp::Sub:
-      return "-";
-    case BinaryOp::Mul:
-      return "*";
-    case BinaryOp::Div:
-      return "/";
-    case BinaryOp::Rem:
-      return "%";
-  }
-  return "?";
-}
-
 const char* typeDefWord(TypeDefKind kind) {
   switch (kind) {
     case TypeDefKind::Record:
@@ -405,7 +347,7 @@ class Dumper {
       case ExprKind::DurationLit: {
         const auto* d = llvm::cast<DurationLitExpr>(e);
         n.head = "duration " + std::to_string(d->value) + " " +
-                 durationUnitWord(d->unit) + at;
+                 std::string(durationUnitName(d->unit)) + at;
         break;
       }
       case ExprKind::Name:
@@ -481,13 +423,13 @@ class Dumper {
         break;
       case ExprKind::Unary: {
         const auto* u = llvm::cast<UnaryExpr>(e);
-        n.head = std::string("unary ") + unaryOpSpelling(u->op) + at;
+        n.head = "unary " + std::string(spelling(u->op)) + at;
         n.kids.push_back(expr(u->operand));
         break;
       }
       case ExprKind::Binary: {
         const auto* b = llvm::cast<BinaryExpr>(e);
-        n.head = std::string("binary ") + binaryOpSpelling(b->op) + at;
+        n.head = "binary " + std::string(spelling(b->op)) + at;
         n.kids.push_back(expr(b->lhs));
         n.kids.push_back(expr(b->rhs));
         break;

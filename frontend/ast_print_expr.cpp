@@ -80,38 +80,6 @@ const char* durationUnitWord(DurationUnit unit, std::uint64_t value) {
   return "ms";
 }
 
-const char* binaryOpSpelling(BinaryOp op) {
-  switch (op) {
-    case BinaryOp::Or:
-      return "||";
-    case BinaryOp::And:
-      return "&&";
-    case BinaryOp::Eq:
-      return "==";
-    case BinaryOp::Ne:
-      return "!=";
-    case BinaryOp::Lt:
-      return "<";
-    case BinaryOp::Le:
-      return "<=";
-    case BinaryOp::Gt:
-      return ">";
-    case BinaryOp::Ge:
-      return ">=";
-    case BinaryOp::Add:
-      return "+";
-    case BinaryOp::Sub:
-      return "-";
-    case BinaryOp::Mul:
-      return "*";
-    case BinaryOp::Div:
-      return "/";
-    case BinaryOp::Rem:
-      return "%";
-  }
-  return "?";
-}
-
 }  // namespace
 
 void SourcePrinter::qname(const QualifiedName& q) {
@@ -426,7 +394,7 @@ void SourcePrinter::expr(const Expr* e) {
     case ExprKind::Binary: {
       const auto* b = llvm::cast<BinaryExpr>(e);
       expr(b->lhs);
-      put(" ", binaryOpSpelling(b->op), " ");
+      put(" ", spelling(b->op), " ");
       expr(b->rhs);
       return;
     }
