@@ -52,14 +52,6 @@ class DeterministicExecutor final : public Executor {
   static Instant default_start();
 
  private:
-  struct Timer {
-    Instant at;
-    std::uint64_t order;
-    std::function<void()> task;
-  };
-  struct Later {
-    bool operator()(const Timer& a, const Timer& b) const { return a.at != b.at ? a.at > b.at : a.order > b.order; }
-  };
 
   bool step();
   void crash();
@@ -67,7 +59,7 @@ class DeterministicExecutor final : public Executor {
   std::uint64_t rng_state_;
   Instant now_;
   std::vector<Actor*> ready_;
-  std::priority_queue<Timer, std::vector<Timer>, Later> timers_;
+  TimerQueue timers_;
   std::uint64_t timer_order_ = 0;
   std::uint64_t steps_ = 0;
   std::size_t crashes_ = 0;

@@ -9,6 +9,8 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <queue>
+#include <vector>
 
 #include "herald/time.hpp"
 
@@ -24,6 +26,21 @@ class Actor {
   // two run() calls of one actor overlap.
   virtual void run() = 0;
 };
+
+// A task due at an instant; `order` keeps tasks due at the same instant in
+// the order they were scheduled. Both executors keep their retry timers in
+// a TimerQueue, earliest first.
+struct Timer {
+  Instant at;
+  std::uint64_t order;
+  std::function<void()> task;
+};
+struct TimerLater {
+  bool operator()(const Timer& a, const Timer& b) const {
+    return a.at != b.at ? a.at > b.at : a.order > b.order;
+  }
+};
+using TimerQueue = std::priority_queue<Timer, std::vector<Timer>, TimerLater>;
 
 class Executor {
  public:

@@ -38,14 +38,6 @@ class ThreadedExecutor final : public Executor {
   unsigned threads() const { return static_cast<unsigned>(workers_.size()); }
 
  private:
-  struct Timer {
-    Instant at;
-    std::uint64_t order;
-    std::function<void()> task;
-  };
-  struct Later {
-    bool operator()(const Timer& a, const Timer& b) const { return a.at != b.at ? a.at > b.at : a.order > b.order; }
-  };
 
   void work();
   bool idle_locked() const { return ready_.empty() && running_ == 0 && timers_.empty(); }
@@ -56,7 +48,7 @@ class ThreadedExecutor final : public Executor {
   // A ring rather than a deque: a deque allocates and frees a block every 64
   // actors pushed, and it would do so while holding the lock.
   RingQueue<Actor*> ready_;
-  std::priority_queue<Timer, std::vector<Timer>, Later> timers_;
+  TimerQueue timers_;
   std::uint64_t timer_order_ = 0;
   std::size_t running_ = 0;
   std::size_t sleepers_ = 0;
