@@ -113,9 +113,10 @@ constexpr TokenRole roleOf(TokenKind k) {
 }
 
 constexpr std::size_t kTokenKinds = 0
-#define TOKEN(Id, Describe) +1
-#define KEYWORD(Id, Spelling) +1
-#define PUNCT(Id, Spelling) +1
+// Each macro expands to one term of a sum, so it cannot be parenthesised.
+#define TOKEN(Id, Describe) +1      // NOLINT(bugprone-macro-parentheses)
+#define KEYWORD(Id, Spelling) +1    // NOLINT(bugprone-macro-parentheses)
+#define PUNCT(Id, Spelling) +1      // NOLINT(bugprone-macro-parentheses)
 #include "frontend/token_kinds.def"
     ;
 

@@ -169,7 +169,10 @@ class ParserDriver {
   llvm::ArrayRef<T> list(yy::List<T> items) {
     llvm::ArrayRef<T> copy =
         arena.copy(llvm::ArrayRef<T>(items.data, items.size));
-    release(items.data, items.capacity * sizeof(T));
+    // T is often a node pointer: the storage holds T's, so sizeof(T) is
+    // right (here and in grow()).
+    release(items.data,
+            items.capacity * sizeof(T));  // NOLINT(bugprone-sizeof-expression)
     return copy;
   }
   // A part of a node (an argument, a field, ...) waiting to be pushed on
@@ -302,10 +305,15 @@ class ParserDriver {
   template <typename T>
   void grow(yy::List<T>& items) {
     const std::uint32_t capacity = items.capacity == 0 ? 4 : items.capacity * 2;
-    T* data = static_cast<T*>(acquire(capacity * sizeof(T)));
-    if (items.size != 0)
-      std::memcpy(static_cast<void*>(data), items.data, items.size * sizeof(T));
-    release(items.data, items.capacity * sizeof(T));
+    const std::size_t bytes =
+        capacity * sizeof(T);  // NOLINT(bugprone-sizeof-expression)
+    const std::size_t used =
+        items.size * sizeof(T);  // NOLINT(bugprone-sizeof-expression)
+    const std::size_t released =
+        items.capacity * sizeof(T);  // NOLINT(bugprone-sizeof-expression)
+    T* data = static_cast<T*>(acquire(bytes));
+    if (used != 0) std::memcpy(static_cast<void*>(data), items.data, used);
+    release(items.data, released);
     items.data = data;
     items.capacity = capacity;
   }

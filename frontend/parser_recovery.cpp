@@ -533,7 +533,8 @@ void Parser::report_syntax_error(const context& ctx) const {
         }
         action = -action;
       }
-      const auto length = static_cast<std::size_t>(yyr2_[action]);
+      const auto length =
+          static_cast<std::size_t>(static_cast<unsigned char>(yyr2_[action]));
       if (length >= stack.size()) return false;
       stack.resize(stack.size() - length);
       stack.push_back(yy_lr_goto_state_(stack.back(), yyr1_[action]));

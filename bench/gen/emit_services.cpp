@@ -152,7 +152,7 @@ std::string viaClause(Rng& rng) {
   }
 }
 
-std::string uniqueName(ServiceNames& names, std::string base) {
+std::string uniqueName(ServiceNames& names, const std::string& base) {
   std::string name = base;
   for (int n = 2; names.count(name) != 0; ++n) name = base + std::to_string(n);
   names.insert(name);

@@ -14,7 +14,8 @@
 
 namespace fs = std::filesystem;
 
-int main(int argc, char** argv) {
+// An exception that escapes ends the run with its message, as intended.
+int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
   CLI::App app{"Writes a synthetic Herald project for the benchmarks."};
   herald::bench::ProjectOptions options;
   std::string out;

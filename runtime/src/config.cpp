@@ -5,12 +5,11 @@
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <unistd.h>  // environ
 
 #include <fmt/format.h>
 
 #include "herald/errors.hpp"
-
-extern char** environ;
 
 namespace herald {
 namespace {

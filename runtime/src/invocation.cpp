@@ -29,7 +29,7 @@ void recycle_outbox(std::vector<OutboxEvent>& used) {
 Invocation::Invocation(Runtime& runtime, const InvocationSite& site, std::string_view handler, Cause cause)
     : runtime_(runtime), site_(site), handler_(handler), cause_(cause) {}
 
-void Invocation::fail(std::string message) { throw HandlerFailure(std::move(message)); }
+void Invocation::fail(const std::string& message) { throw HandlerFailure(message); }
 
 std::string Invocation::handler_name() const {
   if (handler_.empty()) return std::string(site_.owner);

@@ -91,6 +91,7 @@ std::vector<std::pair<std::string, TypeTotals>> totals(
 
 std::vector<const SubscriptionMetrics*> sorted(const std::vector<std::unique_ptr<SubscriptionMetrics>>& subs) {
   std::vector<const SubscriptionMetrics*> out;
+  out.reserve(subs.size());
   for (const auto& s : subs) out.push_back(s.get());
   std::sort(out.begin(), out.end(), [](auto* a, auto* b) { return a->subscription < b->subscription; });
   return out;

@@ -71,6 +71,7 @@ CaseOutput runCase(const GoldenCase& c) {
   }
   DiagnosticEngine diags;
   std::vector<ParseResult> results;
+  results.reserve(ids.size());
   for (FileId id : ids) results.push_back(parse(sources.file(id), diags));
   diags.finalize();
 

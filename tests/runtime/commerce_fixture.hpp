@@ -184,7 +184,7 @@ class Order {
     });
   }
 
-  void markPaid(InternalCaller, AuthId) {
+  void markPaid(InternalCaller, const AuthId&) {
     ref_.call("markPaid", [&](herald::Invocation& tx, OrderState& s) {
       if (!s.customer) tx.fail(fmt::format("order {} has no customer", id_.raw()));
       const UserId buyer = *s.customer;

@@ -48,7 +48,8 @@ TEST_CASE("RingQueue: clear and destruction release every element") {
     CHECK(tracked.use_count() == 1);
     for (int i = 0; i < 50; ++i) q.push_front(tracked);
     RingQueue<std::shared_ptr<int>> moved = std::move(q);
-    CHECK(q.empty());
+    // The moved-from queue is specified to be empty and reusable.
+    CHECK(q.empty());  // NOLINT(bugprone-use-after-move)
     CHECK(moved.size() == 50);
     CHECK(tracked.use_count() == 51);
   }

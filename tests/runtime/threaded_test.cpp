@@ -81,6 +81,7 @@ TEST_CASE("Threaded D7: per-publisher FIFO under concurrent host calls to one ag
     constexpr int kThreads = 4;
     constexpr int kCalls = 60;
     std::vector<std::thread> hosts;
+    hosts.reserve(kThreads);
     for (int t = 0; t < kThreads; ++t) {
       hosts.emplace_back([&rt, t] {
         for (int i = 0; i < kCalls; ++i) {
@@ -122,6 +123,7 @@ TEST_CASE("Threaded D4: a failing subscriber does not block the publisher or the
                                         }});
     rt.install(std::move(probes));
     std::vector<std::thread> hosts;
+    hosts.reserve(2);
     for (int t = 0; t < 2; ++t) {
       hosts.emplace_back([&rt, t] {
         for (int i = 0; i < 50; ++i) {
@@ -184,6 +186,7 @@ TEST_CASE("Threaded: log entries freed on workers and reused by hosts keep paylo
                                         }});
     rt.install(std::move(probes));
     std::vector<std::thread> hosts;
+    hosts.reserve(kHosts);
     for (int t = 0; t < kHosts; ++t) {
       hosts.emplace_back([&rt, t] {
         for (int r = 0; r < kRounds; ++r) {

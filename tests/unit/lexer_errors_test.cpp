@@ -286,6 +286,7 @@ TEST_CASE("next() keeps returning EndOfFile") {
   DiagnosticEngine diags;
   herald::Lexer lexer(file, diags);
   std::vector<TokenKind> kinds;
+  kinds.reserve(8);
   for (int i = 0; i < 8; ++i) kinds.push_back(lexer.next().kind);
   CHECK(kinds == std::vector<TokenKind>{
                      TokenKind::Identifier, TokenKind::StringHead,

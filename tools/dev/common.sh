@@ -6,7 +6,7 @@ HERALD_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 HERALD_PACKAGES=(
   cmake ninja-build g++ llvm-14-dev
   libfmt-dev libcli11-dev doctest-dev re2c bison nlohmann-json3-dev
-  graphviz
+  graphviz clang-tidy
 )
 
 herald_install_deps() {

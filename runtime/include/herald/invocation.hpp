@@ -125,7 +125,7 @@ class Invocation {
   Random random() { return Random(*this); }
 
   // Herald's fail(...): aborts the handler.
-  [[noreturn]] void fail(std::string message);
+  [[noreturn]] void fail(const std::string& message);
 
   // The handler's qualified name: "commerce.order.Order.markPaid", or the
   // service name for a subscription (whose handler name is empty).

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "herald/agent.hpp"  // detail::abort_invocation, detail::check_handler_fault_injection
 #include "herald/errors.hpp"
 #include "herald/invocation.hpp"
 
@@ -20,8 +21,6 @@ namespace herald {
 namespace detail {
 const InvocationSite& service_site(Runtime& rt, std::string_view service);
 void commit_service(Runtime& rt, Invocation& tx);
-void abort_invocation(Runtime& rt, Invocation& tx, std::string_view message);
-void check_handler_fault_injection(Runtime& rt, Invocation& tx);
 }  // namespace detail
 
 class ServiceRef {
