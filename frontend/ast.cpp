@@ -1,5 +1,7 @@
 #include "frontend/ast.h"
 
+#include <cstdio>
+
 namespace herald::ast {
 
 std::string_view spelling(UnaryOp op) {
@@ -42,6 +44,44 @@ std::string_view spelling(BinaryOp op) {
       return "%";
   }
   return "?";
+}
+
+std::string escapeStringText(llvm::StringRef text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    auto u = static_cast<unsigned char>(c);
+    // U+2028 and U+2029 end lines in many editors; keep them visible.
+    if (u == 0xE2 && text.substr(i, 2) == "\xE2\x80" && i + 2 < text.size() &&
+        (text[i + 2] == '\xA8' || text[i + 2] == '\xA9')) {
+      out += text[i + 2] == '\xA8' ? "\\u{2028}" : "\\u{2029}";
+      i += 2;
+      continue;
+    }
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (u < 0x20 || u == 0x7f) {
+          char buf[16];
+          std::snprintf(buf, sizeof buf, "\\u{%X}", u);
+          out += buf;
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out;
 }
 
 }  // namespace herald::ast

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -154,6 +155,8 @@ enum class BinaryOp : std::uint8_t {
 // The operators as written in source: "-", "||", "<=", ...
 [[nodiscard]] std::string_view spelling(UnaryOp op);
 [[nodiscard]] std::string_view spelling(BinaryOp op);
+// `text` escaped as the inside of a Herald string literal, on one line.
+[[nodiscard]] std::string escapeStringText(llvm::StringRef text);
 
 struct Expr {
   ExprKind kind;
