@@ -3,13 +3,7 @@
 #   cmake -DHERALDC=<exe> -DINPUT=<relative .herald> -DSCRATCH=<dir> -P fmt_check.cmake
 cmake_minimum_required(VERSION 3.25)
 
-function(run_heraldc out_var err_var status_var)
-  execute_process(COMMAND ${HERALDC} ${ARGN}
-                  RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  set(${out_var} "${out}" PARENT_SCOPE)
-  set(${err_var} "${err}" PARENT_SCOPE)
-  set(${status_var} "${status}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/heraldc.cmake)
 
 run_heraldc(formatted err status fmt ${INPUT})
 if(NOT status EQUAL 0)

@@ -6,13 +6,7 @@
 #         with a syntax error> -DSCRATCH=<dir> -P fmt_write.cmake
 cmake_minimum_required(VERSION 3.25)
 
-function(run_heraldc out_var err_var status_var)
-  execute_process(COMMAND ${HERALDC} ${ARGN}
-                  RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  set(${out_var} "${out}" PARENT_SCOPE)
-  set(${err_var} "${err}" PARENT_SCOPE)
-  set(${status_var} "${status}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/heraldc.cmake)
 
 file(REMOVE_RECURSE ${SCRATCH})
 file(MAKE_DIRECTORY ${SCRATCH})
