@@ -158,10 +158,19 @@ enum class BinaryOp : std::uint8_t {
 // `text` escaped as the inside of a Herald string literal, on one line.
 [[nodiscard]] std::string escapeStringText(llvm::StringRef text);
 
+// The largest number of expressions one file may hold: ids are 24 bits so
+// that they fit in the padding after `kind`.
+inline constexpr std::uint32_t kMaxExprsPerFile = (1u << 24) - 1;
+
 struct Expr {
   ExprKind kind;
+  // Dense per parse, from 0 in creation order, so later phases keep
+  // per-expression facts in arrays indexed by (file, id) instead of hash
+  // maps keyed by address.
+  std::uint32_t id : 24;
   SourceRange range;
 };
+static_assert(sizeof(Expr) == 16, "an expression id must not grow nodes");
 
 template <ExprKind K>
 struct ExprOf : Expr {
@@ -457,6 +466,7 @@ struct File {
   FileId file;
   llvm::ArrayRef<ContextDecl*> contexts;
   SourceRange range;
+  std::uint32_t exprCount = 0;  // ids of this file's expressions are below
 };
 
 // Owns every node of one parse.
@@ -472,9 +482,21 @@ class Arena {
   template <typename T, typename... A>
   T* node(SourceRange range, A&&... fields) {
     static_assert(std::is_trivially_destructible_v<T>);
-    return new (alloc_.Allocate<T>())
-        T{{{T::kKind, range}}, std::forward<A>(fields)...};
+    if constexpr (std::is_base_of_v<Expr, T>) {
+      // Past the limit ids repeat; the parser reports the file and drops
+      // its AST (exprIdsExhausted), so no later phase sees a repeat.
+      const std::uint32_t id = exprCount_ < kMaxExprsPerFile
+                                   ? exprCount_
+                                   : kMaxExprsPerFile;
+      ++exprCount_;
+      return new (alloc_.Allocate<T>())
+          T{{{T::kKind, id, range}}, std::forward<A>(fields)...};
+    } else {
+      return new (alloc_.Allocate<T>())
+          T{{{T::kKind, range}}, std::forward<A>(fields)...};
+    }
   }
+  [[nodiscard]] std::uint64_t exprCount() const { return exprCount_; }
   template <typename T>
   llvm::ArrayRef<T> copy(llvm::ArrayRef<T> items) {
     if (items.empty()) return {};
@@ -494,6 +516,7 @@ class Arena {
 
  private:
   llvm::BumpPtrAllocator alloc_;
+  std::uint64_t exprCount_ = 0;
 };
 
 }  // namespace herald::ast

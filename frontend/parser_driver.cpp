@@ -508,9 +508,24 @@ void ParserDriver::addDecl(ast::Decl* decl) {
 }
 
 ParseResult parse(const SourceFile& file, DiagnosticEngine& diags) {
+  return parse(file, diags, ParseLimits{});
+}
+
+ParseResult parse(const SourceFile& file, DiagnosticEngine& diags,
+                  const ParseLimits& limits) {
   ParseResult result;
   ParserDriver driver(file, diags, *result.arena);
   result.file = driver.run();
+  const std::uint64_t count = result.arena->exprCount();
+  const std::uint64_t limit =
+      std::min<std::uint64_t>(limits.maxExpressions, ast::kMaxExprsPerFile);
+  if (count > limit) {
+    diags.report<diag::TooManyExpressions>(SourceRange{file.id(), 0, 0},
+                                           limit);
+    result.file->contexts = {};
+  }
+  result.file->exprCount =
+      static_cast<std::uint32_t>(std::min<std::uint64_t>(count, limit));
   return result;
 }
 

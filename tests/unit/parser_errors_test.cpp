@@ -219,6 +219,33 @@ TEST_CASE("E0110: nesting deeper than the limit stops the parse") {
   REQUIRE(q.result.file != nullptr);
 }
 
+TEST_CASE("E0111: a file past the expression limit is reported, its AST dropped") {
+  const std::string text = "context a\nfn f() -> Int { 1 + 2 + 3 }\n";
+  Parsed within;
+  within.id = within.sources->addFile("test.herald", text);
+  within.result = parse(within.sources->file(within.id), *within.diags,
+                        ParseLimits{6});
+  CHECK(within.codes().empty());
+  CHECK(within.file().exprCount == 6);  // 1, 2, 1 + 2, 3, 1 + 2 + 3, block
+  CHECK(within.file().contexts.size() == 1);
+
+  Parsed over;
+  over.id = over.sources->addFile("test.herald", text);
+  over.result = parse(over.sources->file(over.id), *over.diags,
+                      ParseLimits{5});
+  CHECK(over.diagnostics() ==
+        std::vector<std::string>{
+            "E0111 1:1 file holds more than 5 expressions; split it into "
+            "several files"});
+  CHECK(over.file().contexts.empty());
+}
+
+TEST_CASE("expression ids are dense per parse, in creation order") {
+  Parsed p = parseText("context a\nfn f() -> Int { 1 + 2 }\n");
+  REQUIRE(p.codes().empty());
+  CHECK(p.file().exprCount == 4);  // 1, 2, `1 + 2`, the body block
+}
+
 TEST_CASE("recovery: independent errors are all reported, the AST stays") {
   Parsed p = parseText(
       "context a.b {\n"

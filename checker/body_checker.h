@@ -1,0 +1,258 @@
+// The body checker: one instance per fn, handler, store initialiser or
+// invariant. It types every expression (bidirectionally: an expected type
+// flows down to bare variants, `None`, `[]`, `Some` and refined constants),
+// records what each name refers to in the BodyInfo side tables, and
+// accumulates the body's effects (capabilities, emits, store writes,
+// messages, agent fns called). Internal to checker/.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <llvm/ADT/ArrayRef.h>
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/ADT/StringRef.h>
+
+#include "checker/ir.h"
+#include "checker/lookup.h"
+#include "checker/sema.h"
+#include "frontend/ast.h"
+
+namespace herald::check {
+
+// What kind of body is being checked decides what is in scope and which
+// effects are allowed.
+enum class BodyRole : std::uint8_t {
+  PureFn,     // context-level, static (`fn T.x`) and service-local fns
+  AgentFn,    // may use stores and capabilities; its caller must give them
+  Handler,    // agent or service handler
+  StoreInit,  // a store's initialiser: pure, no stores
+  Invariant,  // pure Bool over the agent's stores and key
+};
+
+// The effects of one body. For agent fns, after closure, the effects of
+// every agent fn it calls too.
+struct Effects {
+  // Each capability once, with the range of its first use.
+  llvm::SmallVector<std::pair<const CapabilityInfo*, SourceRange>, 2> caps;
+  llvm::SmallVector<const EventInfo*, 2> emits;
+  llvm::SmallVector<llvm::StringRef, 2> writes;
+  std::vector<CommitShape::Message> sends;
+  llvm::SmallVector<const FnInfo*, 2> callees;  // agent fns called
+
+  void addCap(const CapabilityInfo* cap, SourceRange at);
+  void addEmit(const EventInfo* event);
+  void addWrite(llvm::StringRef store);
+  void addCallee(const FnInfo* fn);
+  // Merges `other` into this one; true when something was added.
+  bool merge(const Effects& other);
+};
+
+// State shared by every body of the program.
+struct BodyPass {
+  Sema& sema;
+  llvm::DenseMap<const FnInfo*, Effects> fnEffects;  // agent fns
+};
+
+// A name bound inside the body: a `let` or a match binding.
+struct Local {
+  llvm::StringRef name;
+  const Type* type = nullptr;
+  SourceRange range;
+};
+
+// What a name in expression position resolved to, before declarations.
+struct ScopeHit {
+  RefKind ref = RefKind::None;
+  const Type* type = nullptr;
+  std::uint32_t index = 0;
+  SourceRange declRange;
+};
+
+// A declaration reached by a (possibly qualified) path; the parts after
+// `partsUsed` are member accesses.
+struct PathHit {
+  LookupResult::Status status = LookupResult::Status::NotFound;
+  DeclInfo* decl = nullptr;
+  std::size_t partsUsed = 0;
+  std::vector<DeclInfo*> candidates;
+};
+
+// A parameter as calls see it (fields, variant payloads, methods).
+struct ParamView {
+  llvm::StringRef name;
+  const Type* type = nullptr;
+};
+
+class BodyChecker {
+ public:
+  BodyChecker(BodyPass& pass, const ContextInfo& context, BodyRole role);
+
+  // Where the body lives. Set before checking.
+  const AgentInfo* agent = nullptr;
+  const ServiceInfo* service = nullptr;
+  HandlerInfo* handler = nullptr;
+  const FnInfo* fn = nullptr;
+  llvm::StringRef ownerName;  // fn, store or invariant name, for messages
+  llvm::ArrayRef<FieldInfo> params;
+  Effects effects;
+
+  // A whole body: a fn's or handler's block against its result type (the
+  // value is discarded when the result is ()), or a store initialiser or
+  // invariant expression against `expected`.
+  void checkFnBody(const ast::BlockExpr* body, const Type* result);
+  const Type* checkValueAgainst(const ast::Expr* e, const Type* expected);
+
+  // --- expressions (check_expr.cpp) ---------------------------------------
+  // Types `e`, with `expected` (may be null) as a hint; reports problems
+  // inside `e` but not a mismatch against `expected`.
+  const Type* check(const ast::Expr* e, const Type* expected);
+  // check + the value is used (message-result-used) + it must fit
+  // `expected` (type-mismatch, refinement of constants).
+  const Type* checkAgainst(const ast::Expr* e, const Type* expected);
+  // check + the value is used; no expected type to fit.
+  const Type* checkUsed(const ast::Expr* e, const Type* expected);
+  // Whether a value of `actual` fits `expected`; sets the coercion of `e`
+  // and reports type-mismatch or refinement-violated.
+  void coerce(const ast::Expr* e, const Type* actual, const Type* expected);
+  // Joins the types of two branches (if/else, match arms).
+  const Type* join(const Type* a, const Type* b) const;
+
+  // --- helpers shared by the construct files --------------------------------
+  TypeTable& types() { return pass_.sema.program.types; }
+  Sema& sema() { return pass_.sema; }
+  const ContextInfo& context() const { return context_; }
+  BodyRole role() const { return role_; }
+  ExprInfo& record(const ast::Expr* e, const Type* type,
+                   RefKind ref = RefKind::None);
+  static bool quiet(const Type* t);  // error type or null: stay silent
+  static const Type* stripRefined(const Type* t);
+  static bool isSum(const Type* t);
+  static const ast::Expr* stripParens(const ast::Expr* e);
+  // A bare name, `[]` or bare-variant call that needs an expected type.
+  bool needsExpected(const ast::Expr* e);
+  // "'a', 'b' and 'c'"
+  static std::string quotedList(llvm::ArrayRef<std::string> names);
+
+  // --- dispatch (check_expr.cpp) ------------------------------------------
+  const Type* checkBlock(const ast::BlockExpr* block, const Type* expected,
+                         bool used);
+  const Type* checkIf(const ast::IfExpr* e, const Type* expected,
+                      bool discard);
+  const Type* checkUnary(const ast::UnaryExpr* e);
+  const Type* checkFail(const ast::FailExpr* e);
+  void reportMessageUse(const ast::Expr* e);
+
+  // --- statements (check_stmt.cpp) ----------------------------------------
+  void checkLet(const ast::Stmt* stmt);
+  void checkAssign(const ast::Stmt* stmt);
+
+  // --- names (check_name.cpp) ---------------------------------------------
+  const Type* checkName(const ast::NameExpr* e, const Type* expected);
+  const Type* checkField(const ast::FieldExpr* e, const Type* expected);
+  const Type* checkValueField(const ast::FieldExpr* e, const Type* base);
+  // Resolves a bare name against locals, params, key, stores, the actor
+  // binder and dependencies.
+  bool lookupScoped(llvm::StringRef name, ScopeHit& hit) const;
+  // Resolves a Name/Field chain as a declaration path (null parts on
+  // anything else). Falls back to first-party capabilities.
+  PathHit lookupPath(llvm::ArrayRef<ast::Ident> parts) const;
+  static bool pathOf(const ast::Expr* e,
+                     llvm::SmallVectorImpl<ast::Ident>& parts);
+  const FnInfo* localFn(llvm::StringRef name) const;
+  void reportUnknownName(const ast::Ident& name);
+  void reportAmbiguous(const ast::Ident& name, const PathHit& hit);
+  void reportNotAValue(const ast::Expr* e, llvm::StringRef name,
+                       const DeclInfo* decl);
+  std::vector<std::string> sumsWithVariant(llvm::StringRef variant) const;
+  const Type* bareVariant(const ast::Expr* e, const ast::Ident& name,
+                          const Type* expected, bool called);
+
+  // --- calls (check_call.cpp) ---------------------------------------------
+  const Type* checkCall(const ast::CallExpr* e, const Type* expected);
+  const Type* checkPathCall(const ast::CallExpr* e, const Type* expected,
+                            llvm::ArrayRef<ast::Ident> parts, bool& handled);
+  const Type* checkMemberCall(const ast::CallExpr* e,
+                              const ast::FieldExpr* callee,
+                              const Type* expected);
+  void checkArgs(llvm::StringRef callee, llvm::ArrayRef<ParamView> params,
+                 const ast::CallExpr* call);
+  void checkArgs(llvm::StringRef callee, llvm::ArrayRef<FieldInfo> params,
+                 const ast::CallExpr* call);
+  // Checks the arguments of a call that is already known to be wrong.
+  void checkArgsQuietly(const ast::CallExpr* call);
+  const Type* callFn(const ast::CallExpr* e, const FnInfo* fn);
+  const Type* callVariant(const ast::CallExpr* e, const Type* sum,
+                          const VariantInfo* variant);
+  const Type* callSome(const ast::CallExpr* e, const Type* expected);
+  const Type* callOpaque(const ast::CallExpr* e, const TypeInfo* type);
+  const Type* callAgentRef(const ast::CallExpr* e, const ScopeHit& hit);
+  const Type* callMessage(const ast::CallExpr* e, const ast::FieldExpr* callee,
+                          const Type* ref);
+  const Type* callMethod(const ast::CallExpr* e, const ast::FieldExpr* callee,
+                         const Type* base);
+
+  // --- capabilities and emit (check_effects.cpp) ----------------------------
+ public:
+  // A capability operation `cap.op`, called (`call`) or not; `viaDependency`
+  // when reached through a named `given` dependency (given by definition).
+  const Type* capabilityOp(const ast::Expr* e, const ast::CallExpr* call,
+                           const CapabilityInfo* cap, const ast::Ident& op,
+                           bool viaDependency);
+  void useCapability(const CapabilityInfo* cap, SourceRange at,
+                     bool viaDependency);
+  bool givenHere(const CapabilityInfo* cap) const;
+  const Type* checkEmit(const ast::CallExpr* call, const ast::Expr* callee,
+                        const ast::TypeApplyExpr* typeArg);
+  void callAgentFn(const FnInfo* callee, SourceRange at);
+
+  void reportNotGiven(const CapabilityInfo* cap, SourceRange at,
+                      const SourceRange* useInFn, const FnInfo* via);
+
+  // --- literals (check_literal.cpp) -----------------------------------------
+  const Type* checkRecordLit(const ast::RecordLitExpr* e);
+  const Type* checkListLit(const ast::ListLitExpr* e, const Type* expected);
+  const Type* checkString(const ast::StringLitExpr* e);
+  void checkFieldInits(const ast::RecordLitExpr* e, llvm::StringRef typeName,
+                       llvm::ArrayRef<FieldInfo> fields, bool eventDefaults);
+
+  // --- operators (check_operator.cpp) ---------------------------------------
+  const Type* checkBinary(const ast::BinaryExpr* e);
+
+  // --- match (check_match.cpp) ----------------------------------------------
+  const Type* checkMatch(const ast::MatchExpr* e, const Type* expected,
+                         bool discard);
+
+ public:
+  // Used by check_match.cpp's pattern walker.
+  void bind(llvm::StringRef name, const Type* type, SourceRange range);
+  llvm::SmallVector<Local, 16>& locals() { return locals_; }
+
+ private:
+  BodyPass& pass_;
+  const ContextInfo& context_;
+  BodyRole role_;
+  llvm::SmallVector<Local, 16> locals_;
+  // Capabilities already reported as not given in this body (once each).
+  llvm::SmallVector<const CapabilityInfo*, 2> reportedCaps_;
+  // A statement the parser could not read may have bound any name: after
+  // one, unknown names are not reported (they would be cascades).
+  bool sawBrokenStmt_ = false;
+  // Set just before checking an expression whose value is discarded (a
+  // statement); read and cleared by check(), so only `if`, `match` and
+  // blocks at that position see it and pass it on to their branches.
+  bool discard_ = false;
+  // The message call checked last: a checked expression is a message
+  // exactly when it is this one (its arguments are checked before it).
+  const ast::Expr* lastMessage_ = nullptr;
+};
+
+// Finalises a commit shape from effects: emits sorted by qualified name,
+// writes sorted, sends in source order; capabilities sorted by name.
+void finishShape(const Effects& effects, CommitShape& shape,
+                 std::vector<const CapabilityInfo*>& caps);
+
+}  // namespace herald::check

@@ -1,0 +1,508 @@
+// Calls: fns (context-level, static, agent- and service-local), variant
+// constructors, `Some`, opaque/refined constructors, capability operations,
+// agent addresses `Rooms(key)` and one-way messages `Rooms(key).h(...)`,
+// and the built-in operations on String, List, Option and Map.
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <llvm/Support/Casting.h>
+
+#include "checker/body_checker.h"
+#include "checker/const_eval.h"
+
+namespace herald::check {
+
+using llvm::dyn_cast;
+using llvm::dyn_cast_or_null;
+
+namespace {
+
+struct MethodSig {
+  llvm::SmallVector<ParamView, 2> params;
+  const Type* result = nullptr;
+};
+
+// The built-in operations (the language decisions list exactly these).
+bool methodSig(TypeTable& tt, const Type* t, llvm::StringRef name,
+               MethodSig& sig) {
+  auto set = [&](std::initializer_list<ParamView> ps, const Type* result) {
+    sig.params.assign(ps.begin(), ps.end());
+    sig.result = result;
+    return true;
+  };
+  switch (t->kind) {
+    case TypeKind::String:
+      if (name == "len") return set({}, tt.intType());
+      if (name == "concat") return set({{"s", t}}, t);
+      if (name == "contains") return set({{"s", t}}, tt.boolType());
+      if (name == "startsWith") return set({{"s", t}}, tt.boolType());
+      if (name == "upper" || name == "lower") return set({}, t);
+      return false;
+    case TypeKind::List:
+      if (name == "len") return set({}, tt.intType());
+      if (name == "append") return set({{"x", t->arg0}}, t);
+      if (name == "contains") return set({{"x", t->arg0}}, tt.boolType());
+      return false;
+    case TypeKind::Option:
+      if (name == "getOr") return set({{"x", t->arg0}}, t->arg0);
+      if (name == "isSome") return set({}, tt.boolType());
+      return false;
+    case TypeKind::Map:
+      if (name == "get") return set({{"k", t->arg0}}, tt.option(t->arg1));
+      if (name == "put") return set({{"k", t->arg0}, {"v", t->arg1}}, t);
+      if (name == "remove") return set({{"k", t->arg0}}, t);
+      if (name == "len") return set({}, tt.intType());
+      return false;
+    case TypeKind::Error:
+    case TypeKind::Never:
+    case TypeKind::Unit:
+    case TypeKind::Int:
+    case TypeKind::Float:
+    case TypeKind::Bool:
+    case TypeKind::Instant:
+    case TypeKind::Duration:
+    case TypeKind::Envelope:
+    case TypeKind::Ref:
+    case TypeKind::Named:
+    case TypeKind::Event:
+    case TypeKind::Capability:
+    case TypeKind::Actor: return false;
+  }
+  return false;
+}
+
+std::vector<std::string> methodNames(const Type* t) {
+  switch (t->kind) {
+    case TypeKind::String:
+      return {"concat", "contains", "len", "lower", "startsWith", "upper"};
+    case TypeKind::List: return {"append", "contains", "len"};
+    case TypeKind::Option: return {"getOr", "isSome"};
+    case TypeKind::Map: return {"get", "len", "put", "remove"};
+    case TypeKind::Error:
+    case TypeKind::Never:
+    case TypeKind::Unit:
+    case TypeKind::Int:
+    case TypeKind::Float:
+    case TypeKind::Bool:
+    case TypeKind::Instant:
+    case TypeKind::Duration:
+    case TypeKind::Envelope:
+    case TypeKind::Ref:
+    case TypeKind::Named:
+    case TypeKind::Event:
+    case TypeKind::Capability:
+    case TypeKind::Actor: return {};
+  }
+  return {};
+}
+
+}  // namespace
+
+void BodyChecker::checkArgsQuietly(const ast::CallExpr* call) {
+  for (const ast::Arg& arg : call->args) check(arg.value, nullptr);
+}
+
+void BodyChecker::checkArgs(llvm::StringRef callee,
+                            llvm::ArrayRef<FieldInfo> params,
+                            const ast::CallExpr* call) {
+  llvm::SmallVector<ParamView, 4> views;
+  for (const FieldInfo& f : params)
+    views.push_back({llvm::StringRef(f.name), f.type});
+  checkArgs(callee, views, call);
+}
+
+void BodyChecker::checkArgs(llvm::StringRef callee,
+                            llvm::ArrayRef<ParamView> params,
+                            const ast::CallExpr* call) {
+  if (call->args.size() != params.size())
+    sema().diags.report<diag::ArgumentCount>(
+        call->range, callee, static_cast<std::uint32_t>(params.size()),
+        static_cast<std::uint32_t>(call->args.size()));
+  for (std::size_t i = 0; i < call->args.size(); ++i) {
+    const ast::Arg& arg = call->args[i];
+    if (i >= params.size()) {
+      checkUsed(arg.value, nullptr);
+      continue;
+    }
+    checkAgainst(arg.value, params[i].type);
+    if (arg.label.empty() || arg.label.name == params[i].name) continue;
+    auto report = sema().diags.report<diag::ArgumentLabel>(
+        arg.label.range,
+        fmt::format("argument {} of '{}' is labelled '{}', but parameter {} "
+                    "is '{}'",
+                    i + 1, callee.str(), arg.label.name.str(), i + 1,
+                    params[i].name.str()));
+    for (std::size_t j = 0; j < params.size(); ++j)
+      if (j != i && params[j].name == arg.label.name)
+        report.note("arguments are positional: '{}' is parameter {}",
+                    arg.label.name.str(), j + 1);
+    report.fixit(arg.label.range, params[i].name.str());
+  }
+}
+
+const Type* BodyChecker::callFn(const ast::CallExpr* e, const FnInfo* fn) {
+  checkArgs(fn->name, fn->sig.params, e);
+  const Type* result = fn->sig.result ? fn->sig.result : types().error();
+  record(e->callee, result, RefKind::Function).setTarget(fn);
+  ExprInfo& info = record(e, result, RefKind::Function);
+  info.setTarget(fn);
+  if (fn->agent != nullptr) callAgentFn(fn, e->range);
+  return result;
+}
+
+const Type* BodyChecker::callVariant(const ast::CallExpr* e, const Type* sum,
+                                     const VariantInfo* variant) {
+  ExprInfo& calleeInfo = record(e->callee, sum, RefKind::Variant);
+  calleeInfo.decl = sum->named;
+  calleeInfo.setTarget(variant);
+  checkArgs(variant->name, variant->fields, e);
+  ExprInfo& info = record(e, sum, RefKind::Variant);
+  info.decl = sum->named;
+  info.setTarget(variant);
+  return sum;
+}
+
+const Type* BodyChecker::callSome(const ast::CallExpr* e,
+                                  const Type* expected) {
+  TypeTable& tt = types();
+  record(e->callee, tt.error(), RefKind::OptionSome);
+  const Type* element =
+      expected != nullptr && expected->kind == TypeKind::Option
+          ? expected->arg0
+          : nullptr;
+  if (e->args.size() != 1) {
+    sema().diags.report<diag::ArgumentCount>(
+        e->range, "Some", 1u, static_cast<std::uint32_t>(e->args.size()));
+    checkArgsQuietly(e);
+    return record(e, tt.error(), RefKind::OptionSome).type;
+  }
+  const ast::Arg& arg = e->args[0];
+  if (!arg.label.empty())
+    sema().diags.report<diag::ArgumentLabel>(
+        arg.label.range, "'Some' takes one unlabelled argument");
+  const Type* t = element != nullptr ? checkAgainst(arg.value, element)
+                                     : checkUsed(arg.value, nullptr);
+  if (element != nullptr) return record(e, expected, RefKind::OptionSome).type;
+  if (t == nullptr || quiet(t)) return record(e, tt.error()).type;
+  if (t->kind == TypeKind::Never) return record(e, t).type;
+  return record(e, tt.option(t), RefKind::OptionSome).type;
+}
+
+const Type* BodyChecker::callOpaque(const ast::CallExpr* e,
+                                    const TypeInfo* type) {
+  TypeTable& tt = types();
+  const Type* result = tt.named(type);
+  record(e->callee, result, RefKind::TypeName).decl = type;
+  if (type->def == TypeDefKind::Opaque && type->context != &context_) {
+    std::string owner = type->context != nullptr ? type->context->name : "";
+    sema()
+        .diags.report<diag::OpaqueOutsideOwner>(e->callee->range, type->name,
+                                                "built", owner)
+        .note(type->nameRange, "'{}' is declared opaque in context '{}'; "
+              "ask that context for a value (for example through a fn it "
+              "declares)", type->name, owner);
+    checkArgsQuietly(e);
+    return record(e, tt.error(), RefKind::OpaqueBuild).type;
+  }
+  const Type* base = type->base != nullptr ? type->base : tt.error();
+  if (e->args.size() != 1) {
+    sema().diags.report<diag::ArgumentCount>(
+        e->range, type->name, 1u, static_cast<std::uint32_t>(e->args.size()));
+    checkArgsQuietly(e);
+  } else {
+    const ast::Expr* arg = e->args[0].value;
+    const Type* t = checkAgainst(arg, base);
+    if (!quiet(t) && type->refinement != nullptr) {
+      std::optional<ConstValue> value =
+          evalConstant(sema(), context_, stripParens(arg), base);
+      if (value &&
+          checkRefinement(*type, *value) == RefinementResult::Violated)
+        sema()
+            .diags.report<diag::RefinementViolated>(
+                arg->range, "'" + render(*value) + "'", type->name)
+            .note(type->nameRange, "'{}' requires {}", type->name,
+                  refinementText(sema().sources, *type));
+    }
+  }
+  ExprInfo& info = record(e, result, RefKind::OpaqueBuild);
+  info.decl = type;
+  return result;
+}
+
+const Type* BodyChecker::callAgentRef(const ast::CallExpr* e,
+                                      const ScopeHit& hit) {
+  TypeTable& tt = types();
+  const AgentInfo* target = hit.type->agent;
+  record(e->callee, hit.type, RefKind::Dependency).index = hit.index;
+  const Type* key = target != nullptr && target->key && target->key->type
+                        ? target->key->type
+                        : tt.error();
+  checkArgs(target != nullptr ? llvm::StringRef(target->name) : "", 
+            llvm::ArrayRef<ParamView>(ParamView{"key", key}), e);
+  ExprInfo& info = record(e, hit.type, RefKind::AgentRef);
+  info.decl = target;
+  info.index = hit.index;
+  return hit.type;
+}
+
+const Type* BodyChecker::callMessage(const ast::CallExpr* e,
+                                     const ast::FieldExpr* callee,
+                                     const Type* ref) {
+  TypeTable& tt = types();
+  const AgentInfo* target = ref->agent;
+  if (target == nullptr) {
+    checkArgsQuietly(e);
+    return record(e, tt.error()).type;
+  }
+  const HandlerInfo* h = target->handler(callee->name.name);
+  if (h == nullptr) {
+    std::vector<std::string> names;
+    for (const HandlerInfo& other : target->handlers) names.push_back(other.name);
+    auto report = sema().diags.report<diag::UnknownMethod>(
+        callee->name.range, displayName(ref), callee->name.name);
+    report.note("agent '{}' has {} {}", target->name,
+                names.size() == 1 ? "handler" : "handlers",
+                names.empty() ? std::string("no handlers")
+                              : quotedList(names));
+    std::string best = closestName(callee->name.name, names);
+    if (!best.empty()) {
+      report.note("did you mean '{}'?", best);
+      report.fixit(callee->name.range, best);
+    }
+    checkArgsQuietly(e);
+    return record(e, tt.error()).type;
+  }
+  checkArgs(h->name, h->params, e);
+  if (h->result != nullptr && h->result != tt.unit() && !quiet(h->result))
+    sema()
+        .diags.report<diag::CallToValueHandler>(callee->name.range, h->name)
+        .note(h->nameRange, "'{}' returns '{}'; a message cannot wait for a "
+              "result", h->name, displayName(h->result));
+  if (role_ == BodyRole::Invariant)
+    sema().diags.report<diag::ImpureInvariant>(
+        e->range, ownerName, "it sends a message");
+  ExprInfo& calleeInfo = record(callee, tt.unit(), RefKind::Message);
+  calleeInfo.setTarget(h);
+  calleeInfo.decl = target;
+  ExprInfo& info = record(e, tt.unit(), RefKind::Message);
+  info.setTarget(h);
+  info.decl = target;
+  effects.sends.push_back(CommitShape::Message{target, h->name, e->range});
+  lastMessage_ = e;
+  return tt.unit();
+}
+
+const Type* BodyChecker::callMethod(const ast::CallExpr* e,
+                                    const ast::FieldExpr* callee,
+                                    const Type* base) {
+  TypeTable& tt = types();
+  if (quiet(base) || base->kind == TypeKind::Never) {
+    checkArgsQuietly(e);
+    return record(e, tt.error()).type;
+  }
+  const Type* t = stripRefined(base);
+  MethodSig sig;
+  if (!methodSig(tt, t, callee->name.name, sig)) {
+    auto report = sema().diags.report<diag::UnknownMethod>(
+        callee->name.range, displayName(base), callee->name.name);
+    std::vector<std::string> names = methodNames(t);
+    if (names.empty() && t->kind == TypeKind::Named &&
+        t->named->def == TypeDefKind::Opaque)
+      report.note("an opaque value has no operations outside '.raw' in its "
+                  "own context");
+    else if (names.empty())
+      report.note("'{}' has no operations", displayName(base));
+    std::string best = closestName(callee->name.name, names);
+    if (!best.empty()) {
+      report.note("did you mean '{}'?", best);
+      report.fixit(callee->name.range, best);
+    }
+    checkArgsQuietly(e);
+    return record(e, tt.error()).type;
+  }
+  checkArgs(callee->name.name, sig.params, e);
+  record(callee, sig.result, RefKind::Method);
+  record(e, sig.result, RefKind::Method);
+  return sig.result;
+}
+
+const Type* BodyChecker::checkPathCall(const ast::CallExpr* e,
+                                       const Type* expected,
+                                       llvm::ArrayRef<ast::Ident> parts,
+                                       bool& handled) {
+  TypeTable& tt = types();
+  handled = true;
+  PathHit path = lookupPath(parts);
+  if (path.status == LookupResult::Status::Ambiguous) {
+    reportAmbiguous(parts[0], path);
+    checkArgsQuietly(e);
+    return record(e, tt.error()).type;
+  }
+  if (path.status == LookupResult::Status::NotFound) {
+    if (parts.size() == 1) {
+      if (isSum(expected)) {
+        check(e->callee, expected);
+      } else {
+        std::vector<std::string> sums = sumsWithVariant(parts[0].name);
+        if (!sums.empty())
+          sema()
+              .diags.report<diag::CannotInfer>(
+                  e->callee->range, "'" + parts[0].name.str() + "'")
+              .note("no sum type is expected here; name the type: '{}'",
+                    sums.front())
+              .fixit(e->callee->range, sums.front());
+        else
+          reportUnknownName(parts[0]);
+      }
+    } else {
+      reportUnknownName(parts[0]);
+    }
+    checkArgsQuietly(e);
+    return record(e, tt.error()).type;
+  }
+  std::size_t remaining = parts.size() - path.partsUsed;
+  DeclInfo* decl = path.decl;
+  if (remaining == 0) {
+    if (const auto* fn = dyn_cast<FnInfo>(decl)) return callFn(e, fn);
+    if (const auto* type = dyn_cast<TypeInfo>(decl)) {
+      if (type->def == TypeDefKind::Opaque || type->def == TypeDefKind::Refined)
+        return callOpaque(e, type);
+      if (type->def == TypeDefKind::Alias && type->type != nullptr &&
+          type->type->kind == TypeKind::Named &&
+          (type->type->named->def == TypeDefKind::Opaque ||
+           type->type->named->def == TypeDefKind::Refined))
+        return callOpaque(e, type->type->named);
+    }
+    auto report = sema().diags.report<diag::NotCallable>(
+        e->callee->range,
+        describeKind(decl->kind).str() + " '" +
+            std::string(sema().sources.textOf(e->callee->range)) + "'");
+    if (decl->kind == DeclInfoKind::Type || decl->kind == DeclInfoKind::Event)
+      report.note("build a value with '{} {{ ... }}'", decl->name);
+    checkArgsQuietly(e);
+    return record(e, tt.error()).type;
+  }
+  if (remaining > 1) {
+    handled = false;
+    return nullptr;
+  }
+  const ast::Ident& member = parts.back();
+  const auto* callee = llvm::cast<ast::FieldExpr>(e->callee);
+  if (auto* cap = dyn_cast<CapabilityInfo>(decl)) {
+    record(callee->base, tt.error(), RefKind::Capability).decl = cap;
+    return capabilityOp(e, e, cap, member, false);
+  }
+  if (auto* type = dyn_cast<TypeInfo>(decl)) {
+    record(callee->base, tt.error(), RefKind::TypeName).decl = type;
+    if (type->def == TypeDefKind::Sum)
+      if (const VariantInfo* v = type->variant(member.name))
+        return callVariant(e, tt.named(type), v);
+    for (const FnInfo* f : type->staticFns)
+      if (f != nullptr && f->name == member.name) return callFn(e, f);
+    handled = true;
+    check(e->callee, nullptr);  // reports the unknown member
+    checkArgsQuietly(e);
+    return record(e, tt.error()).type;
+  }
+  handled = false;
+  return nullptr;
+}
+
+const Type* BodyChecker::checkMemberCall(const ast::CallExpr* e,
+                                         const ast::FieldExpr* callee,
+                                         const Type* /*expected*/) {
+  TypeTable& tt = types();
+  if (callee->name.empty()) {
+    check(callee->base, nullptr);
+    checkArgsQuietly(e);
+    return record(e, tt.error()).type;
+  }
+  const Type* base = check(callee->base, nullptr);
+  if (base != nullptr && base->kind == TypeKind::Ref)
+    return callMessage(e, callee, base);
+  return callMethod(e, callee, base);
+}
+
+const Type* BodyChecker::checkCall(const ast::CallExpr* e,
+                                   const Type* expected) {
+  TypeTable& tt = types();
+  const ast::Expr* callee = e->callee;
+  if (callee == nullptr || llvm::isa<ast::ErrorExpr>(callee)) {
+    if (callee != nullptr) record(callee, tt.error());
+    checkArgsQuietly(e);
+    return record(e, tt.error()).type;
+  }
+  if (const auto* apply = dyn_cast<ast::TypeApplyExpr>(callee)) {
+    llvm::SmallVector<ast::Ident, 4> parts;
+    if (pathOf(apply->base, parts) && parts.size() == 2 &&
+        parts[1].name == "emit") {
+      PathHit path = lookupPath(llvm::ArrayRef<ast::Ident>(parts[0]));
+      const auto* cap = dyn_cast_or_null<CapabilityInfo>(path.decl);
+      if (cap != nullptr && cap->firstParty == FirstParty::Events)
+        return checkEmit(e, apply->base, apply);
+    }
+    sema().diags.report<diag::NotCallable>(
+        callee->range, "'" + std::string(sema().sources.textOf(callee->range)) +
+                           "'");
+    checkArgsQuietly(e);
+    return record(e, tt.error()).type;
+  }
+  if (const auto* name = dyn_cast<ast::NameExpr>(callee)) {
+    llvm::StringRef n = name->name.name;
+    ScopeHit hit;
+    if (lookupScoped(n, hit)) {
+      if (hit.ref == RefKind::Dependency && hit.type != nullptr &&
+          hit.type->kind == TypeKind::Ref)
+        return callAgentRef(e, hit);
+      if (!quiet(hit.type)) {
+        auto report = sema().diags.report<diag::NotCallable>(
+            callee->range,
+            "'" + n.str() + "' of type '" + displayName(hit.type) + "'");
+        if (hit.type->kind == TypeKind::Capability)
+          report.note("call one of its operations: '{}.op(...)'", n.str());
+      }
+      record(callee, hit.type ? hit.type : tt.error(), hit.ref);
+      checkArgsQuietly(e);
+      return record(e, tt.error()).type;
+    }
+    if (n == "Some") return callSome(e, expected);
+    if (const FnInfo* f = localFn(n)) return callFn(e, f);
+    if (isSum(expected))
+      if (const VariantInfo* v = expected->named->variant(n))
+        return callVariant(e, expected, v);
+    bool handled = false;
+    ast::Ident part = name->name;
+    const Type* t =
+        checkPathCall(e, expected, llvm::ArrayRef<ast::Ident>(part), handled);
+    if (handled) return t;
+  }
+  if (const auto* field = dyn_cast<ast::FieldExpr>(callee)) {
+    if (const auto* baseName = dyn_cast_or_null<ast::NameExpr>(field->base)) {
+      ScopeHit hit;
+      if (lookupScoped(baseName->name.name, hit) &&
+          hit.ref == RefKind::Dependency && hit.type != nullptr &&
+          hit.type->kind == TypeKind::Capability) {
+        record(field->base, hit.type, RefKind::Dependency).index = hit.index;
+        return capabilityOp(e, e, hit.type->capability, field->name, true);
+      }
+    }
+    llvm::SmallVector<ast::Ident, 4> parts;
+    ScopeHit first;
+    if (pathOf(field, parts) && !lookupScoped(parts[0].name, first) &&
+        localFn(parts[0].name) == nullptr && parts[0].name != "None") {
+      bool handled = false;
+      const Type* t = checkPathCall(e, expected, parts, handled);
+      if (handled) return t;
+    }
+    return checkMemberCall(e, field, expected);
+  }
+  const Type* t = check(callee, nullptr);
+  if (!quiet(t))
+    sema().diags.report<diag::NotCallable>(
+        callee->range, "a value of type '" + displayName(t) + "'");
+  checkArgsQuietly(e);
+  return record(e, tt.error()).type;
+}
+
+}  // namespace herald::check

@@ -1,0 +1,332 @@
+// Effects and roles: capability operations and whether the capability is
+// given (or the body is pure), `Events.emit` and the emit rules, agent fns
+// called from handlers, and the commit shapes built from a body's effects.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <llvm/Support/Casting.h>
+
+#include "checker/body_checker.h"
+
+namespace herald::check {
+
+using llvm::dyn_cast;
+
+void Effects::addCap(const CapabilityInfo* cap, SourceRange at) {
+  for (const auto& c : caps)
+    if (c.first == cap) return;
+  caps.emplace_back(cap, at);
+}
+
+void Effects::addEmit(const EventInfo* event) {
+  if (std::find(emits.begin(), emits.end(), event) == emits.end())
+    emits.push_back(event);
+}
+
+void Effects::addWrite(llvm::StringRef store) {
+  if (std::find(writes.begin(), writes.end(), store) == writes.end())
+    writes.push_back(store);
+}
+
+void Effects::addCallee(const FnInfo* fn) {
+  if (std::find(callees.begin(), callees.end(), fn) == callees.end())
+    callees.push_back(fn);
+}
+
+bool Effects::merge(const Effects& other) {
+  std::size_t before = caps.size() + emits.size() + writes.size() +
+                       sends.size() + callees.size();
+  for (const auto& c : other.caps) addCap(c.first, c.second);
+  for (const EventInfo* e : other.emits) addEmit(e);
+  for (llvm::StringRef w : other.writes) addWrite(w);
+  for (const FnInfo* f : other.callees) addCallee(f);
+  for (const CommitShape::Message& m : other.sends) {
+    bool seen = false;
+    for (const CommitShape::Message& s : sends)
+      if (s.range == m.range && s.handler == m.handler) seen = true;
+    if (!seen) sends.push_back(m);
+  }
+  return caps.size() + emits.size() + writes.size() + sends.size() +
+             callees.size() !=
+         before;
+}
+
+void finishShape(const Effects& effects, CommitShape& shape,
+                 std::vector<const CapabilityInfo*>& caps) {
+  shape.emits.assign(effects.emits.begin(), effects.emits.end());
+  std::sort(shape.emits.begin(), shape.emits.end(),
+            [](const EventInfo* a, const EventInfo* b) {
+              return a->qualified < b->qualified;
+            });
+  shape.emits.erase(std::unique(shape.emits.begin(), shape.emits.end()),
+                    shape.emits.end());
+  shape.writes.clear();
+  for (llvm::StringRef w : effects.writes) shape.writes.push_back(w.str());
+  std::sort(shape.writes.begin(), shape.writes.end());
+  shape.writes.erase(std::unique(shape.writes.begin(), shape.writes.end()),
+                     shape.writes.end());
+  shape.sends = effects.sends;
+  // Source order: messages merged from agent fns sit where the fn is.
+  std::stable_sort(shape.sends.begin(), shape.sends.end(),
+                   [](const CommitShape::Message& a,
+                      const CommitShape::Message& b) {
+                     if (a.range.file != b.range.file)
+                       return a.range.file < b.range.file;
+                     return a.range.begin < b.range.begin;
+                   });
+  caps.clear();
+  for (const auto& c : effects.caps) caps.push_back(c.first);
+  std::sort(caps.begin(), caps.end(),
+            [](const CapabilityInfo* a, const CapabilityInfo* b) {
+              if (a->name != b->name) return a->name < b->name;
+              return a->qualified < b->qualified;
+            });
+  caps.erase(std::unique(caps.begin(), caps.end()), caps.end());
+}
+
+bool BodyChecker::givenHere(const CapabilityInfo* cap) const {
+  auto has = [cap](const std::vector<DependencyInfo>& given) {
+    for (const DependencyInfo& d : given)
+      if (d.type != nullptr && d.type->kind == TypeKind::Capability &&
+          d.type->capability == cap)
+        return true;
+    return false;
+  };
+  return (handler != nullptr && has(handler->given)) ||
+         (service != nullptr && has(service->given));
+}
+
+void BodyChecker::reportNotGiven(const CapabilityInfo* cap, SourceRange at,
+                                 const SourceRange* useInFn,
+                                 const FnInfo* via) {
+  if (std::find(reportedCaps_.begin(), reportedCaps_.end(), cap) !=
+      reportedCaps_.end())
+    return;
+  reportedCaps_.push_back(cap);
+  std::string name = cap->context == nullptr || cap->context == &context_
+                         ? cap->name
+                         : cap->qualified;
+  auto report = sema().diags.report<diag::CapabilityNotGiven>(at, name);
+  if (via != nullptr && useInFn != nullptr)
+    report.note(*useInFn, "'{}' uses '{}' here; a handler that calls it must "
+                "give it", via->name, name);
+  const ast::HandlerDecl* decl = handler != nullptr ? handler->decl : nullptr;
+  if (decl == nullptr) return;
+  std::string where = handler->name;
+  if (!decl->given.empty()) {
+    SourceRange last = decl->given.back().range;
+    report.note("add it to the 'given' of '{}'", where);
+    report.fixit(SourceRange{last.file, last.end, last.end}, ", " + name);
+  } else if (decl->body != nullptr) {
+    SourceRange body = decl->body->range;
+    report.note("add 'given {}' to '{}'", name, where);
+    report.fixit(SourceRange{body.file, body.begin, body.begin},
+                 "given " + name + " ");
+  }
+}
+
+void BodyChecker::useCapability(const CapabilityInfo* cap, SourceRange at,
+                                bool viaDependency) {
+  if (cap == nullptr) return;
+  bool once = std::find(reportedCaps_.begin(), reportedCaps_.end(), cap) ==
+              reportedCaps_.end();
+  switch (role_) {
+    case BodyRole::PureFn:
+    case BodyRole::StoreInit:
+      if (!once) return;
+      reportedCaps_.push_back(cap);
+      {
+        auto report = sema().diags.report<diag::CapabilityInPureFn>(
+            at, ownerName, cap->name);
+        if (role_ == BodyRole::StoreInit)
+          report.note("'{}' is a store's initial value, computed without "
+                      "capabilities; set it from a handler instead",
+                      ownerName.str());
+        else
+          report.note("context-level, static and service functions are "
+                      "pure; pass the value in as a parameter, or move this "
+                      "into a handler or an agent fn");
+      }
+      return;
+    case BodyRole::Invariant:
+      if (!once) return;
+      reportedCaps_.push_back(cap);
+      sema().diags.report<diag::ImpureInvariant>(
+          at, ownerName, "it uses capability '" + cap->name + "'");
+      return;
+    case BodyRole::AgentFn: effects.addCap(cap, at); return;
+    case BodyRole::Handler:
+      effects.addCap(cap, at);
+      if (!viaDependency && !givenHere(cap)) reportNotGiven(cap, at, nullptr, nullptr);
+      return;
+  }
+}
+
+void BodyChecker::callAgentFn(const FnInfo* callee, SourceRange at) {
+  effects.addCallee(callee);
+  auto it = pass_.fnEffects.find(callee);
+  if (it == pass_.fnEffects.end()) return;
+  const Effects& summary = it->second;
+  switch (role_) {
+    case BodyRole::Handler:
+      for (const auto& c : summary.caps)
+        if (!givenHere(c.first)) reportNotGiven(c.first, at, &c.second, callee);
+      return;
+    case BodyRole::Invariant:
+      if (!summary.caps.empty() || !summary.emits.empty() ||
+          !summary.writes.empty() || !summary.sends.empty())
+        sema().diags.report<diag::ImpureInvariant>(
+            at, ownerName,
+            "it calls '" + callee->name + "', which has effects");
+      return;
+    case BodyRole::PureFn:
+    case BodyRole::StoreInit:
+    case BodyRole::AgentFn: return;
+  }
+}
+
+const Type* BodyChecker::capabilityOp(const ast::Expr* e,
+                                      const ast::CallExpr* call,
+                                      const CapabilityInfo* cap,
+                                      const ast::Ident& op,
+                                      bool viaDependency) {
+  TypeTable& tt = types();
+  if (cap == nullptr) {
+    if (call != nullptr) checkArgsQuietly(call);
+    return record(e, tt.error()).type;
+  }
+  if (cap->firstParty == FirstParty::Events && op.name == "emit") {
+    if (call != nullptr) return checkEmit(call, call->callee, nullptr);
+    sema()
+        .diags.report<diag::NotAValue>(e->range, "Events.emit",
+                                       "a capability operation")
+        .note("call it with the event to emit: 'Events.emit(E {{ ... }})'");
+    return record(e, tt.error()).type;
+  }
+  const CapabilityOp* o = cap->op(op.name);
+  if (o == nullptr) {
+    std::vector<std::string> names;
+    for (const CapabilityOp& other : cap->ops) names.push_back(other.name);
+    auto report = sema().diags.report<diag::UnknownMethod>(op.range, cap->name,
+                                                           op.name);
+    if (!names.empty())
+      report.note("'{}' has {} {}", cap->name,
+                  names.size() == 1 ? "operation" : "operations",
+                  quotedList(names));
+    std::string best = closestName(op.name, names);
+    if (!best.empty()) {
+      report.note("did you mean '{}'?", best);
+      report.fixit(op.range, best);
+    }
+    if (call != nullptr) checkArgsQuietly(call);
+    return record(e, tt.error()).type;
+  }
+  useCapability(cap, call != nullptr && call->callee != nullptr
+                         ? call->callee->range
+                         : e->range,
+                viaDependency);
+  const Type* result = o->sig.result != nullptr ? o->sig.result : tt.unit();
+  if (call != nullptr) {
+    checkArgs(o->name, o->sig.params, call);
+    ExprInfo& calleeInfo = record(call->callee, result, RefKind::CapabilityOp);
+    calleeInfo.decl = cap;
+    calleeInfo.setTarget(o);
+    ExprInfo& info = record(call, result, RefKind::CapabilityOp);
+    info.decl = cap;
+    info.setTarget(o);
+    return result;
+  }
+  if (!o->sig.params.empty())
+    sema()
+        .diags.report<diag::ArgumentCount>(
+            e->range, o->name, static_cast<std::uint32_t>(o->sig.params.size()),
+            0u)
+        .note("only operations without parameters may omit '()'");
+  ExprInfo& info = record(e, result, RefKind::CapabilityOp);
+  info.decl = cap;
+  info.setTarget(o);
+  return result;
+}
+
+const Type* BodyChecker::checkEmit(const ast::CallExpr* call,
+                                   const ast::Expr* callee,
+                                   const ast::TypeApplyExpr* typeArg) {
+  TypeTable& tt = types();
+  const CapabilityInfo* events = nullptr;
+  for (const auto& cap : pass_.sema.program.firstParty)
+    if (cap->firstParty == FirstParty::Events) events = cap.get();
+  useCapability(events, callee->range, false);
+  const Type* explicitType = nullptr;
+  if (typeArg != nullptr) {
+    if (typeArg->typeArgs.size() != 1) {
+      sema().diags.report<diag::TypeArgumentCount>(
+          typeArg->range, "Events.emit", 1u,
+          static_cast<std::uint32_t>(typeArg->typeArgs.size()));
+      explicitType = tt.error();
+    } else {
+      explicitType = resolveType(sema(), context_, typeArg->typeArgs[0]);
+      if (!quiet(explicitType) && explicitType->kind != TypeKind::Event) {
+        sema()
+            .diags.report<diag::EmitNotAnEvent>(typeArg->typeArgs[0]->range,
+                                                displayName(explicitType))
+            .note("only a type declared with 'event' can be emitted");
+        explicitType = tt.error();
+      }
+    }
+    record(typeArg, tt.unit(), RefKind::CapabilityOp).decl = events;
+  }
+  ExprInfo& calleeInfo = record(callee, tt.unit(), RefKind::CapabilityOp);
+  calleeInfo.decl = events;
+  calleeInfo.setTarget(events != nullptr ? events->op("emit") : nullptr);
+  record(call, tt.unit(), RefKind::Emit);
+  if (call->args.size() != 1) {
+    sema().diags.report<diag::ArgumentCount>(
+        call->range, "Events.emit", 1u,
+        static_cast<std::uint32_t>(call->args.size()));
+    checkArgsQuietly(call);
+    return tt.unit();
+  }
+  const ast::Expr* value = call->args[0].value;
+  const Type* t = explicitType != nullptr && !quiet(explicitType)
+                      ? checkAgainst(value, explicitType)
+                      : checkUsed(value, nullptr);
+  if (explicitType != nullptr) t = explicitType;  // reported if wrong
+  if (quiet(t) || t->kind == TypeKind::Never) return tt.unit();
+  // The most precise range: the event named by `[E]` or by the literal.
+  SourceRange at = value->range;
+  if (typeArg != nullptr)
+    at = typeArg->typeArgs[0]->range;
+  else if (const auto* lit =
+               dyn_cast<ast::RecordLitExpr>(BodyChecker::stripParens(value)))
+    if (lit->type != nullptr) at = lit->type->range;
+  if (t->kind != TypeKind::Event) {
+    auto report =
+        sema().diags.report<diag::EmitNotAnEvent>(at, displayName(t));
+    if (t->kind == TypeKind::Named && t->named->def == TypeDefKind::Record)
+      report.note(t->named->nameRange, "'{}' is a record type; declare it "
+                  "with 'event {} = {{ ... }}' to emit it",
+                  t->named->name, t->named->name);
+    else
+      report.note("only a value of a type declared with 'event' can be "
+                  "emitted");
+    return tt.unit();
+  }
+  const EventInfo* event = t->event;
+  pass_.sema.program.bodies.at(call).decl = event;
+  if (event->context != &context_) {
+    std::string owner = event->context != nullptr ? event->context->name : "";
+    sema()
+        .diags.report<diag::EmitOutsideOwner>(at, event->name, owner)
+        .note(event->nameRange, "'{}' is declared in context '{}'; only "
+              "handlers of '{}' can emit it", event->name, owner, owner)
+        .note("emit an event declared in your own context '{}' instead, and "
+              "subscribe to '{}' where you need to react to it",
+              context_.name, event->name);
+    return tt.unit();
+  }
+  effects.addEmit(event);
+  return tt.unit();
+}
+
+}  // namespace herald::check

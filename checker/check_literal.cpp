@@ -1,0 +1,204 @@
+// Literals with structure: record and event literals (missing, unknown and
+// duplicated fields), list literals (element type from the expected type or
+// the first element) and string interpolation (printable types only).
+#include <string>
+#include <vector>
+
+#include <llvm/Support/Casting.h>
+
+#include "checker/body_checker.h"
+
+namespace herald::check {
+
+using llvm::dyn_cast;
+
+void BodyChecker::checkFieldInits(const ast::RecordLitExpr* e,
+                                  llvm::StringRef typeName,
+                                  llvm::ArrayRef<FieldInfo> fields,
+                                  bool eventDefaults) {
+  llvm::SmallVector<const ast::FieldInit*, 8> given(fields.size(), nullptr);
+  for (const ast::FieldInit& init : e->fields) {
+    std::size_t index = fields.size();
+    for (std::size_t i = 0; i < fields.size(); ++i)
+      if (fields[i].name == init.name.name) index = i;
+    if (index == fields.size()) {
+      if (!init.name.empty()) {
+        std::vector<std::string> names;
+        for (const FieldInfo& f : fields) names.push_back(f.name);
+        auto report = sema().diags.report<diag::UnknownField>(
+            init.name.range, typeName, init.name.name);
+        if (names.empty())
+          report.note("'{}' has no fields", typeName.str());
+        else
+          report.note("'{}' has {} {}", typeName.str(),
+                      names.size() == 1 ? "field" : "fields",
+                      quotedList(names));
+        std::string best = closestName(init.name.name, names);
+        if (!best.empty()) {
+          report.note("did you mean '{}'?", best);
+          report.fixit(init.name.range, best);
+        }
+      }
+      checkUsed(init.value, nullptr);
+      continue;
+    }
+    if (given[index] != nullptr) {
+      sema()
+          .diags.report<diag::DuplicateFieldInit>(init.name.range,
+                                                  init.name.name)
+          .note(given[index]->name.range, "'{}' is first given here",
+                init.name.name.str());
+      checkUsed(init.value, fields[index].type);
+      continue;
+    }
+    given[index] = &init;
+    checkAgainst(init.value, fields[index].type);
+  }
+  std::vector<std::string> missing;
+  for (std::size_t i = 0; i < fields.size(); ++i)
+    if (given[i] == nullptr &&
+        !(eventDefaults && fields[i].defaultExpr != nullptr))
+      missing.push_back(fields[i].name);
+  if (missing.empty()) return;
+  SourceRange at = e->type != nullptr ? e->type->range : e->range;
+  auto report = sema().diags.report<diag::MissingFields>(
+      at, typeName,
+      (missing.size() == 1 ? "field " : "fields ") + quotedList(missing));
+  if (!eventDefaults)
+    report.note("every field of a record must be given");
+}
+
+const Type* BodyChecker::checkRecordLit(const ast::RecordLitExpr* e) {
+  TypeTable& tt = types();
+  llvm::SmallVector<ast::Ident, 4> parts;
+  auto quietFields = [&] {
+    for (const ast::FieldInit& init : e->fields) checkUsed(init.value, nullptr);
+    return record(e, tt.error()).type;
+  };
+  if (!pathOf(e->type, parts)) {
+    if (e->type != nullptr) record(e->type, tt.error());
+    return quietFields();
+  }
+  PathHit path = lookupPath(parts);
+  if (path.status == LookupResult::Status::Ambiguous) {
+    reportAmbiguous(parts[0], path);
+    return quietFields();
+  }
+  if (path.status == LookupResult::Status::NotFound) {
+    std::vector<std::string> names = visibleNames(pass_.sema.program, context_);
+    std::string text(sema().sources.textOf(e->type->range));
+    auto report = sema().diags.report<diag::UnknownType>(e->type->range, text);
+    std::string best = parts.size() == 1 ? closestName(text, names) : "";
+    if (!best.empty()) {
+      report.note("did you mean '{}'?", best);
+      report.fixit(e->type->range, best);
+    }
+    return quietFields();
+  }
+  DeclInfo* decl = path.decl;
+  const Type* t = nullptr;
+  if (path.partsUsed == parts.size()) {
+    if (auto* type = dyn_cast<TypeInfo>(decl)) t = type->type;
+    if (auto* event = dyn_cast<EventInfo>(decl)) t = event->type;
+  }
+  record(e->type, tt.error(), RefKind::TypeName).decl = decl;
+  if (t != nullptr && t->kind == TypeKind::Named &&
+      t->named->def == TypeDefKind::Record) {
+    checkFieldInits(e, t->named->name, t->named->fields, false);
+    ExprInfo& info = record(e, t, RefKind::TypeName);
+    info.decl = t->named;
+    return t;
+  }
+  if (t != nullptr && t->kind == TypeKind::Event) {
+    checkFieldInits(e, t->event->name, t->event->fields, true);
+    ExprInfo& info = record(e, t, RefKind::TypeName);
+    info.decl = t->event;
+    return t;
+  }
+  if (t != nullptr && quiet(t)) return quietFields();
+  std::string text(sema().sources.textOf(e->type->range));
+  auto report = sema().diags.report<diag::TypeMismatch>(
+      e->type->range, "a record or event type",
+      t != nullptr ? displayName(t) : text);
+  report.note("'{{ ... }}' builds a record or an event; '{}' is {}", text,
+              t != nullptr && t->kind == TypeKind::Named &&
+                      t->named->def == TypeDefKind::Sum
+                  ? std::string("a sum type: build a variant instead")
+                  : "a " + describeKind(decl->kind).str());
+  return quietFields();
+}
+
+const Type* BodyChecker::checkListLit(const ast::ListLitExpr* e,
+                                      const Type* expected) {
+  TypeTable& tt = types();
+  const Type* element = expected != nullptr && expected->kind == TypeKind::List
+                            ? expected->arg0
+                            : nullptr;
+  if (e->elements.empty()) {
+    if (element != nullptr) return record(e, expected).type;
+    if (expected != nullptr && quiet(expected))
+      return record(e, tt.error()).type;
+    sema()
+        .diags.report<diag::CannotInfer>(e->range, "'[]'")
+        .note("give the binding a type, e.g. 'let xs: List[String] = []'");
+    return record(e, tt.error()).type;
+  }
+  std::size_t first = 0;
+  if (element == nullptr) {
+    // The first element that says what it is decides the element type.
+    while (first < e->elements.size()) {
+      const Type* t = checkUsed(e->elements[first], nullptr);
+      ++first;
+      if (t != nullptr && t->kind != TypeKind::Never) {
+        element = t;
+        break;
+      }
+    }
+    if (element == nullptr) return record(e, tt.error()).type;
+  }
+  for (std::size_t i = first; i < e->elements.size(); ++i)
+    checkAgainst(e->elements[i], element);
+  if (quiet(element)) return record(e, tt.error()).type;
+  return record(e, expected != nullptr && element == expected->arg0 &&
+                           expected->kind == TypeKind::List
+                       ? expected
+                       : tt.list(element))
+      .type;
+}
+
+const Type* BodyChecker::checkString(const ast::StringLitExpr* e) {
+  TypeTable& tt = types();
+  for (const ast::StringPart& part : e->parts) {
+    if (part.expr == nullptr) continue;
+    // A capability named in an interpolation is the one place where it
+    // reaches a value position for a reason other than a typo: say that it
+    // has no text form rather than that it is not a value.
+    const CapabilityInfo* cap = nullptr;
+    if (const auto* name = dyn_cast<ast::NameExpr>(stripParens(part.expr))) {
+      ScopeHit hit;
+      if (lookupScoped(name->name.name, hit)) {
+        if (hit.ref == RefKind::Dependency && hit.type != nullptr &&
+            hit.type->kind == TypeKind::Capability)
+          cap = hit.type->capability;
+      } else if (localFn(name->name.name) == nullptr) {
+        ast::Ident id = name->name;
+        PathHit path = lookupPath(llvm::ArrayRef<ast::Ident>(id));
+        if (path.status == LookupResult::Status::Found && path.partsUsed == 1)
+          cap = dyn_cast<CapabilityInfo>(path.decl);
+      }
+    }
+    if (cap != nullptr) {
+      const Type* t = tt.capability(cap);
+      record(part.expr, t, RefKind::Capability).decl = cap;
+      sema()
+          .diags.report<diag::NotPrintable>(part.expr->range, displayName(t))
+          .note("a capability is not a value; interpolate the result of one "
+                "of its operations instead");
+      continue;
+    }
+    checkUsed(part.expr, nullptr);
+  }
+  return record(e, tt.string()).type;
+}
+
+}  // namespace herald::check

@@ -1,0 +1,145 @@
+// Binary operators: arithmetic on Int/Int and Float/Float, `+` on strings,
+// Instant/Duration arithmetic, ordering comparisons, equality on any two
+// values of one type (capabilities excepted), and the Bool connectives.
+// Refined operands take part through their base type.
+#include <string>
+
+#include <llvm/Support/Casting.h>
+
+#include "checker/body_checker.h"
+
+namespace herald::check {
+
+namespace {
+
+bool orderable(TypeKind k) {
+  return k == TypeKind::Int || k == TypeKind::Float || k == TypeKind::String ||
+         k == TypeKind::Instant || k == TypeKind::Duration;
+}
+
+}  // namespace
+
+namespace {
+
+bool isComparison(ast::BinaryOp op) {
+  switch (op) {
+    case ast::BinaryOp::Eq:
+    case ast::BinaryOp::Ne:
+    case ast::BinaryOp::Lt:
+    case ast::BinaryOp::Le:
+    case ast::BinaryOp::Gt:
+    case ast::BinaryOp::Ge: return true;
+    case ast::BinaryOp::Or:
+    case ast::BinaryOp::And:
+    case ast::BinaryOp::Add:
+    case ast::BinaryOp::Sub:
+    case ast::BinaryOp::Mul:
+    case ast::BinaryOp::Div:
+    case ast::BinaryOp::Rem: return false;
+  }
+  return false;
+}
+
+// `a < b < c` without parentheses: the parser has reported the chain.
+bool chained(const ast::BinaryExpr* e) {
+  if (!isComparison(e->op)) return false;
+  for (const ast::Expr* side : {e->lhs, e->rhs})
+    if (const auto* b = llvm::dyn_cast_or_null<ast::BinaryExpr>(side))
+      if (isComparison(b->op)) return true;
+  return false;
+}
+
+}  // namespace
+
+const Type* BodyChecker::checkBinary(const ast::BinaryExpr* e) {
+  TypeTable& tt = types();
+  if (chained(e)) {
+    checkUsed(e->lhs, nullptr);
+    checkUsed(e->rhs, nullptr);
+    return record(e, tt.boolType()).type;
+  }
+  const Type* lt = nullptr;
+  const Type* rt = nullptr;
+  // `status != Paid`, `None == x`: the side that knows its type goes first
+  // and tells the other what is expected.
+  if (needsExpected(e->lhs) && !needsExpected(e->rhs)) {
+    rt = checkUsed(e->rhs, nullptr);
+    lt = checkUsed(e->lhs, rt);
+  } else {
+    lt = checkUsed(e->lhs, nullptr);
+    rt = checkUsed(e->rhs, lt);
+  }
+  bool isCompare = e->op == ast::BinaryOp::Eq || e->op == ast::BinaryOp::Ne ||
+                   e->op == ast::BinaryOp::Lt || e->op == ast::BinaryOp::Le ||
+                   e->op == ast::BinaryOp::Gt || e->op == ast::BinaryOp::Ge ||
+                   e->op == ast::BinaryOp::And || e->op == ast::BinaryOp::Or;
+  if (quiet(lt) || quiet(rt))
+    return record(e, isCompare ? tt.boolType() : tt.error()).type;
+  // `fail(...)` fits any operand.
+  if (lt->kind == TypeKind::Never) lt = rt;
+  if (rt->kind == TypeKind::Never) rt = lt;
+  const Type* l = stripRefined(lt);
+  const Type* r = stripRefined(rt);
+  const Type* result = nullptr;
+  switch (e->op) {
+    case ast::BinaryOp::Or:
+    case ast::BinaryOp::And:
+      if (l == tt.boolType() && r == tt.boolType()) result = tt.boolType();
+      break;
+    case ast::BinaryOp::Eq:
+    case ast::BinaryOp::Ne:
+      if (l == r && l->kind != TypeKind::Capability &&
+          (lt == rt || lt == l || rt == r))
+        result = tt.boolType();
+      break;
+    case ast::BinaryOp::Lt:
+    case ast::BinaryOp::Le:
+    case ast::BinaryOp::Gt:
+    case ast::BinaryOp::Ge:
+      if (l == r && orderable(l->kind)) result = tt.boolType();
+      break;
+    case ast::BinaryOp::Add:
+      if (l == r && (l->kind == TypeKind::Int || l->kind == TypeKind::Float ||
+                     l->kind == TypeKind::String ||
+                     l->kind == TypeKind::Duration))
+        result = l;
+      else if ((l->kind == TypeKind::Instant &&
+                r->kind == TypeKind::Duration) ||
+               (l->kind == TypeKind::Duration && r->kind == TypeKind::Instant))
+        result = tt.instant();
+      break;
+    case ast::BinaryOp::Sub:
+      if (l == r && (l->kind == TypeKind::Int || l->kind == TypeKind::Float ||
+                     l->kind == TypeKind::Duration))
+        result = l;
+      else if (l->kind == TypeKind::Instant && r->kind == TypeKind::Duration)
+        result = tt.instant();
+      else if (l->kind == TypeKind::Instant && r->kind == TypeKind::Instant)
+        result = tt.duration();
+      break;
+    case ast::BinaryOp::Mul:
+    case ast::BinaryOp::Div:
+    case ast::BinaryOp::Rem:
+      if (l == r && (l->kind == TypeKind::Int || l->kind == TypeKind::Float))
+        result = l;
+      break;
+  }
+  if (result == nullptr) {
+    std::string operands =
+        lt == rt ? "two values of type '" + displayName(lt) + "'"
+                 : "'" + displayName(lt) + "' and '" + displayName(rt) + "'";
+    auto report = sema().diags.report<diag::InvalidOperands>(
+        e->range, ast::spelling(e->op), operands);
+    if (e->op == ast::BinaryOp::Add && (l->kind == TypeKind::String ||
+                                        r->kind == TypeKind::String))
+      report.note("interpolate instead: \"\\(a)\\(b)\"");
+    else if (l != r && (l->kind == TypeKind::Int || l->kind == TypeKind::Float) &&
+             (r->kind == TypeKind::Int || r->kind == TypeKind::Float))
+      report.note("Int and Float do not mix; write both sides as the same "
+                  "type");
+    result = isCompare ? tt.boolType() : tt.error();
+  }
+  return record(e, result).type;
+}
+
+}  // namespace herald::check

@@ -1,0 +1,22 @@
+#include "checker/checker.h"
+
+#include "checker/sema.h"
+
+namespace herald::check {
+
+std::unique_ptr<Program> checkProgram(llvm::ArrayRef<const ast::File*> files,
+                                      const SourceManager& sources,
+                                      DiagnosticEngine& diags) {
+  auto program = std::make_unique<Program>();
+  Sema sema{*program, diags, sources, files};
+  collectDeclarations(sema);
+  resolveConsumes(sema);
+  resolveSignatures(sema);
+  checkDeclarationRules(sema);
+  checkSubscriptions(sema);
+  checkBodies(sema);
+  buildFlowGraph(sema);
+  return program;
+}
+
+}  // namespace herald::check

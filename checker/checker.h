@@ -1,0 +1,24 @@
+// The checker: names, types, effects and the event rules of the language
+// reference, over every file of a program. A function from ASTs to a checked
+// IR plus diagnostics; it never touches the filesystem.
+#pragma once
+
+#include <memory>
+
+#include <llvm/ADT/ArrayRef.h>
+
+#include "checker/ir.h"
+#include "frontend/ast.h"
+#include "frontend/diagnostic.h"
+#include "frontend/source.h"
+
+namespace herald::check {
+
+// Checks `files` (ASTs as the parser produced them, Error nodes included:
+// the checker stays quiet about malformed parts). Always returns a program;
+// it is valid input for code generation only when `diags` holds no error.
+[[nodiscard]] std::unique_ptr<Program> checkProgram(
+    llvm::ArrayRef<const ast::File*> files, const SourceManager& sources,
+    DiagnosticEngine& diags);
+
+}  // namespace herald::check

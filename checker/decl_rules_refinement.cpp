@@ -1,0 +1,358 @@
+// bad-refinement: a `where` predicate is checked at compile time for
+// constants and at run time at every boundary, so it is kept to what both
+// can evaluate without effects: a Bool expression over `self` using
+// comparisons, `&&`, `||`, `!`, `len(self)`, literals and parentheses, each
+// comparison fitting the base type.
+#include <string>
+
+#include <fmt/format.h>
+#include <llvm/Support/Casting.h>
+
+#include "checker/const_eval_detail.h"
+#include "checker/decl_rules.h"
+
+namespace herald::check {
+
+namespace {
+
+using llvm::cast;
+using llvm::dyn_cast;
+using llvm::dyn_cast_or_null;
+
+constexpr std::size_t kMaxDepth = 256;
+
+const ast::Expr* stripParens(const ast::Expr* e) {
+  while (e != nullptr) {
+    const auto* paren = dyn_cast<ast::ParenExpr>(e);
+    if (paren == nullptr) break;
+    e = paren->inner;
+  }
+  return e;
+}
+
+bool isSelf(const ast::Expr* e) {
+  const auto* name = dyn_cast_or_null<ast::NameExpr>(stripParens(e));
+  return name != nullptr && name->name.name == "self";
+}
+
+bool ordered(const Type* t) {
+  switch (t->kind) {
+    case TypeKind::Int:
+    case TypeKind::Float:
+    case TypeKind::String:
+    case TypeKind::Instant:
+    case TypeKind::Duration:
+      return true;
+    case TypeKind::Error:
+    case TypeKind::Never:
+    case TypeKind::Unit:
+    case TypeKind::Bool:
+    case TypeKind::Envelope:
+    case TypeKind::Option:
+    case TypeKind::List:
+    case TypeKind::Map:
+    case TypeKind::Ref:
+    case TypeKind::Named:
+    case TypeKind::Event:
+    case TypeKind::Capability:
+    case TypeKind::Actor:
+      return false;
+  }
+  return false;
+}
+
+class PredicateChecker {
+ public:
+  PredicateChecker(Sema& sema, const TypeInfo& type, const Type* self)
+      : sema_(sema), types_(sema.program.types), type_(type), self_(self) {}
+
+  void check(const ast::Expr& predicate) {
+    Operand result = visit(&predicate, 0);
+    if (result.type != nullptr && result.type->kind != TypeKind::Bool)
+      report(predicate.range,
+             fmt::format("the refinement of '{}' must be a Bool condition on "
+                         "'self', but this is '{}'",
+                         type_.name, displayName(result.type)))
+          .note("compare 'self' with a literal, e.g. 'where self > 0'");
+  }
+
+ private:
+  // The type of a sub-expression, null after an error (reported or not).
+  struct Operand {
+    const Type* type = nullptr;
+    bool intLiteral = false;  // may stand for a Float
+  };
+
+  DiagnosticBuilder report(SourceRange range, const std::string& message) {
+    DiagnosticBuilder builder =
+        sema_.diags.report<diag::BadRefinement>(range, message);
+    return builder;
+  }
+  // `detail`, when given, is a note about this case before the rule.
+  DiagnosticBuilder reportWithRule(SourceRange range,
+                                   const std::string& message,
+                                   const std::string& detail = {}) {
+    DiagnosticBuilder builder = report(range, message);
+    if (!detail.empty()) builder.note("{}", detail);
+    builder.note(
+        "a refinement is a Bool expression over 'self' using "
+        "comparisons, '&&', '||', '!', 'len(self)' and literals");
+    return builder;
+  }
+
+  Operand visit(const ast::Expr* expr, std::size_t depth) {
+    const ast::Expr* e = stripParens(expr);
+    if (e == nullptr || depth > kMaxDepth) return {};
+    switch (e->kind) {
+      case ast::ExprKind::IntLit:
+        return {types_.intType(), true};
+      case ast::ExprKind::FloatLit:
+        return {types_.floatType()};
+      case ast::ExprKind::BoolLit:
+        return {types_.boolType()};
+      case ast::ExprKind::UnitLit:
+        return {types_.unit()};
+      case ast::ExprKind::DurationLit:
+        return {types_.duration()};
+      case ast::ExprKind::StringLit:
+        for (const ast::StringPart& part : cast<ast::StringLitExpr>(e)->parts)
+          if (part.expr != nullptr) {
+            reportWithRule(part.range,
+                           "an interpolated string cannot be "
+                           "used in a refinement");
+            return {};
+          }
+        return {types_.string()};
+      case ast::ExprKind::Name: {
+        const auto* name = cast<ast::NameExpr>(e);
+        if (name->name.name == "self") return {self_};
+        if (name->name.empty()) return {};
+        reportWithRule(e->range,
+                       fmt::format("'{}' cannot be used in a refinement: "
+                                   "only 'self' can be named",
+                                   name->name.name));
+        return {};
+      }
+      case ast::ExprKind::Call:
+        return visitCall(cast<ast::CallExpr>(*e));
+      case ast::ExprKind::Unary:
+        return visitUnary(cast<ast::UnaryExpr>(*e), depth);
+      case ast::ExprKind::Binary:
+        return visitBinary(cast<ast::BinaryExpr>(*e), depth);
+      case ast::ExprKind::Error:
+        return {};
+      case ast::ExprKind::Field:
+        reportWithRule(e->range,
+                       "a field access cannot be used in a "
+                       "refinement");
+        return {};
+      case ast::ExprKind::TypeApply:
+      case ast::ExprKind::RecordLit:
+      case ast::ExprKind::ListLit:
+      case ast::ExprKind::If:
+      case ast::ExprKind::Match:
+      case ast::ExprKind::Block:
+      case ast::ExprKind::Paren:
+      case ast::ExprKind::Fail:
+        break;
+    }
+    reportWithRule(e->range, fmt::format("{} cannot be used in a refinement",
+                                         describe(*e)));
+    return {};
+  }
+
+  static std::string_view describe(const ast::Expr& e) {
+    switch (e.kind) {
+      case ast::ExprKind::TypeApply:
+        return "a type application";
+      case ast::ExprKind::RecordLit:
+        return "a record literal";
+      case ast::ExprKind::ListLit:
+        return "a list literal";
+      case ast::ExprKind::If:
+        return "an 'if' expression";
+      case ast::ExprKind::Match:
+        return "a 'match' expression";
+      case ast::ExprKind::Block:
+        return "a block";
+      case ast::ExprKind::Fail:
+        return "'fail'";
+      case ast::ExprKind::IntLit:
+      case ast::ExprKind::FloatLit:
+      case ast::ExprKind::BoolLit:
+      case ast::ExprKind::StringLit:
+      case ast::ExprKind::UnitLit:
+      case ast::ExprKind::DurationLit:
+      case ast::ExprKind::Name:
+      case ast::ExprKind::Field:
+      case ast::ExprKind::Call:
+      case ast::ExprKind::Unary:
+      case ast::ExprKind::Binary:
+      case ast::ExprKind::Paren:
+      case ast::ExprKind::Error:
+        break;
+    }
+    return "this expression";
+  }
+
+  Operand visitCall(const ast::CallExpr& call) {
+    const auto* callee = dyn_cast_or_null<ast::NameExpr>(call.callee);
+    if (callee != nullptr && callee->name.name == "len") {
+      if (call.args.size() != 1 || !isSelf(call.args[0].value)) {
+        reportWithRule(call.range,
+                       "'len' in a refinement takes exactly 'self'");
+        return {};
+      }
+      switch (self_->kind) {
+        case TypeKind::String:
+        case TypeKind::List:
+        case TypeKind::Map:
+          return {types_.intType()};
+        case TypeKind::Error:
+          return {};
+        case TypeKind::Never:
+        case TypeKind::Unit:
+        case TypeKind::Int:
+        case TypeKind::Float:
+        case TypeKind::Bool:
+        case TypeKind::Instant:
+        case TypeKind::Duration:
+        case TypeKind::Envelope:
+        case TypeKind::Option:
+        case TypeKind::Ref:
+        case TypeKind::Named:
+        case TypeKind::Event:
+        case TypeKind::Capability:
+        case TypeKind::Actor:
+          break;
+      }
+      reportWithRule(call.range,
+                     fmt::format("'len(self)' needs a String or List base, "
+                                 "but '{}' refines '{}'",
+                                 type_.name, displayName(self_)));
+      return {};
+    }
+    // `self.len()` is the method spelling of what a refinement writes
+    // `len(self)`.
+    if (const auto* method = dyn_cast_or_null<ast::FieldExpr>(call.callee);
+        method != nullptr && method->name.name == "len" &&
+        isSelf(method->base) && call.args.empty()) {
+      reportWithRule(call.range,
+                     "a method call cannot be used in a "
+                     "refinement; write 'len(self)'")
+          .fixit(call.range, "len(self)");
+      return {};
+    }
+    if (call.callee == nullptr || llvm::isa<ast::ErrorExpr>(call.callee))
+      return {};
+    reportWithRule(call.range,
+                   "a call cannot be used in a refinement; the "
+                   "only function there is 'len(self)'");
+    return {};
+  }
+
+  Operand visitUnary(const ast::UnaryExpr& e, std::size_t depth) {
+    switch (e.op) {
+      case ast::UnaryOp::Not: {
+        Operand operand = visit(e.operand, depth + 1);
+        if (operand.type == nullptr) return {};
+        if (operand.type->kind != TypeKind::Bool) {
+          reportWithRule(e.operand->range,
+                         fmt::format("'!' needs a Bool, but this is '{}'",
+                                     displayName(operand.type)));
+          return {};
+        }
+        return operand;
+      }
+      case ast::UnaryOp::Neg: {
+        // `-5` is a literal; negating anything else is arithmetic.
+        const ast::Expr* operand = stripParens(e.operand);
+        if (operand != nullptr && llvm::isa<ast::IntLitExpr>(operand))
+          return {types_.intType(), true};
+        if (operand != nullptr && llvm::isa<ast::FloatLitExpr>(operand))
+          return {types_.floatType()};
+        if (operand == nullptr || llvm::isa<ast::ErrorExpr>(operand)) return {};
+        reportWithRule(e.range,
+                       "arithmetic ('-') cannot be used in a "
+                       "refinement");
+        return {};
+      }
+    }
+    return {};
+  }
+
+  Operand visitBinary(const ast::BinaryExpr& e, std::size_t depth) {
+    std::string_view op = ast::spelling(e.op);
+    switch (e.op) {
+      case ast::BinaryOp::Add:
+      case ast::BinaryOp::Sub:
+      case ast::BinaryOp::Mul:
+      case ast::BinaryOp::Div:
+      case ast::BinaryOp::Rem:
+        reportWithRule(e.range,
+                       fmt::format("arithmetic ('{}') cannot be used in a "
+                                   "refinement",
+                                   op));
+        return {};
+      case ast::BinaryOp::And:
+      case ast::BinaryOp::Or: {
+        Operand lhs = visit(e.lhs, depth + 1);
+        Operand rhs = visit(e.rhs, depth + 1);
+        bool ok = true;
+        for (auto [side, operand] : {std::pair{e.lhs, lhs}, {e.rhs, rhs}}) {
+          if (operand.type == nullptr) {
+            ok = false;
+          } else if (operand.type->kind != TypeKind::Bool) {
+            reportWithRule(side->range,
+                           fmt::format("'{}' needs Bool operands, but this "
+                                       "is '{}'",
+                                       op, displayName(operand.type)));
+            ok = false;
+          }
+        }
+        return ok ? Operand{types_.boolType()} : Operand{};
+      }
+      case ast::BinaryOp::Eq:
+      case ast::BinaryOp::Ne:
+      case ast::BinaryOp::Lt:
+      case ast::BinaryOp::Le:
+      case ast::BinaryOp::Gt:
+      case ast::BinaryOp::Ge:
+        break;
+    }
+    Operand lhs = visit(e.lhs, depth + 1);
+    Operand rhs = visit(e.rhs, depth + 1);
+    if (lhs.type == nullptr || rhs.type == nullptr) return {};
+    bool equality = e.op == ast::BinaryOp::Eq || e.op == ast::BinaryOp::Ne;
+    // An Int literal compares with a Float as the same number.
+    bool numeric = (lhs.type->kind == TypeKind::Float && rhs.intLiteral) ||
+                   (rhs.type->kind == TypeKind::Float && lhs.intLiteral);
+    bool fits = (lhs.type == rhs.type || numeric) &&
+                (equality || ordered(lhs.type) || numeric);
+    if (!fits) {
+      reportWithRule(e.range,
+                     fmt::format("'{}' cannot compare '{}' with '{}'", op,
+                                 displayName(lhs.type), displayName(rhs.type)),
+                     fmt::format("'self' is a '{}' in the refinement of '{}'",
+                                 displayName(self_), type_.name));
+      return {};
+    }
+    return {types_.boolType()};
+  }
+
+  Sema& sema_;
+  TypeTable& types_;
+  const TypeInfo& type_;
+  const Type* self_;
+};
+
+}  // namespace
+
+void checkRefinementPredicate(Sema& sema, const TypeInfo& type) {
+  if (type.refinement == nullptr) return;
+  const Type* self = refinementSelfType(type);
+  if (!isWellFormed(self)) return;
+  PredicateChecker(sema, type, self).check(*type.refinement);
+}
+
+}  // namespace herald::check

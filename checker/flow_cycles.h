@@ -1,0 +1,24 @@
+// Cycles of the event-flow graph (event-cycle, language.md section 6.10).
+// Internal to checker/.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "checker/ir.h"
+#include "checker/sema.h"
+
+namespace herald::check {
+
+// One cycle per strongly connected component that holds a subscription:
+// node indices from the component's subscription with the smallest id,
+// along a shortest path back to it (the start is not repeated at the end).
+// Sorted by their first node.
+[[nodiscard]] std::vector<std::vector<std::uint32_t>> eventCycles(
+    const FlowGraph& graph);
+
+// Reports each cycle of eventCycles as an event-cycle warning at the `from`
+// clause of its first subscription.
+void reportEventCycles(Sema& sema, const FlowGraph& graph);
+
+}  // namespace herald::check

@@ -1,0 +1,321 @@
+// The checked IR: the one input of code generation. Every declaration of
+// every context, resolved: qualified names, types, each handler's commit
+// shape, capabilities and dependencies, each subscription's pattern lowered
+// to a predicate, and the static event-flow graph. Bodies stay AST; what
+// the checker learnt about each expression of a body (its type and what
+// each name refers to) is in the side tables of body_ir.h, so codegen never
+// re-resolves a name.
+//
+// Declarations are kind-tagged (LLVM-style isa/cast/dyn_cast). Containers
+// keep declaration order within a context; contexts are sorted by name, so
+// anything printed from the IR is deterministic.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/StringMap.h>
+#include <llvm/ADT/StringRef.h>
+
+#include "checker/body_ir.h"
+#include "checker/const_value.h"
+#include "checker/predicate.h"
+#include "checker/types.h"
+#include "frontend/ast.h"
+#include "frontend/source.h"
+
+namespace herald::check {
+
+struct ContextInfo;
+struct FnInfo;
+
+enum class DeclInfoKind : std::uint8_t {
+  Type,
+  Event,
+  Actor,
+  Capability,
+  Fn,
+  Agent,
+  Service,
+};
+
+// A declaration named at context level.
+struct DeclInfo {
+  DeclInfoKind kind;
+  std::string name;               // `PaymentConfirmed`
+  std::string qualified;          // `commerce.order.PaymentConfirmed`
+  ContextInfo* context = nullptr; // null for first-party capabilities
+  const ast::Decl* decl = nullptr;  // null for first-party capabilities
+  SourceRange nameRange;
+
+  DeclInfo(DeclInfoKind k) : kind(k) {}
+  DeclInfo(const DeclInfo&) = delete;
+  DeclInfo& operator=(const DeclInfo&) = delete;
+  virtual ~DeclInfo() = default;
+};
+
+template <DeclInfoKind K>
+struct DeclInfoOf : DeclInfo {
+  static constexpr DeclInfoKind kKind = K;
+  DeclInfoOf() : DeclInfo(K) {}
+  static bool classof(const DeclInfo* d) { return d->kind == K; }
+};
+
+// A record field, event field, variant field, parameter, key or store.
+struct FieldInfo {
+  std::string name;
+  const Type* type = nullptr;
+  SourceRange range;                     // the whole `name: T [= e]`
+  SourceRange nameRange;
+  const ast::Expr* defaultExpr = nullptr;  // event fields only
+  // When defaultExpr is a constant. Boxed: most fields (every parameter)
+  // have none, and a FieldInfo is copied and kept per parameter.
+  std::shared_ptr<const ConstValue> defaultValue;
+};
+
+struct VariantInfo {
+  std::string name;
+  std::uint32_t index = 0;  // declaration order
+  std::vector<FieldInfo> fields;
+  SourceRange nameRange;
+};
+
+enum class TypeDefKind : std::uint8_t {
+  Record,
+  Sum,
+  Opaque,   // `opaque T [where e]`
+  Refined,  // `T where e`: a nominal type whose values are the base's values
+            // that satisfy the predicate
+  Alias,    // `T`: transparent; `type` is the aliased type itself
+};
+
+struct TypeInfo : DeclInfoOf<DeclInfoKind::Type> {
+  TypeDefKind def = TypeDefKind::Record;
+  std::vector<FieldInfo> fields;      // Record
+  std::vector<VariantInfo> variants;  // Sum
+  const Type* base = nullptr;         // Opaque, Refined, Alias
+  const ast::Expr* refinement = nullptr;  // Opaque, Refined: `where e`
+  const Type* type = nullptr;  // the Named type, or the aliased type
+  std::vector<const FnInfo*> staticFns;  // `fn Type.name`
+
+  [[nodiscard]] const FieldInfo* field(llvm::StringRef n) const;
+  [[nodiscard]] const VariantInfo* variant(llvm::StringRef n) const;
+};
+
+struct EventInfo : DeclInfoOf<DeclInfoKind::Event> {
+  std::vector<FieldInfo> fields;
+  std::optional<std::int64_t> pinnedSchema;  // `@schema(N)`
+  const Type* type = nullptr;
+
+  [[nodiscard]] const FieldInfo* field(llvm::StringRef n) const;
+};
+
+struct ActorInfo : DeclInfoOf<DeclInfoKind::Actor> {
+  std::vector<FieldInfo> params;  // `actor Customer(identity: UserId)`
+};
+
+struct FnSignature {
+  std::vector<FieldInfo> params;
+  const Type* result = nullptr;  // Unit when `-> T` is omitted
+};
+
+// First-party capabilities (`Events`, `Clock`, `Logger`, `Idempotency`,
+// `Random`) have a null context and decl; `Events.emit` is special-cased by
+// the checker because its parameter is any event of the emitting context.
+struct CapabilityOp {
+  std::string name;
+  FnSignature sig;
+  SourceRange nameRange;
+};
+
+enum class FirstParty : std::uint8_t {
+  None,  // declared in a context
+  Events,
+  Clock,
+  Logger,
+  Idempotency,
+  Random,
+};
+
+struct CapabilityInfo : DeclInfoOf<DeclInfoKind::Capability> {
+  FirstParty firstParty = FirstParty::None;
+  std::vector<CapabilityOp> ops;
+  const Type* type = nullptr;
+
+  [[nodiscard]] const CapabilityOp* op(llvm::StringRef n) const;
+};
+
+struct AgentInfo;
+struct ServiceInfo;
+
+// A named dependency from `given Name: Type` (a Ref[Agent] or a capability),
+// or a capability given by name.
+struct DependencyInfo {
+  std::string name;  // `Rooms`, `Fx`; for a bare capability its own name
+  const Type* type = nullptr;  // Ref[...] or Capability
+  bool named = false;          // written `Name: Type`
+  SourceRange range;
+};
+
+// What a handler's transaction may commit, from its body and every agent
+// `fn` it calls.
+struct CommitShape {
+  std::vector<const EventInfo*> emits;  // sorted by qualified name, unique
+  std::vector<std::string> writes;      // store names, sorted, unique
+  struct Message {
+    const AgentInfo* agent = nullptr;
+    std::string handler;
+    SourceRange range;  // the call that sends it
+  };
+  std::vector<Message> sends;  // in source order
+  [[nodiscard]] bool readOnly() const {
+    return emits.empty() && writes.empty() && sends.empty();
+  }
+};
+
+struct HandlerInfo {
+  std::string name;  // `markPaid`, `event`
+  bool isCall = false;
+  const ast::HandlerDecl* decl = nullptr;
+  std::vector<FieldInfo> params;
+  const Type* result = nullptr;
+  const ActorInfo* by = nullptr;  // `by InternalCaller`
+  std::string byBinder;           // `by c: Customer` -> "c"
+  std::vector<DependencyInfo> given;  // the handler's own `given`
+  // Filled by body checking: capabilities used (through the service's or
+  // the handler's `given`), sorted by name, and the commit shape.
+  std::vector<const CapabilityInfo*> capabilitiesUsed;
+  CommitShape commit;
+  SourceRange nameRange;
+};
+
+struct FnInfo : DeclInfoOf<DeclInfoKind::Fn> {
+  const TypeInfo* ownerType = nullptr;  // `fn Type.name`
+  const AgentInfo* agent = nullptr;     // an agent-local fn
+  const ServiceInfo* service = nullptr; // a service-local fn
+  FnSignature sig;
+  const ast::FnDecl* fn = nullptr;
+  // Filled by body checking (agent fns): what its body commits and uses,
+  // merged into every handler that calls it.
+  std::vector<const CapabilityInfo*> capabilitiesUsed;
+  CommitShape commit;
+  // Pure: a context-level or static fn (no capabilities, no stores).
+  [[nodiscard]] bool pure() const { return agent == nullptr; }
+};
+
+struct StoreInfo {
+  FieldInfo field;
+  const ast::Expr* init = nullptr;
+};
+
+struct InvariantInfo {
+  std::string name;
+  const ast::Expr* condition = nullptr;
+  SourceRange nameRange;
+};
+
+struct AgentInfo : DeclInfoOf<DeclInfoKind::Agent> {
+  std::optional<FieldInfo> key;
+  std::vector<StoreInfo> stores;
+  std::vector<InvariantInfo> invariants;
+  std::vector<HandlerInfo> handlers;
+  std::vector<std::unique_ptr<FnInfo>> fns;  // agent-local, not in the
+                                             // context's name table
+  [[nodiscard]] const HandlerInfo* handler(llvm::StringRef n) const;
+  [[nodiscard]] const StoreInfo* store(llvm::StringRef n) const;
+  [[nodiscard]] const FnInfo* fn(llvm::StringRef n) const;
+};
+
+// `via schema(...)`: the accepted envelope schema versions, both ends
+// inclusive, absent when open.
+struct VersionRange {
+  std::optional<std::int64_t> low;
+  std::optional<std::int64_t> high;
+};
+
+struct SubscriptionInfo {
+  const EventInfo* event = nullptr;  // null when unresolved
+  Predicate predicate;               // True when there is no pattern
+  std::optional<VersionRange> via;   // absent: any version
+  const ast::Subscription* syntax = nullptr;
+  // The pattern as written (canonical brace spelling), for labels.
+  std::string patternText;
+};
+
+struct ServiceInfo : DeclInfoOf<DeclInfoKind::Service> {
+  std::optional<SubscriptionInfo> subscription;  // an Events service
+  std::vector<DependencyInfo> given;             // the service's `given`
+  std::vector<HandlerInfo> handlers;
+  std::vector<std::unique_ptr<FnInfo>> fns;  // service-local, pure
+  [[nodiscard]] const HandlerInfo* handler(llvm::StringRef n) const;
+  [[nodiscard]] const FnInfo* fn(llvm::StringRef n) const;
+};
+
+struct ConsumesInfo {
+  ContextInfo* target = nullptr;  // null when the context is unknown
+  std::string alias;              // `as alias`, or empty
+  bool restricted = false;        // `{ A, B }` form
+  std::vector<std::string> only;  // the names of the `{ A, B }` form
+  const ast::ConsumesDecl* decl = nullptr;
+};
+
+struct ContextInfo {
+  std::string name;  // `commerce.order`
+  std::vector<const ast::ContextDecl*> parts;  // one per file that opens it
+  std::vector<ConsumesInfo> consumes;
+  // Every context-level declaration, in source order (files in file-id
+  // order), and by name.
+  std::vector<std::unique_ptr<DeclInfo>> decls;
+  llvm::StringMap<DeclInfo*> byName;
+  [[nodiscard]] DeclInfo* lookup(llvm::StringRef n) const;
+};
+
+// The static event-flow graph (section 6, event-cycle): who emits which
+// event, which subscription receives it, and which agent handlers a
+// subscriber or handler messages.
+struct FlowGraph {
+  enum class NodeKind : std::uint8_t { Handler, Event, Subscription };
+  struct Node {
+    NodeKind kind;
+    std::string id;  // stable: `commerce.order.Order.markPaid`, ...
+    const ContextInfo* context = nullptr;
+    const HandlerInfo* handler = nullptr;            // Handler, Subscription
+    const EventInfo* event = nullptr;                // Event
+    const ServiceInfo* service = nullptr;            // Subscription
+    const AgentInfo* agent = nullptr;                // agent handlers
+  };
+  enum class EdgeKind : std::uint8_t {
+    Emits,     // handler -> event
+    Delivers,  // event -> subscription
+    Sends,     // handler or subscription -> agent handler
+  };
+  struct Edge {
+    EdgeKind kind;
+    std::uint32_t from = 0;
+    std::uint32_t to = 0;
+    std::string label;  // Delivers: the pattern and `via`, as written
+  };
+  std::vector<Node> nodes;  // sorted by id
+  std::vector<Edge> edges;  // sorted by (from, to, kind)
+};
+
+// The whole checked program.
+struct Program {
+  TypeTable types;
+  std::vector<std::unique_ptr<ContextInfo>> contexts;  // sorted by name
+  std::vector<std::unique_ptr<CapabilityInfo>> firstParty;
+  // Every context-level declaration by bare name, over all contexts, sorted
+  // by qualified name: a failed lookup finds the contexts that would make
+  // a name visible without scanning every context.
+  llvm::StringMap<std::vector<DeclInfo*>> declsNamed;
+  BodyInfo bodies;
+  FlowGraph flow;
+
+  [[nodiscard]] ContextInfo* context(llvm::StringRef name) const;
+};
+
+}  // namespace herald::check

@@ -1,0 +1,189 @@
+// Name lookup across contexts, and the reports for names that do not
+// resolve. Lookup allocates nothing on the found path: it compares parts
+// against dotted context names in place and probes StringMaps.
+#include "checker/lookup.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <llvm/ADT/SmallVector.h>
+
+#include "checker/names_util.h"
+
+namespace herald::check {
+
+namespace {
+
+LookupResult found(DeclInfo* decl, std::size_t parts) {
+  LookupResult r;
+  r.status = LookupResult::Status::Found;
+  r.decl = decl;
+  r.partsUsed = parts;
+  return r;
+}
+
+bool byQualified(const DeclInfo* a, const DeclInfo* b) {
+  return a->qualified < b->qualified;
+}
+
+// Several distinct declarations for one name: ambiguous, or the one.
+LookupResult pick(llvm::SmallVectorImpl<DeclInfo*>& hits, std::size_t parts) {
+  std::sort(hits.begin(), hits.end(), byQualified);
+  hits.erase(std::unique(hits.begin(), hits.end()), hits.end());
+  if (hits.size() == 1) return found(hits.front(), parts);
+  LookupResult r;
+  r.status = LookupResult::Status::Ambiguous;
+  r.partsUsed = parts;
+  r.candidates.assign(hits.begin(), hits.end());
+  return r;
+}
+
+// Is `ctx` reachable from `from` for `name` through any `consumes` line?
+bool consumedFor(const ContextInfo& from, const ContextInfo& ctx,
+                 llvm::StringRef name) {
+  for (const ConsumesInfo& line : from.consumes)
+    if (line.target == &ctx && admits(line, name)) return true;
+  return false;
+}
+
+// The declarations a NotFound lookup would have found had `from` consumed
+// (all of) their context: a bare name anywhere, or a name after the full
+// name of its context.
+void findHidden(const Program& program, const ContextInfo& from,
+                llvm::ArrayRef<ast::Ident> parts, LookupResult& r) {
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    auto it = program.declsNamed.find(parts[k].name);
+    if (it == program.declsNamed.end()) continue;
+    for (DeclInfo* d : it->second) {
+      if (d->context == nullptr || d->context == &from) continue;
+      if (k != 0 && matchContextName(d->context->name, parts) != k) continue;
+      if (consumedFor(from, *d->context, parts[k].name)) continue;
+      r.hidden.push_back(d);
+    }
+  }
+  std::sort(r.hidden.begin(), r.hidden.end(), byQualified);
+  r.hidden.erase(std::unique(r.hidden.begin(), r.hidden.end()), r.hidden.end());
+}
+
+}  // namespace
+
+LookupResult lookupDecl(const Program& program, const ContextInfo& from,
+                        llvm::ArrayRef<ast::Ident> parts) {
+  if (parts.empty() || parts.front().empty()) return {};
+  const llvm::StringRef first = parts.front().name;
+
+  // The context's own names shadow everything else.
+  if (DeclInfo* d = from.lookup(first)) return found(d, 1);
+
+  llvm::SmallVector<DeclInfo*, 4> hits;
+  for (const ConsumesInfo& line : from.consumes) {
+    if (line.target == nullptr || line.target == &from) continue;
+    if (!admits(line, first)) continue;
+    if (DeclInfo* d = line.target->lookup(first)) hits.push_back(d);
+  }
+  if (!hits.empty()) return pick(hits, 1);
+
+  for (const auto& cap : program.firstParty)
+    if (cap->name == first) return found(cap.get(), 1);
+
+  if (parts.size() >= 2 && !parts[1].empty()) {
+    // `alias.Name`: an alias is local to the context, so it wins over a
+    // context of the same name.
+    for (const ConsumesInfo& line : from.consumes) {
+      if (line.target == nullptr || line.alias != first) continue;
+      if (line.target != &from && !admits(line, parts[1].name)) continue;
+      if (DeclInfo* d = line.target->lookup(parts[1].name)) hits.push_back(d);
+    }
+    if (!hits.empty()) return pick(hits, 2);
+
+    // `full.context.Name`, the longest visible context name first.
+    DeclInfo* best = nullptr;
+    std::size_t bestParts = 0;
+    auto consider = [&](const ContextInfo& ctx, const ConsumesInfo* line) {
+      const std::size_t k = matchContextName(ctx.name, parts);
+      if (k == 0 || k >= parts.size() || k + 1 <= bestParts) return;
+      if (parts[k].empty()) return;
+      if (line != nullptr && !admits(*line, parts[k].name)) return;
+      if (DeclInfo* d = ctx.lookup(parts[k].name)) {
+        best = d;
+        bestParts = k + 1;
+      }
+    };
+    consider(from, nullptr);
+    for (const ConsumesInfo& line : from.consumes)
+      if (line.target != nullptr)
+        consider(*line.target, line.target == &from ? nullptr : &line);
+    if (best != nullptr) return found(best, bestParts);
+  }
+
+  LookupResult r;
+  findHidden(program, from, parts, r);
+  return r;
+}
+
+std::string closestName(llvm::StringRef name,
+                        llvm::ArrayRef<std::string> candidates) {
+  // About one edit in three characters, rounded up: `Logr` finds
+  // `Logger`, while short names only suggest near-identical ones.
+  const unsigned limit =
+      std::max<unsigned>(1, static_cast<unsigned>((name.size() + 2) / 3));
+  const std::string* best = nullptr;
+  unsigned bestDistance = limit + 1;
+  for (const std::string& c : candidates) {
+    if (c == name) continue;
+    const unsigned d = llvm::StringRef(c).edit_distance(name, true, limit);
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = &c;
+    }
+  }
+  return best != nullptr ? *best : std::string();
+}
+
+std::vector<std::string> visibleNames(const Program& program,
+                                      const ContextInfo& from) {
+  std::vector<std::string> names;
+  for (const auto& entry : from.byName) names.push_back(entry.getKey().str());
+  for (const ConsumesInfo& line : from.consumes) {
+    if (line.target == nullptr) continue;
+    for (const auto& entry : line.target->byName)
+      if (admits(line, entry.getKey())) names.push_back(entry.getKey().str());
+  }
+  for (const auto& cap : program.firstParty) names.push_back(cap->name);
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+llvm::StringRef describeKind(DeclInfoKind kind) {
+  switch (kind) {
+    case DeclInfoKind::Type:
+      return "type";
+    case DeclInfoKind::Event:
+      return "event";
+    case DeclInfoKind::Actor:
+      return "actor";
+    case DeclInfoKind::Capability:
+      return "capability";
+    case DeclInfoKind::Fn:
+      return "function";
+    case DeclInfoKind::Agent:
+      return "agent";
+    case DeclInfoKind::Service:
+      return "service";
+  }
+  return "declaration";
+}
+
+DeclInfo* resolveDecl(Sema& sema, const ContextInfo& from,
+                      const ast::QualifiedName& name, llvm::StringRef what) {
+  LookupResult r = lookupDecl(sema.program, from, name.parts);
+  if (r.status == LookupResult::Status::Found &&
+      r.partsUsed == name.parts.size())
+    return r.decl;
+  reportUnresolved(sema, from, r, name.parts, name.range, what);
+  return nullptr;
+}
+
+}  // namespace herald::check

@@ -1,0 +1,189 @@
+// Reports for names that lookup did not resolve: unknown names with "did
+// you mean" and the `consumes` line that would make a hidden declaration
+// visible, and ambiguous bare names with their candidates.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "checker/lookup.h"
+#include "checker/names_util.h"
+
+namespace herald::check {
+
+namespace {
+
+// Which declarations make sense as suggestions for `what`.
+bool fits(llvm::StringRef what, DeclInfoKind kind) {
+  if (what == "type")
+    return kind == DeclInfoKind::Type || kind == DeclInfoKind::Event ||
+           kind == DeclInfoKind::Capability;
+  if (what == "actor") return kind == DeclInfoKind::Actor;
+  if (what == "capability") return kind == DeclInfoKind::Capability;
+  if (what == "event") return kind == DeclInfoKind::Event;
+  if (what == "agent") return kind == DeclInfoKind::Agent;
+  return true;
+}
+
+constexpr const char* kBuiltinTypes[] = {
+    "Int",    "Float",         "Bool", "String", "Instant", "Duration",
+    "Option", "EventEnvelope", "List", "Map",    "Ref"};
+
+void addNames(std::vector<std::string>& out, const ContextInfo& ctx,
+              const ConsumesInfo* line, llvm::StringRef what) {
+  for (const auto& entry : ctx.byName) {
+    if (line != nullptr && !admits(*line, entry.getKey())) continue;
+    if (!fits(what, entry.getValue()->kind)) continue;
+    out.push_back(entry.getKey().str());
+  }
+}
+
+// The last parts `from` could have meant after the other parts of `parts`,
+// for "did you mean".
+std::vector<std::string> suggestionsFor(const Program& program,
+                                        const ContextInfo& from,
+                                        llvm::ArrayRef<ast::Ident> parts,
+                                        llvm::StringRef what) {
+  std::vector<std::string> out;
+  if (parts.size() == 1) {
+    addNames(out, from, nullptr, what);
+    for (const ConsumesInfo& line : from.consumes)
+      if (line.target != nullptr)
+        addNames(out, *line.target, line.target == &from ? nullptr : &line,
+                 what);
+    for (const auto& cap : program.firstParty)
+      if (fits(what, DeclInfoKind::Capability)) out.push_back(cap->name);
+    if (what == "type")
+      for (const char* name : kBuiltinTypes) out.emplace_back(name);
+  } else {
+    // A qualified name: suggest within the context its prefix names.
+    const llvm::StringRef first = parts.front().name;
+    for (const ConsumesInfo& line : from.consumes)
+      if (line.target != nullptr && line.alias == first && parts.size() == 2)
+        addNames(out, *line.target, line.target == &from ? nullptr : &line,
+                 what);
+    auto consider = [&](const ContextInfo& ctx, const ConsumesInfo* line) {
+      if (matchContextName(ctx.name, parts) + 1 == parts.size())
+        addNames(out, ctx, line, what);
+    };
+    consider(from, nullptr);
+    for (const ConsumesInfo& line : from.consumes)
+      if (line.target != nullptr)
+        consider(*line.target, line.target == &from ? nullptr : &line);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+// `context.Name` and `alias.Name` for every visible context declaring
+// `last`: what a qualified name with a misspelt prefix may have meant.
+std::vector<std::string> qualifiedSpellings(const ContextInfo& from,
+                                            llvm::StringRef last,
+                                            llvm::StringRef what) {
+  std::vector<std::string> out;
+  auto consider = [&](const ContextInfo& ctx, const ConsumesInfo* line) {
+    const DeclInfo* d = ctx.lookup(last);
+    if (d == nullptr || !fits(what, d->kind)) return;
+    if (line != nullptr && !admits(*line, last)) return;
+    out.push_back(qualify(ctx.name, last));
+    if (line != nullptr && !line->alias.empty())
+      out.push_back(qualify(line->alias, last));
+  };
+  consider(from, nullptr);
+  for (const ConsumesInfo& line : from.consumes)
+    if (line.target != nullptr)
+      consider(*line.target, line.target == &from ? nullptr : &line);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+DiagnosticBuilder reportUnknown(Sema& sema, SourceRange range,
+                                llvm::StringRef what, const std::string& name) {
+  if (what == "type") return sema.diags.report<diag::UnknownType>(range, name);
+  if (what == "actor")
+    return sema.diags.report<diag::UnknownActor>(range, name);
+  return sema.diags.report<diag::UnknownName>(range, name);
+}
+
+std::string contextList(const std::vector<DeclInfo*>& candidates) {
+  std::string out = "contexts ";
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    if (i != 0) out += i + 1 == candidates.size() ? " and " : ", ";
+    out += "'";
+    out += candidates[i]->context != nullptr ? candidates[i]->context->name
+                                             : candidates[i]->qualified;
+    out += "'";
+  }
+  return out;
+}
+
+void reportAmbiguous(Sema& sema, const LookupResult& r,
+                     llvm::ArrayRef<ast::Ident> parts, SourceRange range) {
+  const std::string name = joinName(parts.take_front(r.partsUsed));
+  auto report = sema.diags.report<diag::AmbiguousName>(
+      range, name, contextList(r.candidates));
+  for (const DeclInfo* c : r.candidates)
+    report.note(c->nameRange, "candidate '{}' is declared here", c->qualified);
+  if (!r.candidates.empty())
+    report.note("write the qualified name to choose one, e.g. '{}'",
+                r.candidates.front()->qualified);
+}
+
+}  // namespace
+
+void reportUnresolved(Sema& sema, const ContextInfo& from,
+                      const LookupResult& r, llvm::ArrayRef<ast::Ident> parts,
+                      SourceRange range, llvm::StringRef what) {
+  if (parts.empty()) return;
+  for (const ast::Ident& part : parts)
+    if (part.empty()) return;
+  switch (r.status) {
+    case LookupResult::Status::Ambiguous:
+      reportAmbiguous(sema, r, parts, range);
+      return;
+    case LookupResult::Status::Found: {
+      // `Region.Domestic` where a declaration is wanted.
+      auto report = reportUnknown(sema, range, what, joinName(parts));
+      if (r.decl != nullptr)
+        report.note("'{}' is {}; '{}' is not a declaration",
+                    joinName(parts.take_front(r.partsUsed)),
+                    describeWithArticle(r.decl->kind), joinName(parts));
+      return;
+    }
+    case LookupResult::Status::NotFound:
+      break;
+  }
+  auto report = reportUnknown(sema, range, what, joinName(parts));
+  const std::string close = closestName(
+      parts.back().name, suggestionsFor(sema.program, from, parts, what));
+  std::string meant;
+  if (!close.empty())
+    meant =
+        parts.size() == 1 ? close : joinName(parts.drop_back()) + "." + close;
+  else if (parts.size() > 1)
+    meant = closestName(joinName(parts),
+                        qualifiedSpellings(from, parts.back().name, what));
+  if (!meant.empty()) {
+    report.note("did you mean '{}'?", meant);
+    report.fixit(range, meant);
+  }
+  for (const DeclInfo* d : r.hidden) {
+    if (d->context == nullptr) continue;
+    bool restricted = false;
+    for (const ConsumesInfo& line : from.consumes)
+      restricted = restricted || line.target == d->context;
+    if (restricted)
+      report.note(
+          "'{}' is declared in context '{}', but its `consumes` line does "
+          "not list it; add '{}' to the list",
+          d->name, d->context->name, d->name);
+    else
+      report.note(
+          "'{}' is declared in context '{}'; add `consumes {}` to "
+          "use it",
+          d->name, d->context->name, d->context->name);
+  }
+}
+
+}  // namespace herald::check
