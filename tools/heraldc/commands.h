@@ -1,4 +1,5 @@
-// The subcommands of heraldc. Each returns the process exit code.
+// The subcommands of heraldc, one file each (parse_command.cpp, ...). Each
+// returns the process exit code.
 #pragma once
 
 #include "tools/heraldc/options.h"
@@ -9,6 +10,8 @@ namespace herald::driver {
                            const ParseOptions& options);
 [[nodiscard]] int runCheck(const GlobalOptions& global,
                            const CheckOptions& options);
+[[nodiscard]] int runGraph(const GlobalOptions& global,
+                           const GraphOptions& options);
 [[nodiscard]] int runFmt(const GlobalOptions& global,
                          const FmtOptions& options);
 

@@ -17,7 +17,7 @@ constexpr const char* kExitCodesHelp =
     "Exit status: 0 no errors (warnings allowed), 1 errors reported, "
     "2 usage or I/O problem.";
 
-enum class Command { None, Parse, Check, Fmt };
+enum class Command { None, Parse, Check, Graph, Fmt };
 
 int run(int argc, char** argv) {
   CLI::App app("heraldc: the Herald compiler", "heraldc");
@@ -63,12 +63,37 @@ int run(int argc, char** argv) {
   parse->callback([&] { command = Command::Parse; });
 
   CheckOptions checkOptions;
-  CLI::App* check = app.add_subcommand("check", "Check Herald sources");
+  CLI::App* check = app.add_subcommand(
+      "check", "Check Herald sources: names, types, effects and event rules");
   check
       ->add_option("paths", checkOptions.paths,
                    "Files and directories (searched for *.herald)")
       ->required();
+  check->add_flag("--dump-ir", checkOptions.dumpIr,
+                  "Print the checked IR on stdout (when there are no errors)");
   check->callback([&] { command = Command::Check; });
+
+  GraphOptions graphOptions;
+  std::string graphFormat = "dot";
+  CLI::App* graph = app.add_subcommand(
+      "graph",
+      "Check Herald sources and write their event-flow graph (Graphviz)");
+  graph
+      ->add_option("paths", graphOptions.paths,
+                   "Files and directories (searched for *.herald)")
+      ->required();
+  graph
+      ->add_option("-o,--output", graphOptions.output,
+                   "Write the graph to FILE instead of stdout")
+      ->type_name("FILE");
+  graph
+      ->add_option("--format", graphFormat,
+                   "dot (Graphviz source) or svg (rendered by Graphviz's "
+                   "'dot', which must be on PATH)")
+      ->check(CLI::IsMember({"dot", "svg"}))
+      ->type_name("FORMAT")
+      ->capture_default_str();
+  graph->callback([&] { command = Command::Graph; });
 
   FmtOptions fmtOptions;
   CLI::App* fmt = app.add_subcommand(
@@ -105,6 +130,10 @@ int run(int argc, char** argv) {
       return runParse(global, parseOptions);
     case Command::Check:
       return runCheck(global, checkOptions);
+    case Command::Graph:
+      graphOptions.format =
+          graphFormat == "svg" ? GraphFormat::Svg : GraphFormat::Dot;
+      return runGraph(global, graphOptions);
     case Command::Fmt:
       return runFmt(global, fmtOptions);
     case Command::None:

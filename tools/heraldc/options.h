@@ -30,6 +30,15 @@ struct ParseOptions {
 
 struct CheckOptions {
   std::vector<std::string> paths;
+  bool dumpIr = false;  // print the checked IR when there are no errors
+};
+
+enum class GraphFormat { Dot, Svg };
+
+struct GraphOptions {
+  std::vector<std::string> paths;
+  std::string output;  // empty: standard output
+  GraphFormat format = GraphFormat::Dot;
 };
 
 struct FmtOptions {

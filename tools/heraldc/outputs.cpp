@@ -39,4 +39,16 @@ std::optional<std::string> replaceFile(const std::string& path,
   return std::nullopt;
 }
 
+std::optional<std::string> writeFile(const std::string& path,
+                                     std::string_view text) {
+  std::FILE* out = std::fopen(path.c_str(), "wb");
+  if (out == nullptr) return std::generic_category().message(errno);
+  const bool written =
+      std::fwrite(text.data(), 1, text.size(), out) == text.size();
+  const int writeErrno = errno;
+  const bool closed = std::fclose(out) == 0;
+  if (written && closed) return std::nullopt;
+  return std::generic_category().message(writeErrno != 0 ? writeErrno : EIO);
+}
+
 }  // namespace herald::driver

@@ -1,4 +1,5 @@
-// Writing files back (`heraldc fmt --write`).
+// Writing files: back in place (`heraldc fmt --write`) and new outputs
+// (`heraldc graph -o`).
 #pragma once
 
 #include <optional>
@@ -14,5 +15,10 @@ namespace herald::driver {
 // reason and leaves `path` as it was.
 [[nodiscard]] std::optional<std::string> replaceFile(const std::string& path,
                                                      std::string_view text);
+
+// Creates or truncates `path` and writes `text` to it. On failure returns
+// the reason.
+[[nodiscard]] std::optional<std::string> writeFile(const std::string& path,
+                                                   std::string_view text);
 
 }  // namespace herald::driver

@@ -1,5 +1,7 @@
 #include "tools/heraldc/pipeline.h"
 
+#include "checker/checker.h"
+
 namespace herald::driver {
 
 std::vector<ParsedFile> runFrontEnd(const SourceManager& sources,
@@ -11,6 +13,15 @@ std::vector<ParsedFile> runFrontEnd(const SourceManager& sources,
     parsed.push_back({&file, parse(file, diags)});
   }
   return parsed;
+}
+
+std::unique_ptr<check::Program> runChecker(
+    const std::vector<ParsedFile>& parsed, const SourceManager& sources,
+    DiagnosticEngine& diags) {
+  std::vector<const ast::File*> files;
+  files.reserve(parsed.size());
+  for (const ParsedFile& file : parsed) files.push_back(file.parse.file);
+  return check::checkProgram(files, sources, diags);
 }
 
 }  // namespace herald::driver

@@ -2,8 +2,10 @@
 // from values to values reporting into the session's one engine.
 #pragma once
 
+#include <memory>
 #include <vector>
 
+#include "checker/ir.h"
 #include "frontend/diagnostic.h"
 #include "frontend/parser.h"
 #include "frontend/source.h"
@@ -19,5 +21,13 @@ struct ParsedFile {
 // file; syntax errors go to `diags`.
 [[nodiscard]] std::vector<ParsedFile> runFrontEnd(const SourceManager& sources,
                                                   DiagnosticEngine& diags);
+
+// Checks every parsed file as one program (syntax errors included: the
+// checker stays quiet about the malformed parts). Checker diagnostics go to
+// `diags`; the program is code-generation input only when there are no
+// errors.
+[[nodiscard]] std::unique_ptr<check::Program> runChecker(
+    const std::vector<ParsedFile>& parsed, const SourceManager& sources,
+    DiagnosticEngine& diags);
 
 }  // namespace herald::driver

@@ -1,0 +1,27 @@
+#include <memory>
+#include <vector>
+
+#include "checker/ir_dump.h"
+#include "tools/heraldc/commands.h"
+#include "tools/heraldc/pipeline.h"
+#include "tools/heraldc/session.h"
+#include "tools/heraldc/stdout_output.h"
+
+namespace herald::driver {
+
+int runCheck(const GlobalOptions& global, const CheckOptions& options) {
+  if (options.dumpIr && rejectJsonWithOutput(global, "--dump-ir"))
+    return kExitUsage;
+  Session session(global);
+  if (!session.load(options.paths)) return kExitUsage;
+  std::vector<ParsedFile> parsed =
+      runFrontEnd(session.sources(), session.diags());
+  std::unique_ptr<check::Program> program =
+      runChecker(parsed, session.sources(), session.diags());
+  // With errors the IR is incomplete; the diagnostics say why.
+  if (options.dumpIr && !session.diags().hasErrors())
+    writeOut(check::dumpIr(*program, session.sources()));
+  return session.finish();
+}
+
+}  // namespace herald::driver
