@@ -4,6 +4,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "checker/checker.h"
+#include "checker/ir_dump.h"
 #include "frontend/ast_dump.h"
 #include "frontend/diagnostic_render.h"
 #include "frontend/format.h"
@@ -73,13 +75,32 @@ CaseOutput runCase(const GoldenCase& c) {
   std::vector<ParseResult> results;
   results.reserve(ids.size());
   for (FileId id : ids) results.push_back(parse(sources.file(id), diags));
+  std::unique_ptr<check::Program> program;
+  if (c.checked()) {
+    std::vector<const ast::File*> files;
+    files.reserve(results.size());
+    for (const ParseResult& result : results) files.push_back(result.file);
+    program = check::checkProgram(files, sources, diags);
+  }
   diags.finalize();
 
   out.hasErrors = diags.hasErrors();
+  out.hasWarnings = std::any_of(
+      diags.diagnostics().begin(), diags.diagnostics().end(),
+      [](const Diagnostic& d) { return d.severity() == Severity::Warning; });
   out.diagnostics = renderText(sources, diags.diagnostics());
-  if (c.expectsErrors()) {
-    out.text = out.diagnostics;
-    return out;
+  switch (c.kind()) {
+    case CaseKind::Fail:
+    case CaseKind::Warn:
+      out.text = out.diagnostics;
+      return out;
+    case CaseKind::Check:
+      if (!out.hasErrors && !out.hasWarnings)
+        out.text = check::dumpIr(*program, sources);
+      return out;
+    case CaseKind::Ast:
+    case CaseKind::Fmt:
+      break;
   }
   if (c.kind() == CaseKind::Fmt) {
     if (ids.size() != 1) {

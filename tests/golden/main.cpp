@@ -70,11 +70,32 @@ bool checkCase(const GoldenCase& c, bool update) {
 
   CaseOutput out = runCase(c);
   if (!out.problem.empty()) return fail(out.problem);
-  if (c.expectsErrors() && !out.hasErrors)
-    return fail("a fail_ case, but the inputs parse without errors");
-  if (!c.expectsErrors() && out.hasErrors)
-    return fail("unexpected errors (only fail_ cases may have them):\n" +
-                out.diagnostics);
+  switch (c.kind()) {
+    case CaseKind::Fail:
+      if (!out.hasErrors)
+        return fail("a fail_ case, but the inputs check without errors");
+      break;
+    case CaseKind::Warn:
+      if (out.hasErrors)
+        return fail(
+            "a warn_ case with errors (only fail_ cases may have "
+            "them):\n" +
+            out.diagnostics);
+      if (!out.hasWarnings)
+        return fail("a warn_ case, but the inputs check without warnings");
+      break;
+    case CaseKind::Check:
+      if (out.hasErrors || out.hasWarnings)
+        return fail("a check_ case must check without diagnostics:\n" +
+                    out.diagnostics);
+      break;
+    case CaseKind::Ast:
+    case CaseKind::Fmt:
+      if (out.hasErrors)
+        return fail("unexpected errors (only fail_ cases may have them):\n" +
+                    out.diagnostics);
+      break;
+  }
 
   fs::path expectedPath = c.dir / c.expectationFile();
   std::optional<std::string> expected = readFile(expectedPath);
