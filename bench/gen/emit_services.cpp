@@ -271,7 +271,7 @@ void emitSubscriber(TextWriter& w, const Context& ctx, const Source& s,
     w.line("  Logger.warn(\"duplicate delivery \\(env.eventId)\")");
     w.line("}} else {{");
     w.indent();
-    w.line("Idempotency.remember(env.eventId)");
+    w.line("Idempotency.remember(env.eventId, 7.days)");
     emitReaction(w, s, x, withInbox, withPricing, rng);
     w.dedent();
     w.line("}}");

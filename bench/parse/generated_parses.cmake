@@ -1,7 +1,8 @@
-# ctest driver: a generated project must lex and parse without a single
-# diagnostic, and the same seed must give byte-identical files.
-#   cmake -DGEN=... -DPARSE=... -DOUT=... -P generated_parses.cmake
-foreach(var GEN PARSE OUT)
+# ctest driver: a generated project must lex, parse and check without a
+# single diagnostic (warnings included), and the same seed must give
+# byte-identical files.
+#   cmake -DGEN=... -DPARSE=... -DHERALDC=... -DOUT=... -P generated_parses.cmake
+foreach(var GEN PARSE HERALDC OUT)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "${var} is not set")
   endif()
@@ -38,4 +39,11 @@ foreach(mode lex parse)
     message(FATAL_ERROR "herald_bench_parse --mode ${mode} failed (${status})")
   endif()
 endforeach()
+execute_process(COMMAND "${HERALDC}" check --color=never "${OUT}/a"
+                RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT status EQUAL 0 OR NOT out STREQUAL "" OR NOT err STREQUAL "")
+  string(SUBSTRING "${err}" 0 4000 excerpt)
+  message(FATAL_ERROR "heraldc check of the generated project is not clean "
+                      "(exit ${status}):\n${out}${excerpt}")
+endif()
 file(REMOVE_RECURSE "${OUT}")

@@ -12,10 +12,7 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
-#include <filesystem>
-#include <fstream>
 #include <limits>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -23,58 +20,18 @@
 #include <fmt/format.h>
 
 #include "bench/parse/process_memory.h"
+#include "bench/parse/project.h"
 #include "frontend/diagnostic.h"
 #include "frontend/diagnostic_render.h"
 #include "frontend/lexer.h"
 #include "frontend/parser.h"
 #include "frontend/source.h"
 
-namespace fs = std::filesystem;
 using herald::bench::peakRssFromRusage;
 using herald::bench::procStatusBytes;
+using herald::bench::Project;
 
 namespace {
-
-struct Project {
-  herald::SourceManager sources;
-  std::size_t lines = 0;
-  std::size_t bytes = 0;
-};
-
-// Sorted, so every run sees the files in the same order.
-bool loadProject(const fs::path& root, Project& project) {
-  std::vector<fs::path> paths;
-  std::error_code ec;
-  for (fs::recursive_directory_iterator it(root, ec), end; !ec && it != end;
-       it.increment(ec)) {
-    if (it->is_regular_file() && it->path().extension() == ".herald") {
-      paths.push_back(it->path());
-    }
-  }
-  if (ec) {
-    fmt::print(stderr, "herald_bench_parse: cannot list '{}': {}\n",
-               root.string(), ec.message());
-    return false;
-  }
-  std::sort(paths.begin(), paths.end());
-  for (const fs::path& path : paths) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (!in) {
-      fmt::print(stderr, "herald_bench_parse: cannot read '{}'\n",
-                 path.string());
-      return false;
-    }
-    std::string content = text.str();
-    project.bytes += content.size();
-    project.lines += static_cast<std::size_t>(
-        std::count(content.begin(), content.end(), '\n'));
-    if (!content.empty() && content.back() != '\n') ++project.lines;
-    project.sources.addFile(path.string(), std::move(content));
-  }
-  return true;
-}
 
 std::size_t lexAllFiles(const Project& project,
                         herald::DiagnosticEngine& diags) {
@@ -125,7 +82,7 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
   CLI11_PARSE(app, argc, argv);
 
   Project project;
-  if (!loadProject(dir, project)) return 2;
+  if (!herald::bench::loadProject(dir, project, "herald_bench_parse")) return 2;
   if (project.sources.size() == 0) {
     fmt::print(stderr, "herald_bench_parse: no .herald files under '{}'\n",
                dir);
