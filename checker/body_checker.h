@@ -196,7 +196,6 @@ class BodyChecker {
                          const Type* base);
 
   // --- capabilities and emit (check_effects.cpp) ----------------------------
- public:
   // A capability operation `cap.op`, called (`call`) or not; `viaDependency`
   // when reached through a named `given` dependency (given by definition).
   const Type* capabilityOp(const ast::Expr* e, const ast::CallExpr* call,
@@ -226,7 +225,6 @@ class BodyChecker {
   const Type* checkMatch(const ast::MatchExpr* e, const Type* expected,
                          bool discard);
 
- public:
   // Used by check_match.cpp's pattern walker.
   void bind(llvm::StringRef name, const Type* type, SourceRange range);
   llvm::SmallVector<Local, 16>& locals() { return locals_; }

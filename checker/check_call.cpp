@@ -297,7 +297,7 @@ const Type* BodyChecker::callMethod(const ast::CallExpr* e,
                                     const ast::FieldExpr* callee,
                                     const Type* base) {
   TypeTable& tt = types();
-  if (quiet(base) || base->kind == TypeKind::Never) {
+  if (base == nullptr || quiet(base) || base->kind == TypeKind::Never) {
     checkArgsQuietly(e);
     return record(e, tt.error()).type;
   }

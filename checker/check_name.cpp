@@ -366,6 +366,7 @@ const Type* BodyChecker::checkField(const ast::FieldExpr* e,
     }
     std::size_t remaining = parts.size() - path.partsUsed;
     DeclInfo* decl = path.decl;
+    if (decl == nullptr) return record(e, tt.error()).type;
     if (remaining == 0) {
       reportNotAValue(e, sema().sources.textOf(e->range), decl);
       return record(e, tt.error(), RefKind::TypeName).type;
@@ -417,7 +418,8 @@ const Type* BodyChecker::checkField(const ast::FieldExpr* e,
         }
         return record(e, tt.error()).type;
       }
-      reportNotAValue(e->base, sema().sources.textOf(e->base->range), decl);
+      if (e->base != nullptr)
+        reportNotAValue(e->base, sema().sources.textOf(e->base->range), decl);
       return record(e, tt.error()).type;
     }
     // Longer paths: the prefix is resolved by the recursion on the base.
