@@ -75,10 +75,10 @@ struct Run {
 };
 
 std::unique_ptr<Run> check(
-    std::vector<std::pair<std::string, std::string>> files) {
+    const std::vector<std::pair<std::string, std::string>>& files) {
   auto run = std::make_unique<Run>();
-  for (auto& [name, text] : files) {
-    FileId id = run->sources->addFile(name, std::move(text));
+  for (const auto& [name, text] : files) {
+    FileId id = run->sources->addFile(name, text);
     run->parses.push_back(parse(run->sources->file(id), *run->diags));
     run->files.push_back(run->parses.back().file);
   }
