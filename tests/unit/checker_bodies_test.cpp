@@ -520,7 +520,7 @@ TEST_CASE("the payment example checks without diagnostics") {
     text << in.rdbuf();
     files.emplace_back(name, text.str());
   }
-  auto run = check(std::move(files));
+  auto run = check(files);
   CHECK(run->codes() == Codes{});
   const HandlerInfo& markPaid =
       run->decl<AgentInfo>("commerce.order", "Order")->handlers[1];
