@@ -23,6 +23,10 @@
 
 namespace herald::check {
 
+// The built-in operations of a String, List, Option or Map (language
+// reference, section 8), sorted; empty for any other type.
+[[nodiscard]] std::vector<std::string> builtinMethodNames(const Type* t);
+
 // What kind of body is being checked decides what is in scope and which
 // effects are allowed.
 enum class BodyRole : std::uint8_t {

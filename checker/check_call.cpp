@@ -72,7 +72,9 @@ bool methodSig(TypeTable& tt, const Type* t, llvm::StringRef name,
   return false;
 }
 
-std::vector<std::string> methodNames(const Type* t) {
+}  // namespace
+
+std::vector<std::string> builtinMethodNames(const Type* t) {
   switch (t->kind) {
     case TypeKind::String:
       return {"concat", "contains", "len", "lower", "startsWith", "upper"};
@@ -96,8 +98,6 @@ std::vector<std::string> methodNames(const Type* t) {
   }
   return {};
 }
-
-}  // namespace
 
 void BodyChecker::checkArgsQuietly(const ast::CallExpr* call) {
   for (const ast::Arg& arg : call->args) check(arg.value, nullptr);
@@ -306,7 +306,7 @@ const Type* BodyChecker::callMethod(const ast::CallExpr* e,
   if (!methodSig(tt, t, callee->name.name, sig)) {
     auto report = sema().diags.report<diag::UnknownMethod>(
         callee->name.range, displayName(base), callee->name.name);
-    std::vector<std::string> names = methodNames(t);
+    std::vector<std::string> names = builtinMethodNames(t);
     if (names.empty() && t->kind == TypeKind::Named &&
         t->named->def == TypeDefKind::Opaque)
       report.note("an opaque value has no operations outside '.raw' in its "

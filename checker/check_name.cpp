@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include <llvm/ADT/STLExtras.h>
 #include <llvm/Support/Casting.h>
 
 #include "checker/body_checker.h"
@@ -29,35 +30,6 @@ constexpr EnvelopeField kEnvelopeFields[] = {
     {"causationId", TypeKind::Option}, {"correlationId", TypeKind::String},
     {"depth", TypeKind::Int},
 };
-
-bool isMethodName(const Type* t, llvm::StringRef name) {
-  switch (t->kind) {
-    case TypeKind::String:
-      return name == "len" || name == "concat" || name == "contains" ||
-             name == "startsWith" || name == "upper" || name == "lower";
-    case TypeKind::List:
-      return name == "len" || name == "append" || name == "contains";
-    case TypeKind::Option: return name == "getOr" || name == "isSome";
-    case TypeKind::Map:
-      return name == "get" || name == "put" || name == "remove" ||
-             name == "len";
-    case TypeKind::Error:
-    case TypeKind::Never:
-    case TypeKind::Unit:
-    case TypeKind::Int:
-    case TypeKind::Float:
-    case TypeKind::Bool:
-    case TypeKind::Instant:
-    case TypeKind::Duration:
-    case TypeKind::Envelope:
-    case TypeKind::Ref:
-    case TypeKind::Named:
-    case TypeKind::Event:
-    case TypeKind::Capability:
-    case TypeKind::Actor: return false;
-  }
-  return false;
-}
 
 }  // namespace
 
@@ -506,7 +478,7 @@ const Type* BodyChecker::checkValueField(const ast::FieldExpr* e,
       info.index = static_cast<std::uint32_t>(i);
       return info.type;
     }
-  if (isMethodName(base, name)) {
+  if (llvm::is_contained(builtinMethodNames(base), name)) {
     sema()
         .diags.report<diag::NotAValue>(e->name.range, name,
                                        "an operation of '" + typeName + "'")
