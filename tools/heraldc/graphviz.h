@@ -8,7 +8,8 @@
 
 namespace herald::driver {
 
-// The path of the first executable `program` in the directories of $PATH.
+// The path of the first executable `program` in the directories of $PATH
+// (llvm::sys::findProgramByName).
 [[nodiscard]] std::optional<std::string> findOnPath(std::string_view program);
 
 struct RenderResult {
