@@ -25,7 +25,8 @@ namespace herald::check {
 
 // The built-in operations of a String, List, Option or Map (language
 // reference, section 8), sorted; empty for any other type.
-[[nodiscard]] std::vector<std::string> builtinMethodNames(const Type* t);
+[[nodiscard]] std::vector<std::string> builtinMethodNames(TypeTable& tt,
+                                                          const Type* t);
 
 // What kind of body is being checked decides what is in scope and which
 // effects are allowed.

@@ -74,29 +74,16 @@ bool methodSig(TypeTable& tt, const Type* t, llvm::StringRef name,
 
 }  // namespace
 
-std::vector<std::string> builtinMethodNames(const Type* t) {
-  switch (t->kind) {
-    case TypeKind::String:
-      return {"concat", "contains", "len", "lower", "startsWith", "upper"};
-    case TypeKind::List: return {"append", "contains", "len"};
-    case TypeKind::Option: return {"getOr", "isSome"};
-    case TypeKind::Map: return {"get", "len", "put", "remove"};
-    case TypeKind::Error:
-    case TypeKind::Never:
-    case TypeKind::Unit:
-    case TypeKind::Int:
-    case TypeKind::Float:
-    case TypeKind::Bool:
-    case TypeKind::Instant:
-    case TypeKind::Duration:
-    case TypeKind::Envelope:
-    case TypeKind::Ref:
-    case TypeKind::Named:
-    case TypeKind::Event:
-    case TypeKind::Capability:
-    case TypeKind::Actor: return {};
-  }
-  return {};
+std::vector<std::string> builtinMethodNames(TypeTable& tt, const Type* t) {
+  // Every name methodSig knows, sorted; the ones it accepts for `t`.
+  static constexpr llvm::StringLiteral kAll[] = {
+      "append", "concat", "contains", "get",        "getOr", "isSome",
+      "len",    "lower",  "put",      "remove",     "startsWith", "upper"};
+  std::vector<std::string> names;
+  MethodSig sig;
+  for (llvm::StringRef name : kAll)
+    if (methodSig(tt, t, name, sig)) names.push_back(name.str());
+  return names;
 }
 
 void BodyChecker::checkArgsQuietly(const ast::CallExpr* call) {
@@ -306,7 +293,7 @@ const Type* BodyChecker::callMethod(const ast::CallExpr* e,
   if (!methodSig(tt, t, callee->name.name, sig)) {
     auto report = sema().diags.report<diag::UnknownMethod>(
         callee->name.range, displayName(base), callee->name.name);
-    std::vector<std::string> names = builtinMethodNames(t);
+    std::vector<std::string> names = builtinMethodNames(tt, t);
     if (names.empty() && t->kind == TypeKind::Named &&
         t->named->def == TypeDefKind::Opaque)
       report.note("an opaque value has no operations outside '.raw' in its "

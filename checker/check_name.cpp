@@ -478,7 +478,7 @@ const Type* BodyChecker::checkValueField(const ast::FieldExpr* e,
       info.index = static_cast<std::uint32_t>(i);
       return info.type;
     }
-  if (llvm::is_contained(builtinMethodNames(base), name)) {
+  if (llvm::is_contained(builtinMethodNames(tt, base), name)) {
     sema()
         .diags.report<diag::NotAValue>(e->name.range, name,
                                        "an operation of '" + typeName + "'")

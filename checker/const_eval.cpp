@@ -52,53 +52,6 @@ bool flattenNames(const ast::Expr* e,
   return false;
 }
 
-// How a non-constant expression is named in a note.
-std::string_view describeExpr(const ast::Expr& e) {
-  switch (e.kind) {
-    case ast::ExprKind::IntLit:
-      return "an Int literal";
-    case ast::ExprKind::FloatLit:
-      return "a Float literal";
-    case ast::ExprKind::BoolLit:
-      return "a Bool literal";
-    case ast::ExprKind::StringLit:
-      return "a String literal";
-    case ast::ExprKind::UnitLit:
-      return "'()'";
-    case ast::ExprKind::DurationLit:
-      return "a Duration literal";
-    case ast::ExprKind::Name:
-      return "a name";
-    case ast::ExprKind::Field:
-      return "a field access";
-    case ast::ExprKind::Call:
-      return "a call";
-    case ast::ExprKind::TypeApply:
-      return "a type application";
-    case ast::ExprKind::RecordLit:
-      return "a record literal";
-    case ast::ExprKind::ListLit:
-      return "a list literal";
-    case ast::ExprKind::If:
-      return "an 'if' expression";
-    case ast::ExprKind::Match:
-      return "a 'match' expression";
-    case ast::ExprKind::Block:
-      return "a block";
-    case ast::ExprKind::Unary:
-      return "an operator";
-    case ast::ExprKind::Binary:
-      return "an operator";
-    case ast::ExprKind::Paren:
-      return "a parenthesised expression";
-    case ast::ExprKind::Fail:
-      return "'fail'";
-    case ast::ExprKind::Error:
-      return "an invalid expression";
-  }
-  return "an expression";
-}
-
 // Evaluates one expression against an expected type. With a ConstFailure it
 // records the innermost reason for failing; without one it allocates
 // nothing on the failure paths.
@@ -709,6 +662,52 @@ std::optional<ConstValue> Evaluator::evalList(const ast::ListLitExpr& e,
 }
 
 }  // namespace
+
+std::string_view describeExpr(const ast::Expr& e) {
+  switch (e.kind) {
+    case ast::ExprKind::IntLit:
+      return "an Int literal";
+    case ast::ExprKind::FloatLit:
+      return "a Float literal";
+    case ast::ExprKind::BoolLit:
+      return "a Bool literal";
+    case ast::ExprKind::StringLit:
+      return "a String literal";
+    case ast::ExprKind::UnitLit:
+      return "'()'";
+    case ast::ExprKind::DurationLit:
+      return "a Duration literal";
+    case ast::ExprKind::Name:
+      return "a name";
+    case ast::ExprKind::Field:
+      return "a field access";
+    case ast::ExprKind::Call:
+      return "a call";
+    case ast::ExprKind::TypeApply:
+      return "a type application";
+    case ast::ExprKind::RecordLit:
+      return "a record literal";
+    case ast::ExprKind::ListLit:
+      return "a list literal";
+    case ast::ExprKind::If:
+      return "an 'if' expression";
+    case ast::ExprKind::Match:
+      return "a 'match' expression";
+    case ast::ExprKind::Block:
+      return "a block";
+    case ast::ExprKind::Unary:
+      return "an operator";
+    case ast::ExprKind::Binary:
+      return "an operator";
+    case ast::ExprKind::Paren:
+      return "a parenthesised expression";
+    case ast::ExprKind::Fail:
+      return "'fail'";
+    case ast::ExprKind::Error:
+      return "an invalid expression";
+  }
+  return "an expression";
+}
 
 std::optional<std::int64_t> durationMillis(std::uint64_t value,
                                            DurationUnit unit) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "checker/const_eval.h"
 #include "checker/const_value.h"
@@ -27,6 +28,9 @@ struct ConstFailure {
   SourceRange range;
   std::string message;
 };
+
+// How an expression's kind is named in a note: "a call", "a block".
+[[nodiscard]] std::string_view describeExpr(const ast::Expr& e);
 
 // evalConstant that also says why it failed, in `why`.
 [[nodiscard]] std::optional<ConstValue> evalConstantExplained(

@@ -157,42 +157,8 @@ class PredicateChecker {
         break;
     }
     reportWithRule(e->range, fmt::format("{} cannot be used in a refinement",
-                                         describe(*e)));
+                                         describeExpr(*e)));
     return {};
-  }
-
-  static std::string_view describe(const ast::Expr& e) {
-    switch (e.kind) {
-      case ast::ExprKind::TypeApply:
-        return "a type application";
-      case ast::ExprKind::RecordLit:
-        return "a record literal";
-      case ast::ExprKind::ListLit:
-        return "a list literal";
-      case ast::ExprKind::If:
-        return "an 'if' expression";
-      case ast::ExprKind::Match:
-        return "a 'match' expression";
-      case ast::ExprKind::Block:
-        return "a block";
-      case ast::ExprKind::Fail:
-        return "'fail'";
-      case ast::ExprKind::IntLit:
-      case ast::ExprKind::FloatLit:
-      case ast::ExprKind::BoolLit:
-      case ast::ExprKind::StringLit:
-      case ast::ExprKind::UnitLit:
-      case ast::ExprKind::DurationLit:
-      case ast::ExprKind::Name:
-      case ast::ExprKind::Field:
-      case ast::ExprKind::Call:
-      case ast::ExprKind::Unary:
-      case ast::ExprKind::Binary:
-      case ast::ExprKind::Paren:
-      case ast::ExprKind::Error:
-        break;
-    }
-    return "this expression";
   }
 
   Operand visitCall(const ast::CallExpr& call) {
