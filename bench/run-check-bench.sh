@@ -12,26 +12,12 @@
 # SEED (default 1).
 set -euo pipefail
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="${1:-$repo/build-bench}"
+BENCH_BUILD_DIR="${1:-}"
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+bench_setup run-check-bench herald_bench_check
 runs="${RUNS:-5}"
-sizes="${SIZES:-10000 100000 1000000}"
-seed="${SEED:-1}"
-
-if ! log="$(cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release 2>&1 &&
-            ninja -C "$build" herald_bench_gen herald_bench_check 2>&1)"; then
-  printf '%s\n' "$log" >&2
-  echo "run-check-bench: the build failed" >&2
-  exit 1
-fi
-
-gen="$build/bench/gen/herald_bench_gen"
 check="$build/bench/check/herald_bench_check"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
 
-# field KEY: the value of one `key value` line of a measurement.
-field() { awk -v k="$1" '$1 == k { print $2 }'; }
 # stats: "median (min–max)" of the numbers on stdin; FORMAT formats each.
 stats() {
   sort -g | awk -v f="$1" '{ v[NR] = $1 } END {

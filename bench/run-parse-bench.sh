@@ -10,26 +10,12 @@
 # SEED (default 1).
 set -euo pipefail
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="${1:-$repo/build-bench}"
+BENCH_BUILD_DIR="${1:-}"
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+bench_setup run-parse-bench herald_bench_parse
 runs="${RUNS:-3}"
-sizes="${SIZES:-10000 100000 1000000}"
-seed="${SEED:-1}"
-
-if ! log="$(cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release 2>&1 &&
-            ninja -C "$build" herald_bench_gen herald_bench_parse 2>&1)"; then
-  printf '%s\n' "$log" >&2
-  echo "run-parse-bench: the build failed" >&2
-  exit 1
-fi
-
-gen="$build/bench/gen/herald_bench_gen"
 parse="$build/bench/parse/herald_bench_parse"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
 
-# field KEY: the value of one `key value` line of a measurement.
-field() { awk -v k="$1" '$1 == k { print $2 }'; }
 
 # measure DIR MODE: over $runs processes, the best thread-CPU time, the best
 # wall time and the largest peak memory. Prints
