@@ -1,6 +1,3 @@
-#include <memory>
-#include <vector>
-
 #include "checker/ir_dump.h"
 #include "tools/heraldc/commands.h"
 #include "tools/heraldc/pipeline.h"
@@ -14,13 +11,10 @@ int runCheck(const GlobalOptions& global, const CheckOptions& options) {
     return kExitUsage;
   Session session(global);
   if (!session.load(options.paths)) return kExitUsage;
-  std::vector<ParsedFile> parsed =
-      runFrontEnd(session.sources(), session.diags());
-  std::unique_ptr<check::Program> program =
-      runChecker(parsed, session.sources(), session.diags());
+  CheckedProgram checked = runChecker(session.sources(), session.diags());
   // With errors the IR is incomplete; the diagnostics say why.
   if (options.dumpIr && !session.diags().hasErrors())
-    writeOut(check::dumpIr(*program, session.sources()));
+    writeOut(check::dumpIr(*checked.program, session.sources()));
   return session.finish();
 }
 

@@ -1,7 +1,5 @@
-#include <memory>
 #include <optional>
 #include <string>
-#include <vector>
 
 #include <fmt/format.h>
 
@@ -49,15 +47,12 @@ int runGraph(const GlobalOptions& global, const GraphOptions& options) {
     return kExitUsage;
   Session session(global);
   if (!session.load(options.paths)) return kExitUsage;
-  std::vector<ParsedFile> parsed =
-      runFrontEnd(session.sources(), session.diags());
-  std::unique_ptr<check::Program> program =
-      runChecker(parsed, session.sources(), session.diags());
+  CheckedProgram checked = runChecker(session.sources(), session.diags());
   // A program with errors has no trustworthy flow graph: nothing is written.
   if (session.diags().hasErrors()) return session.finish();
 
   std::optional<std::string> text =
-      render(options.format, check::flowGraphDot(*program));
+      render(options.format, check::flowGraphDot(*checked.program));
   const int status = session.finish();
   if (!text) return kExitUsage;
   if (toStdout) {

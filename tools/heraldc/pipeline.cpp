@@ -15,13 +15,15 @@ std::vector<ParsedFile> runFrontEnd(const SourceManager& sources,
   return parsed;
 }
 
-std::unique_ptr<check::Program> runChecker(
-    const std::vector<ParsedFile>& parsed, const SourceManager& sources,
-    DiagnosticEngine& diags) {
+CheckedProgram runChecker(const SourceManager& sources,
+                          DiagnosticEngine& diags) {
+  CheckedProgram checked{runFrontEnd(sources, diags), nullptr};
   std::vector<const ast::File*> files;
-  files.reserve(parsed.size());
-  for (const ParsedFile& file : parsed) files.push_back(file.parse.file);
-  return check::checkProgram(files, sources, diags);
+  files.reserve(checked.parsed.size());
+  for (const ParsedFile& file : checked.parsed)
+    files.push_back(file.parse.file);
+  checked.program = check::checkProgram(files, sources, diags);
+  return checked;
 }
 
 }  // namespace herald::driver

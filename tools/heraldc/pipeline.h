@@ -22,12 +22,17 @@ struct ParsedFile {
 [[nodiscard]] std::vector<ParsedFile> runFrontEnd(const SourceManager& sources,
                                                   DiagnosticEngine& diags);
 
-// Checks every parsed file as one program (syntax errors included: the
-// checker stays quiet about the malformed parts). Checker diagnostics go to
-// `diags`; the program is code-generation input only when there are no
-// errors.
-[[nodiscard]] std::unique_ptr<check::Program> runChecker(
-    const std::vector<ParsedFile>& parsed, const SourceManager& sources,
-    DiagnosticEngine& diags);
+// A checked program with the ASTs it points into, which must outlive it.
+struct CheckedProgram {
+  std::vector<ParsedFile> parsed;
+  std::unique_ptr<check::Program> program;
+};
+
+// Parses every file, then checks them as one program (syntax errors
+// included: the checker stays quiet about the malformed parts). All
+// diagnostics go to `diags`; the program is code-generation input only when
+// there are no errors.
+[[nodiscard]] CheckedProgram runChecker(const SourceManager& sources,
+                                        DiagnosticEngine& diags);
 
 }  // namespace herald::driver
