@@ -5,7 +5,6 @@
 #include <llvm/ADT/DenseSet.h>
 #include <llvm/Support/Casting.h>
 
-
 #include "checker/body_checker.h"
 
 namespace herald::check {
@@ -152,7 +151,8 @@ void checkBodies(Sema& sema) {
         }
         case DeclInfoKind::Event:
         case DeclInfoKind::Actor:
-        case DeclInfoKind::Capability: break;
+        case DeclInfoKind::Capability:
+          break;
       }
     }
 }

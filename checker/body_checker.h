@@ -145,8 +145,7 @@ class BodyChecker {
   // --- dispatch (check_expr.cpp) ------------------------------------------
   const Type* checkBlock(const ast::BlockExpr* block, const Type* expected,
                          bool used);
-  const Type* checkIf(const ast::IfExpr* e, const Type* expected,
-                      bool discard);
+  const Type* checkIf(const ast::IfExpr* e, const Type* expected, bool discard);
   const Type* checkUnary(const ast::UnaryExpr* e);
   const Type* checkFail(const ast::FailExpr* e);
   void reportMessageUse(const ast::Expr* e);

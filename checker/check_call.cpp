@@ -67,7 +67,8 @@ bool methodSig(TypeTable& tt, const Type* t, llvm::StringRef name,
     case TypeKind::Named:
     case TypeKind::Event:
     case TypeKind::Capability:
-    case TypeKind::Actor: return false;
+    case TypeKind::Actor:
+      return false;
   }
   return false;
 }
@@ -77,8 +78,8 @@ bool methodSig(TypeTable& tt, const Type* t, llvm::StringRef name,
 std::vector<std::string> builtinMethodNames(TypeTable& tt, const Type* t) {
   // Every name methodSig knows, sorted; the ones it accepts for `t`.
   static constexpr llvm::StringLiteral kAll[] = {
-      "append", "concat", "contains", "get",        "getOr", "isSome",
-      "len",    "lower",  "put",      "remove",     "startsWith", "upper"};
+      "append", "concat", "contains", "get",    "getOr",      "isSome",
+      "len",    "lower",  "put",      "remove", "startsWith", "upper"};
   std::vector<std::string> names;
   MethodSig sig;
   for (llvm::StringRef name : kAll)
@@ -155,9 +156,8 @@ const Type* BodyChecker::callSome(const ast::CallExpr* e,
   TypeTable& tt = types();
   record(e->callee, tt.error(), RefKind::OptionSome);
   const Type* element =
-      expected != nullptr && expected->kind == TypeKind::Option
-          ? expected->arg0
-          : nullptr;
+      expected != nullptr && expected->kind == TypeKind::Option ? expected->arg0
+                                                                : nullptr;
   if (e->args.size() != 1) {
     sema().diags.report<diag::ArgumentCount>(
         e->range, "Some", 1u, static_cast<std::uint32_t>(e->args.size()));
@@ -184,11 +184,14 @@ const Type* BodyChecker::callOpaque(const ast::CallExpr* e,
   if (type->def == TypeDefKind::Opaque && type->context != &context_) {
     std::string owner = type->context != nullptr ? type->context->name : "";
     sema()
-        .diags.report<diag::OpaqueOutsideOwner>(e->callee->range, type->name,
-                                                "built", owner)
-        .note(type->nameRange, "'{}' is declared opaque in context '{}'; "
+        .diags
+        .report<diag::OpaqueOutsideOwner>(e->callee->range, type->name, "built",
+                                          owner)
+        .note(type->nameRange,
+              "'{}' is declared opaque in context '{}'; "
               "ask that context for a value (for example through a fn it "
-              "declares)", type->name, owner);
+              "declares)",
+              type->name, owner);
     checkArgsQuietly(e);
     return record(e, tt.error(), RefKind::OpaqueBuild).type;
   }
@@ -203,10 +206,10 @@ const Type* BodyChecker::callOpaque(const ast::CallExpr* e,
     if (!quiet(t) && type->refinement != nullptr) {
       std::optional<ConstValue> value =
           evalConstant(sema(), context_, stripParens(arg), base);
-      if (value &&
-          checkRefinement(*type, *value) == RefinementResult::Violated)
+      if (value && checkRefinement(*type, *value) == RefinementResult::Violated)
         sema()
-            .diags.report<diag::RefinementViolated>(
+            .diags
+            .report<diag::RefinementViolated>(
                 arg->range, "'" + render(*value) + "'", type->name)
             .note(type->nameRange, "'{}' requires {}", type->name,
                   refinementText(sema().sources, *type));
@@ -225,7 +228,7 @@ const Type* BodyChecker::callAgentRef(const ast::CallExpr* e,
   const Type* key = target != nullptr && target->key && target->key->type
                         ? target->key->type
                         : tt.error();
-  checkArgs(target != nullptr ? llvm::StringRef(target->name) : "", 
+  checkArgs(target != nullptr ? llvm::StringRef(target->name) : "",
             llvm::ArrayRef<ParamView>(ParamView{"key", key}), e);
   ExprInfo& info = record(e, hit.type, RefKind::AgentRef);
   info.decl = target;
@@ -245,13 +248,13 @@ const Type* BodyChecker::callMessage(const ast::CallExpr* e,
   const HandlerInfo* h = target->handler(callee->name.name);
   if (h == nullptr) {
     std::vector<std::string> names;
-    for (const HandlerInfo& other : target->handlers) names.push_back(other.name);
+    for (const HandlerInfo& other : target->handlers)
+      names.push_back(other.name);
     auto report = sema().diags.report<diag::UnknownMethod>(
         callee->name.range, displayName(ref), callee->name.name);
     report.note("agent '{}' has {} {}", target->name,
                 names.size() == 1 ? "handler" : "handlers",
-                names.empty() ? std::string("no handlers")
-                              : quotedList(names));
+                names.empty() ? std::string("no handlers") : quotedList(names));
     std::string best = closestName(callee->name.name, names);
     if (!best.empty()) {
       report.note("did you mean '{}'?", best);
@@ -264,11 +267,13 @@ const Type* BodyChecker::callMessage(const ast::CallExpr* e,
   if (h->result != nullptr && h->result != tt.unit() && !quiet(h->result))
     sema()
         .diags.report<diag::CallToValueHandler>(callee->name.range, h->name)
-        .note(h->nameRange, "'{}' returns '{}'; a message cannot wait for a "
-              "result", h->name, displayName(h->result));
+        .note(h->nameRange,
+              "'{}' returns '{}'; a message cannot wait for a "
+              "result",
+              h->name, displayName(h->result));
   if (role_ == BodyRole::Invariant)
-    sema().diags.report<diag::ImpureInvariant>(
-        e->range, ownerName, "it sends a message");
+    sema().diags.report<diag::ImpureInvariant>(e->range, ownerName,
+                                               "it sends a message");
   ExprInfo& calleeInfo = record(callee, tt.unit(), RefKind::Message);
   calleeInfo.setTarget(h);
   calleeInfo.decl = target;
@@ -296,8 +301,9 @@ const Type* BodyChecker::callMethod(const ast::CallExpr* e,
     std::vector<std::string> names = builtinMethodNames(tt, t);
     if (names.empty() && t->kind == TypeKind::Named &&
         t->named->def == TypeDefKind::Opaque)
-      report.note("an opaque value has no operations outside '.raw' in its "
-                  "own context");
+      report.note(
+          "an opaque value has no operations outside '.raw' in its "
+          "own context");
     else if (names.empty())
       report.note("'{}' has no operations", displayName(base));
     std::string best = closestName(callee->name.name, names);
@@ -334,8 +340,9 @@ const Type* BodyChecker::checkPathCall(const ast::CallExpr* e,
         std::vector<std::string> sums = sumsWithVariant(parts[0].name);
         if (!sums.empty())
           sema()
-              .diags.report<diag::CannotInfer>(
-                  e->callee->range, "'" + parts[0].name.str() + "'")
+              .diags
+              .report<diag::CannotInfer>(e->callee->range,
+                                         "'" + parts[0].name.str() + "'")
               .note("no sum type is expected here; name the type: '{}'",
                     sums.front())
               .fixit(e->callee->range, sums.front());
@@ -430,8 +437,8 @@ const Type* BodyChecker::checkCall(const ast::CallExpr* e,
         return checkEmit(e, apply->base, apply);
     }
     sema().diags.report<diag::NotCallable>(
-        callee->range, "'" + std::string(sema().sources.textOf(callee->range)) +
-                           "'");
+        callee->range,
+        "'" + std::string(sema().sources.textOf(callee->range)) + "'");
     checkArgsQuietly(e);
     return record(e, tt.error()).type;
   }

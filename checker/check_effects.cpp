@@ -68,13 +68,12 @@ void finishShape(const Effects& effects, CommitShape& shape,
                      shape.writes.end());
   shape.sends = effects.sends;
   // Source order: messages merged from agent fns sit where the fn is.
-  std::stable_sort(shape.sends.begin(), shape.sends.end(),
-                   [](const CommitShape::Message& a,
-                      const CommitShape::Message& b) {
-                     if (a.range.file != b.range.file)
-                       return a.range.file < b.range.file;
-                     return a.range.begin < b.range.begin;
-                   });
+  std::stable_sort(
+      shape.sends.begin(), shape.sends.end(),
+      [](const CommitShape::Message& a, const CommitShape::Message& b) {
+        if (a.range.file != b.range.file) return a.range.file < b.range.file;
+        return a.range.begin < b.range.begin;
+      });
   caps.clear();
   for (const auto& c : effects.caps) caps.push_back(c.first);
   std::sort(caps.begin(), caps.end(),
@@ -109,8 +108,10 @@ void BodyChecker::reportNotGiven(const CapabilityInfo* cap, SourceRange at,
                          : cap->qualified;
   auto report = sema().diags.report<diag::CapabilityNotGiven>(at, name);
   if (via != nullptr && useInFn != nullptr)
-    report.note(*useInFn, "'{}' uses '{}' here; a handler that calls it must "
-                "give it", via->name, name);
+    report.note(*useInFn,
+                "'{}' uses '{}' here; a handler that calls it must "
+                "give it",
+                via->name, name);
   const ast::HandlerDecl* decl = handler != nullptr ? handler->decl : nullptr;
   if (decl == nullptr) return;
   std::string where = handler->name;
@@ -140,13 +141,15 @@ void BodyChecker::useCapability(const CapabilityInfo* cap, SourceRange at,
         auto report = sema().diags.report<diag::CapabilityInPureFn>(
             at, ownerName, cap->name);
         if (role_ == BodyRole::StoreInit)
-          report.note("'{}' is a store's initial value, computed without "
-                      "capabilities; set it from a handler instead",
-                      ownerName.str());
+          report.note(
+              "'{}' is a store's initial value, computed without "
+              "capabilities; set it from a handler instead",
+              ownerName.str());
         else
-          report.note("context-level, static and service functions are "
-                      "pure; pass the value in as a parameter, or move this "
-                      "into a handler or an agent fn");
+          report.note(
+              "context-level, static and service functions are "
+              "pure; pass the value in as a parameter, or move this "
+              "into a handler or an agent fn");
       }
       return;
     case BodyRole::Invariant:
@@ -155,10 +158,13 @@ void BodyChecker::useCapability(const CapabilityInfo* cap, SourceRange at,
       sema().diags.report<diag::ImpureInvariant>(
           at, ownerName, "it uses capability '" + cap->name + "'");
       return;
-    case BodyRole::AgentFn: effects.addCap(cap, at); return;
+    case BodyRole::AgentFn:
+      effects.addCap(cap, at);
+      return;
     case BodyRole::Handler:
       effects.addCap(cap, at);
-      if (!viaDependency && !givenHere(cap)) reportNotGiven(cap, at, nullptr, nullptr);
+      if (!viaDependency && !givenHere(cap))
+        reportNotGiven(cap, at, nullptr, nullptr);
       return;
   }
 }
@@ -182,7 +188,8 @@ void BodyChecker::callAgentFn(const FnInfo* callee, SourceRange at) {
       return;
     case BodyRole::PureFn:
     case BodyRole::StoreInit:
-    case BodyRole::AgentFn: return;
+    case BodyRole::AgentFn:
+      return;
   }
 }
 
@@ -199,8 +206,9 @@ const Type* BodyChecker::capabilityOp(const ast::Expr* e,
   if (cap->firstParty == FirstParty::Events && op.name == "emit") {
     if (call != nullptr) return checkEmit(call, call->callee, nullptr);
     sema()
-        .diags.report<diag::NotAValue>(e->range, "Events.emit",
-                                       "a capability operation")
+        .diags
+        .report<diag::NotAValue>(e->range, "Events.emit",
+                                 "a capability operation")
         .note("call it with the event to emit: 'Events.emit(E {{ ... }})'");
     return record(e, tt.error()).type;
   }
@@ -208,8 +216,8 @@ const Type* BodyChecker::capabilityOp(const ast::Expr* e,
   if (o == nullptr) {
     std::vector<std::string> names;
     for (const CapabilityOp& other : cap->ops) names.push_back(other.name);
-    auto report = sema().diags.report<diag::UnknownMethod>(op.range, cap->name,
-                                                           op.name);
+    auto report =
+        sema().diags.report<diag::UnknownMethod>(op.range, cap->name, op.name);
     if (!names.empty())
       report.note("'{}' has {} {}", cap->name,
                   names.size() == 1 ? "operation" : "operations",
@@ -222,9 +230,9 @@ const Type* BodyChecker::capabilityOp(const ast::Expr* e,
     if (call != nullptr) checkArgsQuietly(call);
     return record(e, tt.error()).type;
   }
-  useCapability(cap, call != nullptr && call->callee != nullptr
-                         ? call->callee->range
-                         : e->range,
+  useCapability(cap,
+                call != nullptr && call->callee != nullptr ? call->callee->range
+                                                           : e->range,
                 viaDependency);
   const Type* result = o->sig.result != nullptr ? o->sig.result : tt.unit();
   if (call != nullptr) {
@@ -239,7 +247,8 @@ const Type* BodyChecker::capabilityOp(const ast::Expr* e,
   }
   if (!o->sig.params.empty())
     sema()
-        .diags.report<diag::ArgumentCount>(
+        .diags
+        .report<diag::ArgumentCount>(
             e->range, o->name, static_cast<std::uint32_t>(o->sig.params.size()),
             0u)
         .note("only operations without parameters may omit '()'");
@@ -268,8 +277,9 @@ const Type* BodyChecker::checkEmit(const ast::CallExpr* call,
       explicitType = resolveType(sema(), context_, typeArg->typeArgs[0]);
       if (!quiet(explicitType) && explicitType->kind != TypeKind::Event) {
         sema()
-            .diags.report<diag::EmitNotAnEvent>(typeArg->typeArgs[0]->range,
-                                                displayName(explicitType))
+            .diags
+            .report<diag::EmitNotAnEvent>(typeArg->typeArgs[0]->range,
+                                          displayName(explicitType))
             .note("only a type declared with 'event' can be emitted");
         explicitType = tt.error();
       }
@@ -301,15 +311,16 @@ const Type* BodyChecker::checkEmit(const ast::CallExpr* call,
                dyn_cast<ast::RecordLitExpr>(BodyChecker::stripParens(value)))
     if (lit->type != nullptr) at = lit->type->range;
   if (t->kind != TypeKind::Event) {
-    auto report =
-        sema().diags.report<diag::EmitNotAnEvent>(at, displayName(t));
+    auto report = sema().diags.report<diag::EmitNotAnEvent>(at, displayName(t));
     if (t->kind == TypeKind::Named && t->named->def == TypeDefKind::Record)
-      report.note(t->named->nameRange, "'{}' is a record type; declare it "
+      report.note(t->named->nameRange,
+                  "'{}' is a record type; declare it "
                   "with 'event {} = {{ ... }}' to emit it",
                   t->named->name, t->named->name);
     else
-      report.note("only a value of a type declared with 'event' can be "
-                  "emitted");
+      report.note(
+          "only a value of a type declared with 'event' can be "
+          "emitted");
     return tt.unit();
   }
   const EventInfo* event = t->event;
@@ -318,11 +329,14 @@ const Type* BodyChecker::checkEmit(const ast::CallExpr* call,
     std::string owner = event->context != nullptr ? event->context->name : "";
     sema()
         .diags.report<diag::EmitOutsideOwner>(at, event->name, owner)
-        .note(event->nameRange, "'{}' is declared in context '{}'; only "
-              "handlers of '{}' can emit it", event->name, owner, owner)
-        .note("emit an event declared in your own context '{}' instead, and "
-              "subscribe to '{}' where you need to react to it",
-              context_.name, event->name);
+        .note(event->nameRange,
+              "'{}' is declared in context '{}'; only "
+              "handlers of '{}' can emit it",
+              event->name, owner, owner)
+        .note(
+            "emit an event declared in your own context '{}' instead, and "
+            "subscribe to '{}' where you need to react to it",
+            context_.name, event->name);
     return tt.unit();
   }
   effects.addEmit(event);

@@ -30,8 +30,8 @@ bool BodyChecker::quiet(const Type* t) {
 const Type* BodyChecker::stripRefined(const Type* t) {
   // Bounded: alias cycles are broken by the signatures pass, but a
   // malformed tree must never make this loop.
-  for (int depth = 0; depth < 64 && t != nullptr && t->kind == TypeKind::Named &&
-                      t->named != nullptr &&
+  for (int depth = 0; depth < 64 && t != nullptr &&
+                      t->kind == TypeKind::Named && t->named != nullptr &&
                       t->named->def == TypeDefKind::Refined && t->named->base;
        ++depth)
     t = t->named->base;
@@ -67,13 +67,18 @@ const Type* BodyChecker::check(const ast::Expr* e, const Type* expected) {
   discard_ = false;
   if (e == nullptr) return tt.error();
   switch (e->kind) {
-    case ast::ExprKind::IntLit: return record(e, tt.intType()).type;
-    case ast::ExprKind::FloatLit: return record(e, tt.floatType()).type;
-    case ast::ExprKind::BoolLit: return record(e, tt.boolType()).type;
+    case ast::ExprKind::IntLit:
+      return record(e, tt.intType()).type;
+    case ast::ExprKind::FloatLit:
+      return record(e, tt.floatType()).type;
+    case ast::ExprKind::BoolLit:
+      return record(e, tt.boolType()).type;
     case ast::ExprKind::StringLit:
       return checkString(cast<ast::StringLitExpr>(e));
-    case ast::ExprKind::UnitLit: return record(e, tt.unit()).type;
-    case ast::ExprKind::DurationLit: return record(e, tt.duration()).type;
+    case ast::ExprKind::UnitLit:
+      return record(e, tt.unit()).type;
+    case ast::ExprKind::DurationLit:
+      return record(e, tt.duration()).type;
     case ast::ExprKind::Name:
       return checkName(cast<ast::NameExpr>(e), expected);
     case ast::ExprKind::Field:
@@ -83,9 +88,9 @@ const Type* BodyChecker::check(const ast::Expr* e, const Type* expected) {
     case ast::ExprKind::TypeApply: {
       // `Events.emit[E]` is only meaningful as a callee.
       const auto* apply = cast<ast::TypeApplyExpr>(e);
-      sema().diags.report<diag::NotAValue>(
-          e->range, sema().sources.textOf(apply->range),
-          "a capability operation");
+      sema().diags.report<diag::NotAValue>(e->range,
+                                           sema().sources.textOf(apply->range),
+                                           "a capability operation");
       return record(e, tt.error()).type;
     }
     case ast::ExprKind::RecordLit:
@@ -98,14 +103,18 @@ const Type* BodyChecker::check(const ast::Expr* e, const Type* expected) {
       return checkMatch(cast<ast::MatchExpr>(e), expected, discard);
     case ast::ExprKind::Block:
       return checkBlock(cast<ast::BlockExpr>(e), expected, !discard);
-    case ast::ExprKind::Unary: return checkUnary(cast<ast::UnaryExpr>(e));
-    case ast::ExprKind::Binary: return checkBinary(cast<ast::BinaryExpr>(e));
+    case ast::ExprKind::Unary:
+      return checkUnary(cast<ast::UnaryExpr>(e));
+    case ast::ExprKind::Binary:
+      return checkBinary(cast<ast::BinaryExpr>(e));
     case ast::ExprKind::Paren: {
       const Type* inner = check(cast<ast::ParenExpr>(e)->inner, expected);
       return record(e, inner).type;
     }
-    case ast::ExprKind::Fail: return checkFail(cast<ast::FailExpr>(e));
-    case ast::ExprKind::Error: return record(e, tt.error()).type;
+    case ast::ExprKind::Fail:
+      return checkFail(cast<ast::FailExpr>(e));
+    case ast::ExprKind::Error:
+      return record(e, tt.error()).type;
   }
   return record(e, tt.error()).type;
 }
@@ -116,8 +125,9 @@ void BodyChecker::reportMessageUse(const ast::Expr* e) {
   std::string text(sema().sources.textOf(inner->range));
   sema()
       .diags.report<diag::MessageResultUsed>(inner->range, text)
-      .note("a message is delivered after this handler commits, so it has no "
-            "result here; send it as a statement of its own");
+      .note(
+          "a message is delivered after this handler commits, so it has no "
+          "result here; send it as a statement of its own");
 }
 
 const Type* BodyChecker::checkUsed(const ast::Expr* e, const Type* expected) {
@@ -158,7 +168,8 @@ void BodyChecker::coerce(const ast::Expr* e, const Type* actual,
     if (value && checkRefinement(*expected->named, *value) ==
                      RefinementResult::Violated) {
       sema()
-          .diags.report<diag::RefinementViolated>(
+          .diags
+          .report<diag::RefinementViolated>(
               e->range, "'" + render(*value) + "'", expected->named->name)
           .note(expected->named->nameRange, "'{}' requires {}",
                 expected->named->name,
@@ -194,7 +205,8 @@ bool BodyChecker::needsExpected(const ast::Expr* e) {
   if (name == nullptr) return false;
   if (name->name.name == "None") return true;
   ScopeHit hit;
-  if (lookupScoped(name->name.name, hit) || localFn(name->name.name)) return false;
+  if (lookupScoped(name->name.name, hit) || localFn(name->name.name))
+    return false;
   ast::Ident part = name->name;
   return lookupPath(llvm::ArrayRef<ast::Ident>(part)).status ==
          LookupResult::Status::NotFound;
@@ -212,8 +224,12 @@ const Type* BodyChecker::checkBlock(const ast::BlockExpr* block,
     if (stmt == nullptr) continue;
     bool last = i + 1 == block->stmts.size();
     switch (stmt->kind) {
-      case ast::StmtKind::Let: checkLet(stmt); break;
-      case ast::StmtKind::Assign: checkAssign(stmt); break;
+      case ast::StmtKind::Let:
+        checkLet(stmt);
+        break;
+      case ast::StmtKind::Assign:
+        checkAssign(stmt);
+        break;
       case ast::StmtKind::Expr: {
         const Type* t = nullptr;
         if (last && used) {
@@ -238,8 +254,7 @@ const Type* BodyChecker::checkBlock(const ast::BlockExpr* block,
   return record(block, result).type;
 }
 
-void BodyChecker::checkFnBody(const ast::BlockExpr* body,
-                              const Type* result) {
+void BodyChecker::checkFnBody(const ast::BlockExpr* body, const Type* result) {
   TypeTable& tt = types();
   if (body == nullptr) return;
   if (result == nullptr || result == tt.unit() || quiet(result)) {
@@ -302,8 +317,9 @@ const Type* BodyChecker::checkIf(const ast::IfExpr* e, const Type* expected,
       !quiet(elseT) && !quiet(want) &&
       stripRefined(elseT) != stripRefined(want)) {
     sema()
-        .diags.report<diag::TypeMismatch>(valueOf(e->elseExpr)->range,
-                                          displayName(want), displayName(elseT))
+        .diags
+        .report<diag::TypeMismatch>(valueOf(e->elseExpr)->range,
+                                    displayName(want), displayName(elseT))
         .note(valueOf(e->thenBlock)->range,
               "the 'if' branch has type '{}'; both branches must agree",
               displayName(want));
@@ -332,8 +348,8 @@ const Type* BodyChecker::checkUnary(const ast::UnaryExpr* e) {
       break;
   }
   if (result == tt.error())
-    sema().diags.report<diag::InvalidOperands>(
-        e->range, ast::spelling(e->op), "'" + displayName(t) + "'");
+    sema().diags.report<diag::InvalidOperands>(e->range, ast::spelling(e->op),
+                                               "'" + displayName(t) + "'");
   return record(e, result).type;
 }
 

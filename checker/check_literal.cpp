@@ -44,8 +44,8 @@ void BodyChecker::checkFieldInits(const ast::RecordLitExpr* e,
     }
     if (given[index] != nullptr) {
       sema()
-          .diags.report<diag::DuplicateFieldInit>(init.name.range,
-                                                  init.name.name)
+          .diags
+          .report<diag::DuplicateFieldInit>(init.name.range, init.name.name)
           .note(given[index]->name.range, "'{}' is first given here",
                 init.name.name.str());
       checkUsed(init.value, fields[index].type);
@@ -64,8 +64,7 @@ void BodyChecker::checkFieldInits(const ast::RecordLitExpr* e,
   auto report = sema().diags.report<diag::MissingFields>(
       at, typeName,
       (missing.size() == 1 ? "field " : "fields ") + quotedList(missing));
-  if (!eventDefaults)
-    report.note("every field of a record must be given");
+  if (!eventDefaults) report.note("every field of a record must be given");
 }
 
 const Type* BodyChecker::checkRecordLit(const ast::RecordLitExpr* e) {
@@ -192,8 +191,9 @@ const Type* BodyChecker::checkString(const ast::StringLitExpr* e) {
       record(part.expr, t, RefKind::Capability).decl = cap;
       sema()
           .diags.report<diag::NotPrintable>(part.expr->range, displayName(t))
-          .note("a capability is not a value; interpolate the result of one "
-                "of its operations instead");
+          .note(
+              "a capability is not a value; interpolate the result of one "
+              "of its operations instead");
       continue;
     }
     checkUsed(part.expr, nullptr);

@@ -69,7 +69,8 @@ Cover PatternChecker::check(const ast::Pattern* p, const Type* t,
   }
   switch (p->kind) {
     case ast::PatternKind::Wildcard:
-    case ast::PatternKind::Error: return all;
+    case ast::PatternKind::Error:
+      return all;
     case ast::PatternKind::Literal:
       return literal(llvm::cast<ast::LiteralPattern>(p), t);
     case ast::PatternKind::Name:
@@ -80,8 +81,10 @@ Cover PatternChecker::check(const ast::Pattern* p, const Type* t,
       const auto* r = llvm::cast<ast::RangePattern>(p);
       const Type* base = BodyChecker::stripRefined(t);
       if (base->kind != TypeKind::Int && base->kind != TypeKind::Float) {
-        invalid(p->range, "a range pattern matches numbers, but the value "
-                "matched has type '" + displayName(t) + "'");
+        invalid(p->range,
+                "a range pattern matches numbers, but the value "
+                "matched has type '" +
+                    displayName(t) + "'");
         return all;
       }
       if (r->low != nullptr) body_.checkAgainst(r->low, base);
@@ -119,8 +122,10 @@ Cover PatternChecker::literal(const ast::LiteralPattern* p, const Type* t) {
     return out;
   }
   if (lt != base) {
-    invalid(p->range, "a '" + displayName(lt) + "' literal cannot match a "
-            "value of type '" + displayName(t) + "'");
+    invalid(p->range, "a '" + displayName(lt) +
+                          "' literal cannot match a "
+                          "value of type '" +
+                          displayName(t) + "'");
     out.irrefutable = true;  // already reported: no coverage complaint
     return out;
   }
@@ -147,11 +152,10 @@ const VariantInfo* PatternChecker::variant(const ast::QualifiedName& name,
       return nullptr;
     }
     if (type->type != t) {
-      invalid(name.range, "'" + std::string(body_.sema().sources.textOf(
-                                    name.range)) +
-                              "' is a '" + type->name +
-                              "', but the value matched has type '" +
-                              displayName(t) + "'");
+      invalid(name.range,
+              "'" + std::string(body_.sema().sources.textOf(name.range)) +
+                  "' is a '" + type->name +
+                  "', but the value matched has type '" + displayName(t) + "'");
       return nullptr;
     }
   }
@@ -187,8 +191,10 @@ Cover PatternChecker::name(const ast::NamePattern* p, const Type* t,
     if (t->kind == TypeKind::Option) {
       out.slots.push_back(0);
     } else {
-      invalid(p->range, "'None' matches an Option, but the value matched has "
-              "type '" + displayName(t) + "'");
+      invalid(p->range,
+              "'None' matches an Option, but the value matched has "
+              "type '" +
+                  displayName(t) + "'");
       out.irrefutable = true;
     }
     return out;
@@ -208,14 +214,16 @@ Cover PatternChecker::name(const ast::NamePattern* p, const Type* t,
   if (looksLikeVariant) {
     std::vector<std::string> sums = body_.sumsWithVariant(first);
     if (!sums.empty()) {
-      invalid(p->range, "'" + sums.front() + "' cannot match a value of type '" +
+      invalid(p->range, "'" + sums.front() +
+                            "' cannot match a value of type '" +
                             displayName(t) + "'");
       out.irrefutable = true;
       return out;
     }
   }
   if (!allowBind) {
-    invalid(p->range, "a binding cannot appear inside a '|' pattern; use '_' "
+    invalid(p->range,
+            "a binding cannot appear inside a '|' pattern; use '_' "
             "or match the alternatives in separate arms");
   } else {
     body_.sema().program.bodies.bindings[p] = t;
@@ -256,11 +264,11 @@ Cover PatternChecker::fields(const ast::Pattern* p,
     } else if (positional && i < declared.size()) {
       index = i;
     } else {
-      invalid(f.range, positional ? "'" + owner.str() + "' has only " +
-                                        std::to_string(declared.size()) +
-                                        " field(s)"
-                                  : "a record pattern names each field: "
-                                    "'name: pattern'");
+      invalid(f.range, positional
+                           ? "'" + owner.str() + "' has only " +
+                                 std::to_string(declared.size()) + " field(s)"
+                           : "a record pattern names each field: "
+                             "'name: pattern'");
       continue;
     }
     if (seen[index]) {
@@ -293,8 +301,10 @@ Cover PatternChecker::constructor(const ast::ConstructorPattern* p,
   if (parts.empty()) return out;
   if (parts.size() == 1 && parts[0].name == "Some") {
     if (t->kind != TypeKind::Option) {
-      invalid(p->range, "'Some' matches an Option, but the value matched has "
-              "type '" + displayName(t) + "'");
+      invalid(p->range,
+              "'Some' matches an Option, but the value matched has "
+              "type '" +
+                  displayName(t) + "'");
       return out;
     }
     if (p->fields.size() != 1 || !p->fields[0].label.empty()) {
@@ -313,14 +323,16 @@ Cover PatternChecker::constructor(const ast::ConstructorPattern* p,
     return out;
   }
   if (v->fields.empty()) {
-    invalid(p->range, "variant '" + v->name + "' carries no fields; match it "
-            "as '" + v->name + "'");
+    invalid(p->range, "variant '" + v->name +
+                          "' carries no fields; match it "
+                          "as '" +
+                          v->name + "'");
     out.irrefutable = false;
     out.slots.push_back(v->index);
     return out;
   }
-  Cover sub = fields(p, p->fields, p->hasRest, v->name, v->fields, true,
-                     allowBind);
+  Cover sub =
+      fields(p, p->fields, p->hasRest, v->name, v->fields, true, allowBind);
   out.irrefutable = false;
   if (sub.irrefutable) out.slots.push_back(v->index);
   return out;
@@ -334,8 +346,10 @@ Cover PatternChecker::record(const ast::RecordPattern* p, const Type* t,
   if (t->kind == TypeKind::Event)
     return fields(p, p->fields, p->hasRest, t->event->name, t->event->fields,
                   false, allowBind);
-  invalid(p->range, "a record pattern matches a record or an event, but the "
-          "value matched has type '" + displayName(t) + "'");
+  invalid(p->range,
+          "a record pattern matches a record or an event, but the "
+          "value matched has type '" +
+              displayName(t) + "'");
   Cover out;
   out.irrefutable = true;
   return out;
@@ -409,8 +423,9 @@ const Type* BodyChecker::checkMatch(const ast::MatchExpr* e,
     } else if (t != nullptr && t->kind != TypeKind::Never && !quiet(t) &&
                !quiet(want) && stripRefined(t) != stripRefined(want)) {
       sema()
-          .diags.report<diag::TypeMismatch>(arm.body->range, displayName(want),
-                                            displayName(t))
+          .diags
+          .report<diag::TypeMismatch>(arm.body->range, displayName(want),
+                                      displayName(t))
           .note("the earlier arms have type '{}'; every arm must agree",
                 displayName(want));
     }
@@ -421,8 +436,7 @@ const Type* BodyChecker::checkMatch(const ast::MatchExpr* e,
     std::vector<std::string> missing;
     for (std::size_t s = 0; s < slots; ++s)
       if (!covered[s]) missing.push_back(slotName(domain, s));
-    std::string what = slots > 0 ? quotedList(missing)
-                                 : "other values";
+    std::string what = slots > 0 ? quotedList(missing) : "other values";
     auto report = sema().diags.report<diag::NonExhaustiveMatch>(
         e->scrutinee != nullptr ? e->scrutinee->range : e->range,
         displayName(scrutinee), what);
@@ -430,8 +444,9 @@ const Type* BodyChecker::checkMatch(const ast::MatchExpr* e,
       report.note("add {} for {}, or a '_ =>' arm",
                   missing.size() == 1 ? "an arm" : "arms", quotedList(missing));
     else
-      report.note("add a '_ =>' arm or a binding that takes every other "
-                  "value");
+      report.note(
+          "add a '_ =>' arm or a binding that takes every other "
+          "value");
   }
   if (result == nullptr) result = e->arms.empty() ? tt.unit() : tt.never();
   if (expected != nullptr && !quiet(result) && result->kind != TypeKind::Never)

@@ -64,8 +64,7 @@ bool BodyChecker::lookupScoped(llvm::StringRef name, ScopeHit& hit) const {
   if (role_ != BodyRole::Handler || handler == nullptr) return false;
   if (handler->by != nullptr && !handler->byBinder.empty() &&
       handler->byBinder == name) {
-    hit = {RefKind::ActorBinder,
-           pass_.sema.program.types.actor(handler->by), 0,
+    hit = {RefKind::ActorBinder, pass_.sema.program.types.actor(handler->by), 0,
            handler->decl != nullptr && handler->decl->by != nullptr
                ? handler->decl->by->binder.range
                : handler->nameRange};
@@ -122,9 +121,9 @@ bool BodyChecker::pathOf(const ast::Expr* e,
 }
 
 const FnInfo* BodyChecker::localFn(llvm::StringRef name) const {
-  if (agent != nullptr && (role_ == BodyRole::AgentFn ||
-                           role_ == BodyRole::Handler ||
-                           role_ == BodyRole::Invariant))
+  if (agent != nullptr &&
+      (role_ == BodyRole::AgentFn || role_ == BodyRole::Handler ||
+       role_ == BodyRole::Invariant))
     if (const FnInfo* f = agent->fn(name)) return f;
   if (service != nullptr)
     if (const FnInfo* f = service->fn(name)) return f;
@@ -165,8 +164,8 @@ void BodyChecker::reportAmbiguous(const ast::Ident& name, const PathHit& hit) {
   std::vector<std::string> where;
   for (const DeclInfo* d : hit.candidates)
     if (d->context != nullptr) where.push_back(d->context->name);
-  auto report = sema().diags.report<diag::AmbiguousName>(
-      name.range, name.name, quotedList(where));
+  auto report = sema().diags.report<diag::AmbiguousName>(name.range, name.name,
+                                                         quotedList(where));
   for (const DeclInfo* d : hit.candidates)
     report.note(d->nameRange, "'{}' is declared here; write '{}' to use it",
                 d->name, d->qualified);
@@ -194,7 +193,8 @@ void BodyChecker::reportNotAValue(const ast::Expr* e, llvm::StringRef name,
       break;
     case DeclInfoKind::Actor:
     case DeclInfoKind::Agent:
-    case DeclInfoKind::Service: break;
+    case DeclInfoKind::Service:
+      break;
   }
 }
 
@@ -214,8 +214,7 @@ std::vector<std::string> BodyChecker::sumsWithVariant(
   return out;
 }
 
-const Type* BodyChecker::bareVariant(const ast::Expr* e,
-                                     const ast::Ident& name,
+const Type* BodyChecker::bareVariant(const ast::Expr* e, const ast::Ident& name,
                                      const Type* expected, bool called) {
   if (!isSum(expected)) return nullptr;
   const VariantInfo* v = expected->named->variant(name.name);
@@ -225,10 +224,10 @@ const Type* BodyChecker::bareVariant(const ast::Expr* e,
   info.setTarget(v);
   if (!called && !v->fields.empty())
     sema()
-        .diags.report<diag::ArgumentCount>(e->range, name.name,
-                                           static_cast<std::uint32_t>(
-                                               v->fields.size()),
-                                           0u)
+        .diags
+        .report<diag::ArgumentCount>(
+            e->range, name.name, static_cast<std::uint32_t>(v->fields.size()),
+            0u)
         .note("build it with '{}(...)'", name.name.str());
   return expected;
 }
@@ -242,8 +241,7 @@ const Type* BodyChecker::checkName(const ast::NameExpr* e,
   if (lookupScoped(name, hit)) {
     if (hit.ref == RefKind::Dependency) {
       sema()
-          .diags.report<diag::NotAValue>(e->range, name,
-                                         "a 'given' dependency")
+          .diags.report<diag::NotAValue>(e->range, name, "a 'given' dependency")
           .note(hit.declRange, "'{}' is given here", name.str());
       return record(e, tt.error(), RefKind::Dependency).type;
     }
@@ -255,7 +253,7 @@ const Type* BodyChecker::checkName(const ast::NameExpr* e,
     const Type* opt = expected;
     if (opt != nullptr && opt->kind == TypeKind::Option)
       return record(e, opt, RefKind::OptionNone).type;
-    if (quiet(expected)  && expected != nullptr)
+    if (quiet(expected) && expected != nullptr)
       return record(e, tt.error(), RefKind::OptionNone).type;
     sema()
         .diags.report<diag::CannotInfer>(e->range, "'None'")
@@ -276,7 +274,8 @@ const Type* BodyChecker::checkName(const ast::NameExpr* e,
     case LookupResult::Status::Ambiguous:
       reportAmbiguous(e->name, path);
       return record(e, tt.error()).type;
-    case LookupResult::Status::NotFound: break;
+    case LookupResult::Status::NotFound:
+      break;
   }
   if (isSum(expected)) {
     std::vector<std::string> variants;
@@ -357,7 +356,8 @@ const Type* BodyChecker::checkField(const ast::FieldExpr* e,
             info.setTarget(v);
             if (!v->fields.empty())
               sema()
-                  .diags.report<diag::ArgumentCount>(
+                  .diags
+                  .report<diag::ArgumentCount>(
                       e->range, member.name,
                       static_cast<std::uint32_t>(v->fields.size()), 0u)
                   .note("build it with '{}(...)'", member.name.str());
@@ -417,18 +417,20 @@ const Type* BodyChecker::checkValueField(const ast::FieldExpr* e,
       if (type->def == TypeDefKind::Opaque && name == "raw") {
         if (type->context != &context_) {
           sema()
-              .diags.report<diag::OpaqueOutsideOwner>(
+              .diags
+              .report<diag::OpaqueOutsideOwner>(
                   e->name.range, type->name, "opened with '.raw'",
                   type->context != nullptr ? type->context->name : "")
-              .note(type->nameRange, "'{}' is declared opaque in context "
+              .note(type->nameRange,
+                    "'{}' is declared opaque in context "
                     "'{}'; only code there can see its representation",
                     type->name,
                     type->context != nullptr ? type->context->name : "");
           return record(e, tt.error(), RefKind::OpaqueRaw).type;
         }
-        ExprInfo& info = record(
-            e, type->base != nullptr ? type->base : tt.error(),
-            RefKind::OpaqueRaw);
+        ExprInfo& info =
+            record(e, type->base != nullptr ? type->base : tt.error(),
+                   RefKind::OpaqueRaw);
         info.decl = type;
         return info.type;
       }
@@ -449,10 +451,11 @@ const Type* BodyChecker::checkValueField(const ast::FieldExpr* e,
     case TypeKind::Envelope:
       for (const EnvelopeField& f : kEnvelopeFields)
         if (f.name == name) {
-          const Type* t = f.kind == TypeKind::String   ? tt.string()
-                          : f.kind == TypeKind::Int     ? tt.intType()
-                          : f.kind == TypeKind::Instant ? tt.instant()
-                                                        : tt.option(tt.string());
+          const Type* t = f.kind == TypeKind::String ? tt.string()
+                          : f.kind == TypeKind::Int  ? tt.intType()
+                          : f.kind == TypeKind::Instant
+                              ? tt.instant()
+                              : tt.option(tt.string());
           return record(e, t, RefKind::EnvelopeField).type;
         }
       break;
@@ -469,7 +472,8 @@ const Type* BodyChecker::checkValueField(const ast::FieldExpr* e,
     case TypeKind::List:
     case TypeKind::Map:
     case TypeKind::Ref:
-    case TypeKind::Capability: break;
+    case TypeKind::Capability:
+      break;
   }
   for (std::size_t i = 0; i < fields.size(); ++i)
     if (fields[i].name == name) {
@@ -480,8 +484,9 @@ const Type* BodyChecker::checkValueField(const ast::FieldExpr* e,
     }
   if (llvm::is_contained(builtinMethodNames(tt, base), name)) {
     sema()
-        .diags.report<diag::NotAValue>(e->name.range, name,
-                                       "an operation of '" + typeName + "'")
+        .diags
+        .report<diag::NotAValue>(e->name.range, name,
+                                 "an operation of '" + typeName + "'")
         .note("call it: '{}()'", name.str())
         .fixit(SourceRange{e->range.file, e->range.end, e->range.end}, "()");
     return record(e, tt.error(), RefKind::Method).type;
@@ -489,13 +494,15 @@ const Type* BodyChecker::checkValueField(const ast::FieldExpr* e,
   std::vector<std::string> names;
   for (const FieldInfo& f : fields) names.push_back(f.name);
   if (base->kind == TypeKind::Envelope)
-    for (const EnvelopeField& f : kEnvelopeFields) names.push_back(f.name.str());
+    for (const EnvelopeField& f : kEnvelopeFields)
+      names.push_back(f.name.str());
   auto report =
       sema().diags.report<diag::UnknownField>(e->name.range, typeName, name);
   if (base->kind == TypeKind::Int &&
       llvm::isa<ast::IntLitExpr>(stripParens(e->base)))
-    report.note("a duration is written with one of the units 'ms', "
-                "'seconds', 'minutes', 'hours' or 'days', as in '5.days'");
+    report.note(
+        "a duration is written with one of the units 'ms', "
+        "'seconds', 'minutes', 'hours' or 'days', as in '5.days'");
   if (hasFields || base->kind == TypeKind::Envelope) {
     if (names.empty())
       report.note("'{}' has no fields", typeName);

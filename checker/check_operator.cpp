@@ -28,14 +28,16 @@ bool isComparison(ast::BinaryOp op) {
     case ast::BinaryOp::Lt:
     case ast::BinaryOp::Le:
     case ast::BinaryOp::Gt:
-    case ast::BinaryOp::Ge: return true;
+    case ast::BinaryOp::Ge:
+      return true;
     case ast::BinaryOp::Or:
     case ast::BinaryOp::And:
     case ast::BinaryOp::Add:
     case ast::BinaryOp::Sub:
     case ast::BinaryOp::Mul:
     case ast::BinaryOp::Div:
-    case ast::BinaryOp::Rem: return false;
+    case ast::BinaryOp::Rem:
+      return false;
   }
   return false;
 }
@@ -99,9 +101,9 @@ const Type* BodyChecker::checkBinary(const ast::BinaryExpr* e) {
       if (l == r && orderable(l->kind)) result = tt.boolType();
       break;
     case ast::BinaryOp::Add:
-      if (l == r && (l->kind == TypeKind::Int || l->kind == TypeKind::Float ||
-                     l->kind == TypeKind::String ||
-                     l->kind == TypeKind::Duration))
+      if (l == r &&
+          (l->kind == TypeKind::Int || l->kind == TypeKind::Float ||
+           l->kind == TypeKind::String || l->kind == TypeKind::Duration))
         result = l;
       else if ((l->kind == TypeKind::Instant &&
                 r->kind == TypeKind::Duration) ||
@@ -130,13 +132,15 @@ const Type* BodyChecker::checkBinary(const ast::BinaryExpr* e) {
                  : "'" + displayName(lt) + "' and '" + displayName(rt) + "'";
     auto report = sema().diags.report<diag::InvalidOperands>(
         e->range, ast::spelling(e->op), operands);
-    if (e->op == ast::BinaryOp::Add && (l->kind == TypeKind::String ||
-                                        r->kind == TypeKind::String))
+    if (e->op == ast::BinaryOp::Add &&
+        (l->kind == TypeKind::String || r->kind == TypeKind::String))
       report.note("interpolate instead: \"\\(a)\\(b)\"");
-    else if (l != r && (l->kind == TypeKind::Int || l->kind == TypeKind::Float) &&
+    else if (l != r &&
+             (l->kind == TypeKind::Int || l->kind == TypeKind::Float) &&
              (r->kind == TypeKind::Int || r->kind == TypeKind::Float))
-      report.note("Int and Float do not mix; write both sides as the same "
-                  "type");
+      report.note(
+          "Int and Float do not mix; write both sides as the same "
+          "type");
     result = isCompare ? tt.boolType() : tt.error();
   }
   return record(e, result).type;

@@ -29,22 +29,25 @@ void BodyChecker::checkLet(const ast::Stmt* stmt) {
 
 void BodyChecker::checkAssign(const ast::Stmt* stmt) {
   TypeTable& tt = types();
-  bool agentBody = agent != nullptr && (role_ == BodyRole::AgentFn ||
-                                        role_ == BodyRole::Handler);
+  bool agentBody = agent != nullptr &&
+                   (role_ == BodyRole::AgentFn || role_ == BodyRole::Handler);
   if (!agentBody) {
-    auto report = sema().diags.report<diag::StoreWriteOutsideAgent>(stmt->range);
+    auto report =
+        sema().diags.report<diag::StoreWriteOutsideAgent>(stmt->range);
     switch (role_) {
       case BodyRole::PureFn:
         report.note("'{}' is a pure function; return the new value instead",
                     ownerName.str());
         break;
       case BodyRole::Handler:
-        report.note("a service is stateless; send a message to an agent "
-                    "that owns the store");
+        report.note(
+            "a service is stateless; send a message to an agent "
+            "that owns the store");
         break;
       case BodyRole::AgentFn:
       case BodyRole::StoreInit:
-      case BodyRole::Invariant: break;
+      case BodyRole::Invariant:
+        break;
     }
     checkUsed(stmt->value, nullptr);
     return;
@@ -58,14 +61,20 @@ void BodyChecker::checkAssign(const ast::Stmt* stmt) {
     ScopeHit hit;
     if (lookupScoped(stmt->name.name, hit)) {
       if (hit.ref == RefKind::Key)
-        report.note(hit.declRange, "'{}' is the agent's key, which never "
-                    "changes", stmt->name.name.str());
+        report.note(hit.declRange,
+                    "'{}' is the agent's key, which never "
+                    "changes",
+                    stmt->name.name.str());
       else if (hit.ref == RefKind::Param)
-        report.note(hit.declRange, "'{}' is a parameter; only stores can "
-                    "be written with ':='", stmt->name.name.str());
+        report.note(hit.declRange,
+                    "'{}' is a parameter; only stores can "
+                    "be written with ':='",
+                    stmt->name.name.str());
       else if (hit.ref == RefKind::Local)
-        report.note(hit.declRange, "'{}' is a local binding; bind a new "
-                    "value with 'let' instead", stmt->name.name.str());
+        report.note(hit.declRange,
+                    "'{}' is a local binding; bind a new "
+                    "value with 'let' instead",
+                    stmt->name.name.str());
       else
         report.note(hit.declRange, "only stores can be written with ':='");
       return;

@@ -20,11 +20,11 @@ struct ConstValue {
     Unit,
     Duration,  // milliseconds in `integer`
     None,
-    Some,      // children[0]
-    Variant,   // `variant`, named payload fields in names/children
-    Record,    // names/children in declaration order
-    Opaque,    // an opaque or refined value built from children[0]
-    List,      // children (a constant list literal)
+    Some,     // children[0]
+    Variant,  // `variant`, named payload fields in names/children
+    Record,   // names/children in declaration order
+    Opaque,   // an opaque or refined value built from children[0]
+    List,     // children (a constant list literal)
   };
   Kind kind = Kind::Unit;
   const Type* type = nullptr;

@@ -46,9 +46,9 @@ enum class DeclInfoKind : std::uint8_t {
 // A declaration named at context level.
 struct DeclInfo {
   DeclInfoKind kind;
-  std::string name;               // `PaymentConfirmed`
-  std::string qualified;          // `commerce.order.PaymentConfirmed`
-  ContextInfo* context = nullptr; // null for first-party capabilities
+  std::string name;                 // `PaymentConfirmed`
+  std::string qualified;            // `commerce.order.PaymentConfirmed`
+  ContextInfo* context = nullptr;   // null for first-party capabilities
   const ast::Decl* decl = nullptr;  // null for first-party capabilities
   SourceRange nameRange;
 
@@ -69,7 +69,7 @@ struct DeclInfoOf : DeclInfo {
 struct FieldInfo {
   std::string name;
   const Type* type = nullptr;
-  SourceRange range;                     // the whole `name: T [= e]`
+  SourceRange range;  // the whole `name: T [= e]`
   SourceRange nameRange;
   const ast::Expr* defaultExpr = nullptr;  // event fields only
   // When defaultExpr is a constant. Boxed: most fields (every parameter)
@@ -95,12 +95,12 @@ enum class TypeDefKind : std::uint8_t {
 
 struct TypeInfo : DeclInfoOf<DeclInfoKind::Type> {
   TypeDefKind def = TypeDefKind::Record;
-  std::vector<FieldInfo> fields;      // Record
-  std::vector<VariantInfo> variants;  // Sum
-  const Type* base = nullptr;         // Opaque, Refined, Alias
+  std::vector<FieldInfo> fields;          // Record
+  std::vector<VariantInfo> variants;      // Sum
+  const Type* base = nullptr;             // Opaque, Refined, Alias
   const ast::Expr* refinement = nullptr;  // Opaque, Refined: `where e`
-  const Type* type = nullptr;  // the Named type, or the aliased type
-  std::vector<const FnInfo*> staticFns;  // `fn Type.name`
+  const Type* type = nullptr;             // the Named type, or the aliased type
+  std::vector<const FnInfo*> staticFns;   // `fn Type.name`
 
   [[nodiscard]] const FieldInfo* field(llvm::StringRef n) const;
   [[nodiscard]] const VariantInfo* variant(llvm::StringRef n) const;
@@ -183,8 +183,8 @@ struct HandlerInfo {
   const ast::HandlerDecl* decl = nullptr;
   std::vector<FieldInfo> params;
   const Type* result = nullptr;
-  const ActorInfo* by = nullptr;  // `by InternalCaller`
-  std::string byBinder;           // `by c: Customer` -> "c"
+  const ActorInfo* by = nullptr;      // `by InternalCaller`
+  std::string byBinder;               // `by c: Customer` -> "c"
   std::vector<DependencyInfo> given;  // the handler's own `given`
   // Filled by body checking: capabilities used (through the service's or
   // the handler's `given`), sorted by name, and the commit shape.
@@ -194,9 +194,9 @@ struct HandlerInfo {
 };
 
 struct FnInfo : DeclInfoOf<DeclInfoKind::Fn> {
-  const TypeInfo* ownerType = nullptr;  // `fn Type.name`
-  const AgentInfo* agent = nullptr;     // an agent-local fn
-  const ServiceInfo* service = nullptr; // a service-local fn
+  const TypeInfo* ownerType = nullptr;   // `fn Type.name`
+  const AgentInfo* agent = nullptr;      // an agent-local fn
+  const ServiceInfo* service = nullptr;  // a service-local fn
   FnSignature sig;
   const ast::FnDecl* fn = nullptr;
   // Filled by body checking (agent fns): what its body commits and uses,
@@ -264,7 +264,7 @@ struct ConsumesInfo {
 };
 
 struct ContextInfo {
-  std::string name;  // `commerce.order`
+  std::string name;                            // `commerce.order`
   std::vector<const ast::ContextDecl*> parts;  // one per file that opens it
   std::vector<ConsumesInfo> consumes;
   // Every context-level declaration, in source order (files in file-id
@@ -283,10 +283,10 @@ struct FlowGraph {
     NodeKind kind;
     std::string id;  // stable: `commerce.order.Order.markPaid`, ...
     const ContextInfo* context = nullptr;
-    const HandlerInfo* handler = nullptr;            // Handler, Subscription
-    const EventInfo* event = nullptr;                // Event
-    const ServiceInfo* service = nullptr;            // Subscription
-    const AgentInfo* agent = nullptr;                // agent handlers
+    const HandlerInfo* handler = nullptr;  // Handler, Subscription
+    const EventInfo* event = nullptr;      // Event
+    const ServiceInfo* service = nullptr;  // Subscription
+    const AgentInfo* agent = nullptr;      // agent handlers
   };
   enum class EdgeKind : std::uint8_t {
     Emits,     // handler -> event

@@ -26,7 +26,7 @@ struct LookupResult {
   };
   Status status = Status::NotFound;
   DeclInfo* decl = nullptr;
-  std::size_t partsUsed = 0;  // parts after these are member accesses
+  std::size_t partsUsed = 0;          // parts after these are member accesses
   std::vector<DeclInfo*> candidates;  // Ambiguous: sorted by qualified name
   // NotFound: declarations of that name in contexts `from` does not consume
   // (so a message can say which `consumes` line would make it visible).

@@ -289,9 +289,11 @@ namespace {
 const CapabilityInfo* heldCapability(const Type* type) {
   if (type == nullptr) return nullptr;
   switch (type->kind) {
-    case TypeKind::Capability: return type->capability;
+    case TypeKind::Capability:
+      return type->capability;
     case TypeKind::Option:
-    case TypeKind::List: return heldCapability(type->arg0);
+    case TypeKind::List:
+      return heldCapability(type->arg0);
     case TypeKind::Map: {
       const CapabilityInfo* key = heldCapability(type->arg0);
       return key != nullptr ? key : heldCapability(type->arg1);
@@ -309,7 +311,8 @@ const CapabilityInfo* heldCapability(const Type* type) {
     case TypeKind::Ref:
     case TypeKind::Named:
     case TypeKind::Event:
-    case TypeKind::Actor: return nullptr;
+    case TypeKind::Actor:
+      return nullptr;
   }
   return nullptr;
 }
@@ -322,9 +325,10 @@ const Type* resolveValueType(Sema& sema, const ContextInfo& from,
   const CapabilityInfo* cap = heldCapability(resolved);
   if (cap == nullptr) return resolved;
   sema.diags.report<diag::NotAType>(type->range, cap->name, "a capability")
-      .note("capabilities are given to handlers ('given {}'), never passed "
-            "or stored as values",
-            cap->name);
+      .note(
+          "capabilities are given to handlers ('given {}'), never passed "
+          "or stored as values",
+          cap->name);
   return sema.program.types.error();
 }
 

@@ -91,27 +91,43 @@ std::string spell(const Type* type, bool qualified) {
     return qualified && !d->qualified.empty() ? d->qualified : d->name;
   };
   switch (type->kind) {
-    case TypeKind::Error: return "{error}";
-    case TypeKind::Never: return "Never";
-    case TypeKind::Unit: return "()";
-    case TypeKind::Int: return "Int";
-    case TypeKind::Float: return "Float";
-    case TypeKind::Bool: return "Bool";
-    case TypeKind::String: return "String";
-    case TypeKind::Instant: return "Instant";
-    case TypeKind::Duration: return "Duration";
-    case TypeKind::Envelope: return "EventEnvelope";
+    case TypeKind::Error:
+      return "{error}";
+    case TypeKind::Never:
+      return "Never";
+    case TypeKind::Unit:
+      return "()";
+    case TypeKind::Int:
+      return "Int";
+    case TypeKind::Float:
+      return "Float";
+    case TypeKind::Bool:
+      return "Bool";
+    case TypeKind::String:
+      return "String";
+    case TypeKind::Instant:
+      return "Instant";
+    case TypeKind::Duration:
+      return "Duration";
+    case TypeKind::Envelope:
+      return "EventEnvelope";
     case TypeKind::Option:
       return "Option[" + spell(type->arg0, qualified) + "]";
-    case TypeKind::List: return "List[" + spell(type->arg0, qualified) + "]";
+    case TypeKind::List:
+      return "List[" + spell(type->arg0, qualified) + "]";
     case TypeKind::Map:
       return "Map[" + spell(type->arg0, qualified) + ", " +
              spell(type->arg1, qualified) + "]";
-    case TypeKind::Ref: return "Ref[" + name(type->agent) + "]";
-    case TypeKind::Named: return name(type->named);
-    case TypeKind::Event: return name(type->event);
-    case TypeKind::Capability: return name(type->capability);
-    case TypeKind::Actor: return name(type->actor);
+    case TypeKind::Ref:
+      return "Ref[" + name(type->agent) + "]";
+    case TypeKind::Named:
+      return name(type->named);
+    case TypeKind::Event:
+      return name(type->event);
+    case TypeKind::Capability:
+      return name(type->capability);
+    case TypeKind::Actor:
+      return name(type->actor);
   }
   return "{error}";
 }
@@ -124,10 +140,13 @@ std::string qualifiedName(const Type* type) { return spell(type, true); }
 bool isWellFormed(const Type* type) {
   if (type == nullptr) return false;
   switch (type->kind) {
-    case TypeKind::Error: return false;
+    case TypeKind::Error:
+      return false;
     case TypeKind::Option:
-    case TypeKind::List: return isWellFormed(type->arg0);
-    case TypeKind::Map: return isWellFormed(type->arg0) && isWellFormed(type->arg1);
+    case TypeKind::List:
+      return isWellFormed(type->arg0);
+    case TypeKind::Map:
+      return isWellFormed(type->arg0) && isWellFormed(type->arg1);
     case TypeKind::Never:
     case TypeKind::Unit:
     case TypeKind::Int:
@@ -141,7 +160,8 @@ bool isWellFormed(const Type* type) {
     case TypeKind::Named:
     case TypeKind::Event:
     case TypeKind::Capability:
-    case TypeKind::Actor: return true;
+    case TypeKind::Actor:
+      return true;
   }
   return false;
 }

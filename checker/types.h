@@ -21,8 +21,8 @@ struct CapabilityInfo;
 struct ActorInfo;
 
 enum class TypeKind : std::uint8_t {
-  Error,     // an earlier error; every operation on it is quietly accepted
-  Never,     // `fail(...)`: fits any expected type
+  Error,  // an earlier error; every operation on it is quietly accepted
+  Never,  // `fail(...)`: fits any expected type
   Unit,
   Int,
   Float,
@@ -30,13 +30,13 @@ enum class TypeKind : std::uint8_t {
   String,
   Instant,
   Duration,
-  Envelope,  // EventEnvelope
-  Option,    // arg0
-  List,      // arg0
-  Map,       // arg0 -> arg1
-  Ref,       // agent
-  Named,     // named: a record, sum, opaque or refined type
-  Event,     // event
+  Envelope,    // EventEnvelope
+  Option,      // arg0
+  List,        // arg0
+  Map,         // arg0 -> arg1
+  Ref,         // agent
+  Named,       // named: a record, sum, opaque or refined type
+  Event,       // event
   Capability,  // capability (first-party or declared); never a value type
   Actor,       // the presented actor bound by `by c: Customer`
 };

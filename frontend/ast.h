@@ -39,16 +39,16 @@ struct QualifiedName {
 // ---------------------------------------------------------------------------
 
 enum class TypeExprKind : std::uint8_t {
-  Path,   // `Int`, `commerce.order.OrderId`, `Option[T]`, `Map[K, V]`
-  Unit,   // `()`
+  Path,  // `Int`, `commerce.order.OrderId`, `Option[T]`, `Map[K, V]`
+  Unit,  // `()`
   Error,
 };
 
 struct TypeExpr {
   TypeExprKind kind;
   SourceRange range;
-  QualifiedName path;                  // Path
-  llvm::ArrayRef<TypeExpr*> args;      // Path: `[...]` arguments
+  QualifiedName path;              // Path
+  llvm::ArrayRef<TypeExpr*> args;  // Path: `[...]` arguments
 };
 
 // ---------------------------------------------------------------------------
@@ -125,31 +125,43 @@ struct RecordPattern : PatternOf<PatternKind::Record> {
 // ---------------------------------------------------------------------------
 
 enum class ExprKind : std::uint8_t {
-  IntLit,       // `1_000` (magnitude; `-7` is Unary(Neg, 7))
+  IntLit,  // `1_000` (magnitude; `-7` is Unary(Neg, 7))
   FloatLit,
   BoolLit,
   StringLit,    // parts (a plain string is one text part)
   UnitLit,      // `()`
   DurationLit,  // `250.ms`
   Name,
-  Field,        // base.name
-  Call,         // callee(args)
-  TypeApply,    // base[typeArgs]   (`Events.emit[E]`)
-  RecordLit,    // type { fields }  (type: a Name/Field chain)
-  ListLit,      // [elements]
+  Field,      // base.name
+  Call,       // callee(args)
+  TypeApply,  // base[typeArgs]   (`Events.emit[E]`)
+  RecordLit,  // type { fields }  (type: a Name/Field chain)
+  ListLit,    // [elements]
   If,
   Match,
   Block,
   Unary,
   Binary,
-  Paren,        // ( inner )
-  Fail,         // fail(message)
+  Paren,  // ( inner )
+  Fail,   // fail(message)
   Error,
 };
 
 enum class UnaryOp : std::uint8_t { Neg, Not };
 enum class BinaryOp : std::uint8_t {
-  Or, And, Eq, Ne, Lt, Le, Gt, Ge, Add, Sub, Mul, Div, Rem,
+  Or,
+  And,
+  Eq,
+  Ne,
+  Lt,
+  Le,
+  Gt,
+  Ge,
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Rem,
 };
 
 // The operators as written in source: "-", "||", "<=", ...
@@ -204,9 +216,15 @@ struct MatchArm {
 
 struct Stmt;
 
-struct IntLitExpr : ExprOf<ExprKind::IntLit> { std::uint64_t value; };
-struct FloatLitExpr : ExprOf<ExprKind::FloatLit> { double value; };
-struct BoolLitExpr : ExprOf<ExprKind::BoolLit> { bool value; };
+struct IntLitExpr : ExprOf<ExprKind::IntLit> {
+  std::uint64_t value;
+};
+struct FloatLitExpr : ExprOf<ExprKind::FloatLit> {
+  double value;
+};
+struct BoolLitExpr : ExprOf<ExprKind::BoolLit> {
+  bool value;
+};
 struct StringLitExpr : ExprOf<ExprKind::StringLit> {
   llvm::ArrayRef<StringPart> parts;
 };
@@ -215,7 +233,9 @@ struct DurationLitExpr : ExprOf<ExprKind::DurationLit> {
   std::uint64_t value;
   DurationUnit unit;
 };
-struct NameExpr : ExprOf<ExprKind::Name> { Ident name; };
+struct NameExpr : ExprOf<ExprKind::Name> {
+  Ident name;
+};
 struct FieldExpr : ExprOf<ExprKind::Field> {
   Expr* base;
   Ident name;
@@ -256,8 +276,12 @@ struct BinaryExpr : ExprOf<ExprKind::Binary> {
   Expr* lhs;
   Expr* rhs;
 };
-struct ParenExpr : ExprOf<ExprKind::Paren> { Expr* inner; };
-struct FailExpr : ExprOf<ExprKind::Fail> { Expr* message; };
+struct ParenExpr : ExprOf<ExprKind::Paren> {
+  Expr* inner;
+};
+struct FailExpr : ExprOf<ExprKind::Fail> {
+  Expr* message;
+};
 struct ErrorExpr : ExprOf<ExprKind::Error> {};
 
 enum class StmtKind : std::uint8_t {
@@ -270,9 +294,9 @@ enum class StmtKind : std::uint8_t {
 struct Stmt {
   StmtKind kind;
   SourceRange range;
-  Ident name;                 // Let, Assign
-  TypeExpr* type = nullptr;   // Let (optional)
-  Expr* value = nullptr;      // Let, Assign, Expr
+  Ident name;                // Let, Assign
+  TypeExpr* type = nullptr;  // Let (optional)
+  Expr* value = nullptr;     // Let, Assign, Expr
 };
 
 // ---------------------------------------------------------------------------
@@ -369,8 +393,8 @@ struct ViaClause {
 
 // `from Events(E pattern?) [via ...]`
 struct Subscription {
-  Ident source;          // `Events`, as written
-  TypeExpr* eventType;   // a Path
+  Ident source;            // `Events`, as written
+  TypeExpr* eventType;     // a Path
   RecordPattern* pattern;  // or null
   ViaClause* via;          // or null
   SourceRange range;
@@ -385,7 +409,7 @@ enum class TypeDefKind : std::uint8_t {
 
 struct ConsumesDecl : DeclOf<DeclKind::Consumes> {
   QualifiedName context;
-  Ident alias;  // `as alias`, or empty
+  Ident alias;   // `as alias`, or empty
   bool hasOnly;  // `{ A, B }` form
   llvm::ArrayRef<Ident> only;
 };
@@ -485,9 +509,8 @@ class Arena {
     if constexpr (std::is_base_of_v<Expr, T>) {
       // Past the limit ids repeat; the parser reports the file and drops
       // its AST (exprIdsExhausted), so no later phase sees a repeat.
-      const std::uint32_t id = exprCount_ < kMaxExprsPerFile
-                                   ? exprCount_
-                                   : kMaxExprsPerFile;
+      const std::uint32_t id =
+          exprCount_ < kMaxExprsPerFile ? exprCount_ : kMaxExprsPerFile;
       ++exprCount_;
       return new (alloc_.Allocate<T>())
           T{{{T::kKind, id, range}}, std::forward<A>(fields)...};

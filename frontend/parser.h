@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-
 #include <memory>
 
 #include "frontend/ast.h"
@@ -29,8 +28,7 @@ struct ParseLimits {
   // yields an empty AST.
   std::uint64_t maxExpressions = ast::kMaxExprsPerFile;
 };
-[[nodiscard]] ParseResult parse(const SourceFile& file,
-                                DiagnosticEngine& diags,
+[[nodiscard]] ParseResult parse(const SourceFile& file, DiagnosticEngine& diags,
                                 const ParseLimits& limits);
 
 }  // namespace herald

@@ -108,15 +108,16 @@ constexpr TokenRole roleOf(TokenKind k) {
   if (k == TokenKind::RParen || k == TokenKind::RBracket ||
       k == TokenKind::RBrace)
     return TokenRole::Closer;
-  if (k == TokenKind::KwIf || k == TokenKind::KwMatch) return TokenRole::Condition;
+  if (k == TokenKind::KwIf || k == TokenKind::KwMatch)
+    return TokenRole::Condition;
   return TokenRole::Plain;
 }
 
 constexpr std::size_t kTokenKinds = 0
 // Each macro expands to one term of a sum, so it cannot be parenthesised.
-#define TOKEN(Id, Describe) +1      // NOLINT(bugprone-macro-parentheses)
-#define KEYWORD(Id, Spelling) +1    // NOLINT(bugprone-macro-parentheses)
-#define PUNCT(Id, Spelling) +1      // NOLINT(bugprone-macro-parentheses)
+#define TOKEN(Id, Describe) +1    // NOLINT(bugprone-macro-parentheses)
+#define KEYWORD(Id, Spelling) +1  // NOLINT(bugprone-macro-parentheses)
+#define PUNCT(Id, Spelling) +1    // NOLINT(bugprone-macro-parentheses)
 #include "frontend/token_kinds.def"
     ;
 
@@ -161,8 +162,9 @@ ast::File* ParserDriver::run() {
   }
   closeHeader();
   const auto size = static_cast<std::uint32_t>(file_.text().size());
-  return arena.make<ast::File>(file_.id(), arena.copy(llvm::ArrayRef<ast::ContextDecl*>(contexts_)),
-                               SourceRange{file_.id(), 0, size});
+  return arena.make<ast::File>(
+      file_.id(), arena.copy(llvm::ArrayRef<ast::ContextDecl*>(contexts_)),
+      SourceRange{file_.id(), 0, size});
 }
 
 // ---------------------------------------------------------------------------
@@ -275,11 +277,14 @@ yy::Parser::symbol_type ParserDriver::lex() {
   prevEndsExpr_ = traits.endsExpression;
 
   switch (token.kind) {
-    case TokenKind::EndOfFile: return P::make_END(r);
+    case TokenKind::EndOfFile:
+      return P::make_END(r);
     case TokenKind::Identifier:
       return P::make_IDENT(ast::Ident{textOf(r), r}, r);
-    case TokenKind::IntLiteral: return P::make_INT(token.intValue, r);
-    case TokenKind::FloatLiteral: return P::make_FLOAT(token.floatValue, r);
+    case TokenKind::IntLiteral:
+      return P::make_INT(token.intValue, r);
+    case TokenKind::FloatLiteral:
+      return P::make_FLOAT(token.floatValue, r);
     case TokenKind::DurationLiteral:
       return P::make_DURATION(
           yy::DurationValue{token.intValue, token.durationUnit}, r);
@@ -291,34 +296,62 @@ yy::Parser::symbol_type ParserDriver::lex() {
       return P::make_STR_MID(stringValue(token), r);
     case TokenKind::StringTail:
       return P::make_STR_TAIL(stringValue(token), r);
-    case TokenKind::KwContext: return P::make_KW_CONTEXT(r);
-    case TokenKind::KwConsumes: return P::make_KW_CONSUMES(r);
-    case TokenKind::KwAs: return P::make_KW_AS(r);
-    case TokenKind::KwType: return P::make_KW_TYPE(r);
-    case TokenKind::KwEvent: return P::make_KW_EVENT(r);
-    case TokenKind::KwActor: return P::make_KW_ACTOR(r);
-    case TokenKind::KwCapability: return P::make_KW_CAPABILITY(r);
-    case TokenKind::KwFn: return P::make_KW_FN(r);
-    case TokenKind::KwAgent: return P::make_KW_AGENT(r);
-    case TokenKind::KwKey: return P::make_KW_KEY(r);
-    case TokenKind::KwStore: return P::make_KW_STORE(r);
-    case TokenKind::KwInvariant: return P::make_KW_INVARIANT(r);
-    case TokenKind::KwService: return P::make_KW_SERVICE(r);
-    case TokenKind::KwFrom: return P::make_KW_FROM(r);
-    case TokenKind::KwVia: return P::make_KW_VIA(r);
-    case TokenKind::KwOn: return P::make_KW_ON(r);
-    case TokenKind::KwCall: return P::make_KW_CALL(r);
-    case TokenKind::KwBy: return P::make_KW_BY(r);
-    case TokenKind::KwGiven: return P::make_KW_GIVEN(r);
-    case TokenKind::KwLet: return P::make_KW_LET(r);
-    case TokenKind::KwIf: return P::make_KW_IF(r);
-    case TokenKind::KwElse: return P::make_KW_ELSE(r);
-    case TokenKind::KwMatch: return P::make_KW_MATCH(r);
-    case TokenKind::KwTrue: return P::make_KW_TRUE(r);
-    case TokenKind::KwFalse: return P::make_KW_FALSE(r);
-    case TokenKind::KwOpaque: return P::make_KW_OPAQUE(r);
-    case TokenKind::KwWhere: return P::make_KW_WHERE(r);
-    case TokenKind::KwFail: return P::make_KW_FAIL(r);
+    case TokenKind::KwContext:
+      return P::make_KW_CONTEXT(r);
+    case TokenKind::KwConsumes:
+      return P::make_KW_CONSUMES(r);
+    case TokenKind::KwAs:
+      return P::make_KW_AS(r);
+    case TokenKind::KwType:
+      return P::make_KW_TYPE(r);
+    case TokenKind::KwEvent:
+      return P::make_KW_EVENT(r);
+    case TokenKind::KwActor:
+      return P::make_KW_ACTOR(r);
+    case TokenKind::KwCapability:
+      return P::make_KW_CAPABILITY(r);
+    case TokenKind::KwFn:
+      return P::make_KW_FN(r);
+    case TokenKind::KwAgent:
+      return P::make_KW_AGENT(r);
+    case TokenKind::KwKey:
+      return P::make_KW_KEY(r);
+    case TokenKind::KwStore:
+      return P::make_KW_STORE(r);
+    case TokenKind::KwInvariant:
+      return P::make_KW_INVARIANT(r);
+    case TokenKind::KwService:
+      return P::make_KW_SERVICE(r);
+    case TokenKind::KwFrom:
+      return P::make_KW_FROM(r);
+    case TokenKind::KwVia:
+      return P::make_KW_VIA(r);
+    case TokenKind::KwOn:
+      return P::make_KW_ON(r);
+    case TokenKind::KwCall:
+      return P::make_KW_CALL(r);
+    case TokenKind::KwBy:
+      return P::make_KW_BY(r);
+    case TokenKind::KwGiven:
+      return P::make_KW_GIVEN(r);
+    case TokenKind::KwLet:
+      return P::make_KW_LET(r);
+    case TokenKind::KwIf:
+      return P::make_KW_IF(r);
+    case TokenKind::KwElse:
+      return P::make_KW_ELSE(r);
+    case TokenKind::KwMatch:
+      return P::make_KW_MATCH(r);
+    case TokenKind::KwTrue:
+      return P::make_KW_TRUE(r);
+    case TokenKind::KwFalse:
+      return P::make_KW_FALSE(r);
+    case TokenKind::KwOpaque:
+      return P::make_KW_OPAQUE(r);
+    case TokenKind::KwWhere:
+      return P::make_KW_WHERE(r);
+    case TokenKind::KwFail:
+      return P::make_KW_FAIL(r);
     case TokenKind::LBrace:
       if (recordBrace) return P::make_LBRACE_RECORD(r);
       return continues ? P::make_LBRACE_POST(r) : P::make_LBRACE_OPEN(r);
@@ -328,33 +361,60 @@ yy::Parser::symbol_type ParserDriver::lex() {
       return continues ? P::make_LBRACKET_POST(r) : P::make_LBRACKET_OPEN(r);
     case TokenKind::Minus:
       return continues ? P::make_MINUS_BIN(r) : P::make_MINUS_PRE(r);
-    case TokenKind::RBrace: return P::make_RBRACE(r);
-    case TokenKind::RParen: return P::make_RPAREN(r);
-    case TokenKind::RBracket: return P::make_RBRACKET(r);
-    case TokenKind::Comma: return P::make_COMMA(r);
-    case TokenKind::Colon: return P::make_COLON(r);
-    case TokenKind::Dot: return P::make_DOT(r);
-    case TokenKind::DotDot: return P::make_DOTDOT(r);
-    case TokenKind::ColonEq: return P::make_COLONEQ(r);
-    case TokenKind::FatArrow: return P::make_FATARROW(r);
-    case TokenKind::Arrow: return P::make_ARROW(r);
-    case TokenKind::EqEq: return P::make_EQEQ(r);
-    case TokenKind::NotEq: return P::make_NOTEQ(r);
-    case TokenKind::LtEq: return P::make_LTEQ(r);
-    case TokenKind::GtEq: return P::make_GTEQ(r);
-    case TokenKind::Lt: return P::make_LT(r);
-    case TokenKind::Gt: return P::make_GT(r);
-    case TokenKind::AmpAmp: return P::make_ANDAND(r);
-    case TokenKind::PipePipe: return P::make_OROR(r);
-    case TokenKind::Pipe: return P::make_PIPE(r);
-    case TokenKind::Bang: return P::make_BANG(r);
-    case TokenKind::Plus: return P::make_PLUS(r);
-    case TokenKind::Star: return P::make_STAR(r);
-    case TokenKind::Slash: return P::make_SLASH(r);
-    case TokenKind::Percent: return P::make_PERCENT(r);
-    case TokenKind::Eq: return P::make_EQ(r);
-    case TokenKind::At: return P::make_AT(r);
-    case TokenKind::Underscore: return P::make_UNDERSCORE(r);
+    case TokenKind::RBrace:
+      return P::make_RBRACE(r);
+    case TokenKind::RParen:
+      return P::make_RPAREN(r);
+    case TokenKind::RBracket:
+      return P::make_RBRACKET(r);
+    case TokenKind::Comma:
+      return P::make_COMMA(r);
+    case TokenKind::Colon:
+      return P::make_COLON(r);
+    case TokenKind::Dot:
+      return P::make_DOT(r);
+    case TokenKind::DotDot:
+      return P::make_DOTDOT(r);
+    case TokenKind::ColonEq:
+      return P::make_COLONEQ(r);
+    case TokenKind::FatArrow:
+      return P::make_FATARROW(r);
+    case TokenKind::Arrow:
+      return P::make_ARROW(r);
+    case TokenKind::EqEq:
+      return P::make_EQEQ(r);
+    case TokenKind::NotEq:
+      return P::make_NOTEQ(r);
+    case TokenKind::LtEq:
+      return P::make_LTEQ(r);
+    case TokenKind::GtEq:
+      return P::make_GTEQ(r);
+    case TokenKind::Lt:
+      return P::make_LT(r);
+    case TokenKind::Gt:
+      return P::make_GT(r);
+    case TokenKind::AmpAmp:
+      return P::make_ANDAND(r);
+    case TokenKind::PipePipe:
+      return P::make_OROR(r);
+    case TokenKind::Pipe:
+      return P::make_PIPE(r);
+    case TokenKind::Bang:
+      return P::make_BANG(r);
+    case TokenKind::Plus:
+      return P::make_PLUS(r);
+    case TokenKind::Star:
+      return P::make_STAR(r);
+    case TokenKind::Slash:
+      return P::make_SLASH(r);
+    case TokenKind::Percent:
+      return P::make_PERCENT(r);
+    case TokenKind::Eq:
+      return P::make_EQ(r);
+    case TokenKind::At:
+      return P::make_AT(r);
+    case TokenKind::Underscore:
+      return P::make_UNDERSCORE(r);
   }
   return P::make_END(r);
 }
@@ -373,8 +433,8 @@ llvm::StringRef ParserDriver::docAt(std::uint32_t offset) const {
 
 ast::ContextDecl* ParserDriver::makeContext(ast::QualifiedName name,
                                             bool blockForm, SourceRange head) {
-  auto* node = arena.make<ast::ContextDecl>(
-      name, blockForm, docAt(head.begin), llvm::ArrayRef<ast::Decl*>{}, head);
+  auto* node = arena.make<ast::ContextDecl>(name, blockForm, docAt(head.begin),
+                                            llvm::ArrayRef<ast::Decl*>{}, head);
   contexts_.push_back(node);
   return node;
 }
@@ -406,8 +466,7 @@ void ParserDriver::openHeaderContext(ast::QualifiedName name,
     diags_.report<diag::ContextAfterHeaderContext>(
         name.range, text, std::string_view(textOf(header_.node->name.range)));
   } else if (anyItem_) {
-    diags_
-        .report<diag::HeaderContextNotFirst>(name.range, text)
+    diags_.report<diag::HeaderContextNotFirst>(name.range, text)
         .note("write 'context {} {{ ... }}' to add it after other contexts",
               text);
   }
@@ -421,8 +480,7 @@ void ParserDriver::openHeaderContext(ast::QualifiedName name,
   looseRun_ = false;
 }
 
-void ParserDriver::openBlockContext(ast::QualifiedName name,
-                                    SourceRange head) {
+void ParserDriver::openBlockContext(ast::QualifiedName name, SourceRange head) {
   // Recovery resumed at this `context` without closing the one before.
   if (block_.node != nullptr) {
     finishContext(block_, block_.node->range.end);
@@ -490,8 +548,9 @@ void ParserDriver::addDecl(ast::Decl* decl) {
     // stray declarations; a stretch skipped by recovery is reported already.
     if (!looseRun_ && !isError) {
       diags_.report<diag::DeclOutsideContext>(headRange(decl))
-          .note("start the file with 'context name', or wrap declarations "
-                "in 'context name {{ ... }}'");
+          .note(
+              "start the file with 'context name', or wrap declarations "
+              "in 'context name {{ ... }}'");
       looseRun_ = true;
     }
     return;
@@ -500,8 +559,8 @@ void ParserDriver::addDecl(ast::Decl* decl) {
   if (isError && !ctx->decls.empty() &&
       ctx->decls.back()->kind == ast::DeclKind::Error &&
       mergesWith(ctx->decls.back()->range)) {
-    ctx->decls.back()->range = SourceRange::join(ctx->decls.back()->range,
-                                                 decl->range);
+    ctx->decls.back()->range =
+        SourceRange::join(ctx->decls.back()->range, decl->range);
     return;
   }
   ctx->decls.push_back(decl);
@@ -520,8 +579,7 @@ ParseResult parse(const SourceFile& file, DiagnosticEngine& diags,
   const std::uint64_t limit =
       std::min<std::uint64_t>(limits.maxExpressions, ast::kMaxExprsPerFile);
   if (count > limit) {
-    diags.report<diag::TooManyExpressions>(SourceRange{file.id(), 0, 0},
-                                           limit);
+    diags.report<diag::TooManyExpressions>(SourceRange{file.id(), 0, 0}, limit);
     result.file->contexts = {};
   }
   result.file->exprCount =

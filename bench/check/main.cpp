@@ -201,8 +201,9 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
   row("rss_parsed", std::to_string(rssParsed));
   row("rss_checked", std::to_string(rssChecked));
   row("check_rss_per_line",
-      fmt::format("{:.1f}", static_cast<double>(rssChecked - std::min(
-                                rssChecked, rssParsed)) / lines));
+      fmt::format("{:.1f}", static_cast<double>(
+                                rssChecked - std::min(rssChecked, rssParsed)) /
+                                lines));
   row("peak_parsed", std::to_string(peakParsed));
   row("peak_checked", std::to_string(peakChecked));
   row("peak_per_line",

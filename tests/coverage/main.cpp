@@ -157,16 +157,17 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
   }
   for (std::string_view code : kReserved) {
     if (registry.find(code) == registry.end()) {
-      fmt::print("stale: reserved code {} is no longer in the registry; "
-                 "update kReserved\n",
-                 code);
+      fmt::print(
+          "stale: reserved code {} is no longer in the registry; "
+          "update kReserved\n",
+          code);
       ++problems;
     }
   }
 
-  fmt::print("diagnostic coverage: {} of {} codes produced by a test ({} "
-             "reserved), {} files scanned, {} problem(s)\n",
-             required - uncovered, required, std::size(kReserved), files,
-             problems);
+  fmt::print(
+      "diagnostic coverage: {} of {} codes produced by a test ({} "
+      "reserved), {} files scanned, {} problem(s)\n",
+      required - uncovered, required, std::size(kReserved), files, problems);
   return problems == 0 ? 0 : 1;
 }

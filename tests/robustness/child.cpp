@@ -1,17 +1,17 @@
 #include "tests/robustness/child.h"
 
-#include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 #include <thread>
 #include <utility>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace herald::robustness {
 
@@ -58,13 +58,13 @@ void ChildPool::start(ChildJob job) {
   std::vector<char*> cArgv = cStrings(argv);
   std::vector<char*> cEnv = cStrings(environment_);
   pid_t pid = 0;
-  const int error = posix_spawn(&pid, cArgv[0], &actions, nullptr,
-                                cArgv.data(), cEnv.data());
+  const int error =
+      posix_spawn(&pid, cArgv[0], &actions, nullptr, cArgv.data(), cEnv.data());
   posix_spawn_file_actions_destroy(&actions);
   if (error != 0) {
     ChildResult result;
-    result.output = std::string("cannot start ") + argv[0] + ": " +
-                    std::strerror(error);
+    result.output =
+        std::string("cannot start ") + argv[0] + ": " + std::strerror(error);
     job.done(result);
     return;
   }

@@ -5,16 +5,17 @@
 #include <chrono>
 #include <functional>
 #include <string>
-#include <sys/types.h>
 #include <vector>
+
+#include <sys/types.h>
 
 namespace herald::robustness {
 
 struct ChildResult {
   bool spawned = false;
   bool timedOut = false;
-  int signal = 0;     // the signal that ended it, 0 if it exited
-  int exitCode = -1;  // valid when signal == 0 and !timedOut
+  int signal = 0;      // the signal that ended it, 0 if it exited
+  int exitCode = -1;   // valid when signal == 0 and !timedOut
   std::string output;  // stdout and stderr, interleaved
 };
 

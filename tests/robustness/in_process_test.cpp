@@ -2,8 +2,6 @@
 // mutations of each: the same inputs as checker_robustness, without the
 // process around it, so that a sanitizer or a debugger points straight at
 // the checker. A crash ends the test with the INFO line naming the input.
-#include <doctest/doctest.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include <doctest/doctest.h>
 #include <fmt/format.h>
 
 #include "checker/checker.h"
@@ -86,9 +85,9 @@ std::size_t checkAll(const std::vector<Input>& inputs) {
 }
 
 constexpr MutationKind kKinds[] = {
-    MutationKind::DeleteToken, MutationKind::TruncateMidToken,
+    MutationKind::DeleteToken,     MutationKind::TruncateMidToken,
     MutationKind::SwapIdentifiers, MutationKind::DropClosingBrace,
-    MutationKind::DuplicateLine, MutationKind::TruncateAtByte,
+    MutationKind::DuplicateLine,   MutationKind::TruncateAtByte,
 };
 
 void checkCasesUnder(const fs::path& root) {

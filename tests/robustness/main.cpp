@@ -14,8 +14,8 @@
 // name, so every run checks the same inputs. Every run is a fresh
 // `heraldc check DIR` process over a copy of the whole case with the
 // mutated file (at most M runs in all: N shrinks as cases are added, every
-// case keeps its unmutated run), and must end by itself within the timeout, by exit
-// (not by a signal), with status 0 or 1, and print neither "internal
+// case keeps its unmutated run), and must end by itself within the timeout, by
+// exit (not by a signal), with status 0 or 1, and print neither "internal
 // error" nor a sanitizer report.
 //
 // A failing input is kept under WORK/failures/ with the mutation and the
@@ -89,7 +89,8 @@ std::vector<Case> findCases(const std::vector<std::string>& roots) {
       Case c;
       c.name = root.filename().string() + "/" + dir.filename().string();
       std::vector<fs::path> files;
-      for (const fs::directory_entry& e : fs::recursive_directory_iterator(dir)) {
+      for (const fs::directory_entry& e :
+           fs::recursive_directory_iterator(dir)) {
         if (e.is_regular_file() && isInput(dir, e.path())) {
           files.push_back(e.path());
         }
@@ -137,7 +138,8 @@ void planCase(const Case& c, std::size_t perCase, std::uint64_t seed,
   runs.push_back({&c, 0, false, {}});
   Rng rng(seed ^ hashName(c.name));
   std::vector<std::vector<TokenSpan>> tokens;
-  for (const SourceText& f : c.files) tokens.push_back(tokenize(f.name, f.text));
+  for (const SourceText& f : c.files)
+    tokens.push_back(tokenize(f.name, f.text));
 
   // (file, kind) -> how many are planned, so deletions can stride.
   struct Slot {
@@ -178,8 +180,7 @@ Verdict judge(const ChildResult& r) {
                                strsignal(r.signal))};
   }
   if (r.exitCode != 0 && r.exitCode != 1) {
-    return {false, fmt::format("exit status {} (expected 0 or 1)",
-                               r.exitCode)};
+    return {false, fmt::format("exit status {} (expected 0 or 1)", r.exitCode)};
   }
   std::string lower = r.output;
   std::transform(lower.begin(), lower.end(), lower.begin(),
@@ -259,8 +260,8 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
       const SourceText& file = run.source->files[f];
       const fs::path path = dir / "case" / file.name;
       fs::create_directories(path.parent_path());
-      writeFile(path, run.mutated && f == run.file ? run.mutation.text
-                                                   : file.text);
+      writeFile(path,
+                run.mutated && f == run.file ? run.mutation.text : file.text);
     }
     ChildJob job;
     job.argv = {heraldc, "check", "--color=never", (dir / "case").string()};
@@ -274,11 +275,11 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
         return;
       }
       ++failures;
-      const fs::path kept = workDir / "failures" /
-                            fmt::format("{:04}-{}-{}", i, slug(r.source->name),
-                                        r.mutated ? mutationKindName(
-                                                        r.mutation.kind)
-                                                  : "unmutated");
+      const fs::path kept =
+          workDir / "failures" /
+          fmt::format(
+              "{:04}-{}-{}", i, slug(r.source->name),
+              r.mutated ? mutationKindName(r.mutation.kind) : "unmutated");
       fs::create_directories(kept.parent_path());
       fs::rename(dir, kept);
       writeFile(kept / "mutation.txt", r.describe() + "\n");
@@ -298,13 +299,14 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
   for (const Run& r : runs) mutated += r.mutated ? 1 : 0;
   std::string exitSummary;
   for (const auto& [what, count] : exits) {
-    exitSummary += fmt::format("{}{}: {}", exitSummary.empty() ? "" : ", ",
-                               what, count);
+    exitSummary +=
+        fmt::format("{}{}: {}", exitSummary.empty() ? "" : ", ", what, count);
   }
-  fmt::print("checker_robustness: {} runs ({} cases unmutated, {} "
-             "mutations, up to {} per case) in {:.1f} s; {}; {} failure(s)\n",
-             runs.size(), cases.size(), mutated, perCase, elapsed.count(),
-             exitSummary, failures);
+  fmt::print(
+      "checker_robustness: {} runs ({} cases unmutated, {} "
+      "mutations, up to {} per case) in {:.1f} s; {}; {} failure(s)\n",
+      runs.size(), cases.size(), mutated, perCase, elapsed.count(), exitSummary,
+      failures);
   if (failures == 0) fs::remove_all(workDir);
   return failures == 0 ? 0 : 1;
 }

@@ -27,12 +27,18 @@ std::uint64_t hashName(const std::string& name) {
 
 const char* mutationKindName(MutationKind kind) {
   switch (kind) {
-    case MutationKind::DeleteToken: return "delete-token";
-    case MutationKind::SwapIdentifiers: return "swap-identifiers";
-    case MutationKind::TruncateMidToken: return "truncate-mid-token";
-    case MutationKind::TruncateAtByte: return "truncate-at-byte";
-    case MutationKind::DuplicateLine: return "duplicate-line";
-    case MutationKind::DropClosingBrace: return "drop-closing-brace";
+    case MutationKind::DeleteToken:
+      return "delete-token";
+    case MutationKind::SwapIdentifiers:
+      return "swap-identifiers";
+    case MutationKind::TruncateMidToken:
+      return "truncate-mid-token";
+    case MutationKind::TruncateAtByte:
+      return "truncate-at-byte";
+    case MutationKind::DuplicateLine:
+      return "duplicate-line";
+    case MutationKind::DropClosingBrace:
+      return "drop-closing-brace";
   }
   return "?";
 }
@@ -105,9 +111,9 @@ bool swapIdentifiers(const std::string& text,
     const std::string sa = spelling(text, *a);
     const std::string sb = spelling(text, *b);
     if (sa == sb) continue;
-    out.detail = fmt::format("'{}' at {} with '{}' at {}", sa,
-                             position(text, a->begin), sb,
-                             position(text, b->begin));
+    out.detail =
+        fmt::format("'{}' at {} with '{}' at {}", sa, position(text, a->begin),
+                    sb, position(text, b->begin));
     out.text = text.substr(0, a->begin);
     out.text.append(sb)
         .append(text, a->end, b->begin - a->end)
@@ -128,9 +134,9 @@ bool truncateMidToken(const std::string& text,
   if (longTokens.empty()) return false;
   const TokenSpan& t = *longTokens[rng.below(longTokens.size())];
   const std::size_t cut = t.begin + (t.end - t.begin) / 2;
-  out.detail = fmt::format("at byte {} of {}, inside '{}' at {}", cut,
-                           text.size(), spelling(text, t),
-                           position(text, t.begin));
+  out.detail =
+      fmt::format("at byte {} of {}, inside '{}' at {}", cut, text.size(),
+                  spelling(text, t), position(text, t.begin));
   out.text = text.substr(0, cut);
   return true;
 }
@@ -153,8 +159,8 @@ bool duplicateLine(const std::string& text, Rng& rng, Mutation& out) {
   const std::size_t line = rng.below(starts.size());
   const std::size_t begin = starts[line];
   const std::size_t newline = text.find('\n', begin);
-  const std::size_t end = newline == std::string::npos ? text.size()
-                                                       : newline + 1;
+  const std::size_t end =
+      newline == std::string::npos ? text.size() : newline + 1;
   std::string copy = text.substr(begin, end - begin);
   if (copy.empty() || copy.back() != '\n') copy += '\n';
   out.detail = fmt::format("line {}", line + 1);

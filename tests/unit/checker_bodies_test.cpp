@@ -146,7 +146,8 @@ fn f() {
   CHECK(let(4) == "List[Int]");
 }
 
-TEST_CASE("without an expected type, None, [] and bare variants cannot be inferred") {
+TEST_CASE(
+    "without an expected type, None, [] and bare variants cannot be inferred") {
   auto run = check(std::string(kTypes) + R"H(
 fn f() {
   let a = None
@@ -227,7 +228,8 @@ fn f(s: Status, o: Option[Int], b: Bool, n: Int) -> Int {
   auto stmts = ok->body("t", "f");
   const auto* m = llvm::cast<ast::MatchExpr>(stmts[1]->value);
   const auto* some = llvm::cast<ast::ConstructorPattern>(m->arms[0].pattern);
-  const Type* bound = ok->program->bodies.bindings.lookup(some->fields[0].value);
+  const Type* bound =
+      ok->program->bodies.bindings.lookup(some->fields[0].value);
   CHECK(displayName(bound) == "Int");
 
   auto bad = check(std::string(kTypes) + R"H(
@@ -331,7 +333,8 @@ agent A {
   CHECK(run->codes() == Codes{"E0403", "E0404", "E0404", "E0301"});
 }
 
-TEST_CASE("agent fns: effects merge transitively into callers, recursion ends") {
+TEST_CASE(
+    "agent fns: effects merge transitively into callers, recursion ends") {
   auto run = check({{"rooms.herald", R"H(context rooms
 agent Room {
   key id: String
@@ -375,8 +378,10 @@ agent Shop {
   CHECK(sell.capabilitiesUsed[0]->name == "Events");
   CHECK(shop->handlers[1].commit.readOnly());
   // Both fns see each other's effects.
-  CHECK(shop->fns[0]->commit.writes == std::vector<std::string>{"count", "total"});
-  CHECK(shop->fns[1]->commit.writes == std::vector<std::string>{"count", "total"});
+  CHECK(shop->fns[0]->commit.writes ==
+        std::vector<std::string>{"count", "total"});
+  CHECK(shop->fns[1]->commit.writes ==
+        std::vector<std::string>{"count", "total"});
 }
 
 TEST_CASE("commit shapes: emits sorted by name and unique; writes sorted") {
@@ -512,8 +517,8 @@ fn g() -> Int { h(
 
 TEST_CASE("the payment example checks without diagnostics") {
   std::vector<std::pair<std::string, std::string>> files;
-  for (const char* name : {"fx.herald", "notifications.herald",
-                           "order.herald", "rooms.herald"}) {
+  for (const char* name :
+       {"fx.herald", "notifications.herald", "order.herald", "rooms.herald"}) {
     std::ifstream in(std::string(HERALD_EXAMPLES_DIR) + "/payment/" + name);
     REQUIRE(in.good());
     std::stringstream text;

@@ -1,11 +1,11 @@
 // The parser on broken input: each syntax diagnostic with its location and
 // message, recovery, and termination on arbitrary input.
-#include <doctest/doctest.h>
-
 #include <cstdint>
 #include <random>
 #include <string>
 #include <vector>
+
+#include <doctest/doctest.h>
 
 #include "parser_test_util.h"
 
@@ -57,15 +57,13 @@ const char* const kProgram =
 
 TEST_CASE("E0100: expected X, found Y, at the offending token") {
   CHECK(errorsOf("context a\ntype = Int\n") ==
-        std::vector<std::string>{
-            "E0100 2:6 expected identifier, found '='"});
+        std::vector<std::string>{"E0100 2:6 expected identifier, found '='"});
   CHECK(errorsOf("context a\nfn f() { g(a b) }\n") ==
         std::vector<std::string>{
             "E0100 2:14 expected ')', ',', ':' or operator, found "
             "identifier 'b'"});
   CHECK(errorsOf("context a\nfn f() { let x = }\n") ==
-        std::vector<std::string>{
-            "E0100 2:18 expected expression, found '}'"});
+        std::vector<std::string>{"E0100 2:18 expected expression, found '}'"});
   CHECK(errorsOf("context a\nagent A { type }\n") ==
         std::vector<std::string>{
             "E0100 2:11 expected '}' or agent member, found 'type'"});
@@ -77,8 +75,7 @@ TEST_CASE("E0100: expected X, found Y, at the offending token") {
         std::vector<std::string>{
             "E0100 2:20 expected '}' or pattern, found '=>'"});
   CHECK(errorsOf("context a\nservice S from Events(E { a: }) { }\n") ==
-        std::vector<std::string>{
-            "E0100 2:30 expected pattern, found '}'"});
+        std::vector<std::string>{"E0100 2:30 expected pattern, found '}'"});
   // Many alternatives: the first four, then an ellipsis.
   CHECK(errorsOf("context a\ntype X = }\n") ==
         std::vector<std::string>{
@@ -96,10 +93,11 @@ TEST_CASE("E0100: the expected tokens are exactly those that fit") {
             "E0100 2:27 expected '}', ',', '[', '=', \u2026, found "
             "identifier 'currency'"});
   // In a record pattern, after `a: 1`: also an alternative or a range.
-  CHECK(errorsOf("context a\nservice S from Events(E { a: 1 b: 2, .. }) {}\n") ==
-        std::vector<std::string>{
-            "E0100 2:32 expected '}', ',', '..' or '|', found identifier "
-            "'b'"});
+  CHECK(
+      errorsOf("context a\nservice S from Events(E { a: 1 b: 2, .. }) {}\n") ==
+      std::vector<std::string>{
+          "E0100 2:32 expected '}', ',', '..' or '|', found identifier "
+          "'b'"});
   // Before a handler's body: its optional parts too.
   CHECK(errorsOf("context a\nagent A {\n  on f(x: Int) = 1\n}\n") ==
         std::vector<std::string>{
@@ -120,9 +118,8 @@ TEST_CASE("E0100 at end of file notes the unclosed bracket") {
 
 TEST_CASE("E0101: declaration outside any context, once per run") {
   CHECK(errorsOf("type A = Int\ntype B = Int\ncontext c { }\nactor D\n") ==
-        std::vector<std::string>{
-            "E0101 1:1 declaration outside any context",
-            "E0101 4:1 declaration outside any context"});
+        std::vector<std::string>{"E0101 1:1 declaration outside any context",
+                                 "E0101 4:1 declaration outside any context"});
   Parsed p = parseText("actor A\n");
   CHECK(p.file().contexts.empty());
 }
@@ -219,20 +216,20 @@ TEST_CASE("E0110: nesting deeper than the limit stops the parse") {
   REQUIRE(q.result.file != nullptr);
 }
 
-TEST_CASE("E0111: a file past the expression limit is reported, its AST dropped") {
+TEST_CASE(
+    "E0111: a file past the expression limit is reported, its AST dropped") {
   const std::string text = "context a\nfn f() -> Int { 1 + 2 + 3 }\n";
   Parsed within;
   within.id = within.sources->addFile("test.herald", text);
-  within.result = parse(within.sources->file(within.id), *within.diags,
-                        ParseLimits{6});
+  within.result =
+      parse(within.sources->file(within.id), *within.diags, ParseLimits{6});
   CHECK(within.codes().empty());
   CHECK(within.file().exprCount == 6);  // 1, 2, 1 + 2, 3, 1 + 2 + 3, block
   CHECK(within.file().contexts.size() == 1);
 
   Parsed over;
   over.id = over.sources->addFile("test.herald", text);
-  over.result = parse(over.sources->file(over.id), *over.diags,
-                      ParseLimits{5});
+  over.result = parse(over.sources->file(over.id), *over.diags, ParseLimits{5});
   CHECK(over.diagnostics() ==
         std::vector<std::string>{
             "E0111 1:1 file holds more than 5 expressions; split it into "
@@ -249,12 +246,12 @@ TEST_CASE("expression ids are dense per parse, in creation order") {
 TEST_CASE("recovery: independent errors are all reported, the AST stays") {
   Parsed p = parseText(
       "context a.b {\n"
-      "  type A = \n"                       // 1: missing type
+      "  type A = \n"  // 1: missing type
       "  agent Ag {\n"
       "    key id: Int\n"
-      "    on f(x: ) { let y = 1 }\n"      // 2: missing param type
+      "    on f(x: ) { let y = 1 }\n"  // 2: missing param type
       "    on g() {\n"
-      "      let z = = 3\n"                // 3: stray '='
+      "      let z = = 3\n"  // 3: stray '='
       "      z\n"
       "    }\n"
       "    store s: Int = 1\n"
@@ -391,9 +388,9 @@ TEST_CASE("recovery: a broken declaration does not swallow the next one") {
 TEST_CASE("recovery: every declaration keyword on a new line resynchronises") {
   // One broken declaration before each kind of declaration and member.
   const std::vector<std::string> starts = {
-      "type T = Int",        "event E { a: Int }", "fn g() { 1 }",
-      "agent G { }",         "service S { }",      "actor Q",
-      "capability C { }",    "consumes other",     "@schema(2) event F { }"};
+      "type T = Int",     "event E { a: Int }", "fn g() { 1 }",
+      "agent G { }",      "service S { }",      "actor Q",
+      "capability C { }", "consumes other",     "@schema(2) event F { }"};
   for (const std::string& start : starts) {
     std::string text = "context c\nfn f(a: Int -> \n";
     text += start;
@@ -412,9 +409,9 @@ TEST_CASE("recovery: every declaration keyword on a new line resynchronises") {
   REQUIRE(open.context().decls.size() == 2);
   CHECK(isa<ast::TypeDecl>(open.decl(1)));
   CHECK(open.diags->diagnostics().size() == 1);
-  const std::vector<std::string> members = {
-      "key k: Int", "store s: Int", "invariant i: true", "on h() { }",
-      "fn g() { }"};
+  const std::vector<std::string> members = {"key k: Int", "store s: Int",
+                                            "invariant i: true", "on h() { }",
+                                            "fn g() { }"};
   for (const std::string& member : members) {
     std::string text = "context c\nagent A {\n  store s: = \n  ";
     text += member;
@@ -433,8 +430,8 @@ TEST_CASE("recovery: every declaration keyword on a new line resynchronises") {
 
 TEST_CASE("recovery: a context without a name keeps its declarations") {
   Parsed p = parseText("context\n\ntype A = Int\n");
-  CHECK(p.diagnostics() ==
-        std::vector<std::string>{"E0100 3:1 expected identifier, found 'type'"});
+  CHECK(p.diagnostics() == std::vector<std::string>{
+                               "E0100 3:1 expected identifier, found 'type'"});
   REQUIRE(p.file().contexts.size() == 1);
   CHECK(p.context().name.parts.empty());
   REQUIRE(p.context().decls.size() == 1);
@@ -481,14 +478,74 @@ TEST_CASE("robustness: every prefix of a program terminates with an AST") {
 }
 
 TEST_CASE("robustness: random token soups and mutations terminate") {
-  const std::vector<std::string> pieces = {
-      "context", "a", ".", "b", "{", "}", "(", ")", "[", "]", "<", ">",
-      ",", ":", ":=", "=", "=>", "->", "..", "|", "||", "&&", "!", "-", "+",
-      "*", "/", "%", "==", "!=", "<=", ">=", "@", "_", "1", "2.5", "7.days",
-      "\"s\"", "\"x \\(y) z\"", "type", "event", "agent", "service", "on",
-      "call", "fn", "let", "if", "else", "match", "fail", "key", "store",
-      "invariant", "from", "via", "given", "by", "opaque", "where", "true",
-      "consumes", "as", "capability", "actor", "\n", "---\nd\n---\n", "--c\n"};
+  const std::vector<std::string> pieces = {"context",
+                                           "a",
+                                           ".",
+                                           "b",
+                                           "{",
+                                           "}",
+                                           "(",
+                                           ")",
+                                           "[",
+                                           "]",
+                                           "<",
+                                           ">",
+                                           ",",
+                                           ":",
+                                           ":=",
+                                           "=",
+                                           "=>",
+                                           "->",
+                                           "..",
+                                           "|",
+                                           "||",
+                                           "&&",
+                                           "!",
+                                           "-",
+                                           "+",
+                                           "*",
+                                           "/",
+                                           "%",
+                                           "==",
+                                           "!=",
+                                           "<=",
+                                           ">=",
+                                           "@",
+                                           "_",
+                                           "1",
+                                           "2.5",
+                                           "7.days",
+                                           "\"s\"",
+                                           "\"x \\(y) z\"",
+                                           "type",
+                                           "event",
+                                           "agent",
+                                           "service",
+                                           "on",
+                                           "call",
+                                           "fn",
+                                           "let",
+                                           "if",
+                                           "else",
+                                           "match",
+                                           "fail",
+                                           "key",
+                                           "store",
+                                           "invariant",
+                                           "from",
+                                           "via",
+                                           "given",
+                                           "by",
+                                           "opaque",
+                                           "where",
+                                           "true",
+                                           "consumes",
+                                           "as",
+                                           "capability",
+                                           "actor",
+                                           "\n",
+                                           "---\nd\n---\n",
+                                           "--c\n"};
   std::mt19937 rng(20261130);
   for (int round = 0; round < 400; ++round) {
     std::string text;
@@ -510,13 +567,17 @@ TEST_CASE("robustness: random token soups and mutations terminate") {
       const std::size_t at = rng() % text.size();
       const std::size_t len = 1 + rng() % 12;
       switch (rng() % 3) {
-        case 0: text.erase(at, len); break;
+        case 0:
+          text.erase(at, len);
+          break;
         case 1: {
           const std::string piece = text.substr(at, len);
           text.insert(at, piece);
           break;
         }
-        default: std::swap(text[at], text[rng() % text.size()]); break;
+        default:
+          std::swap(text[at], text[rng() % text.size()]);
+          break;
       }
       if (text.empty()) text = "x";
     }

@@ -44,9 +44,9 @@ RenderResult renderWithDot(const std::string& dotPath, std::string_view dot,
   TempFile input("dot");
   TempFile output{llvm::StringRef(format)};
   if (input.error || output.error) {
-    result.error = fmt::format(
-        "cannot create a temporary file: {}",
-        (input.error ? input.error : output.error).message());
+    result.error =
+        fmt::format("cannot create a temporary file: {}",
+                    (input.error ? input.error : output.error).message());
     return result;
   }
   {
@@ -64,8 +64,7 @@ RenderResult renderWithDot(const std::string& dotPath, std::string_view dot,
     }
   }
   const std::string type = fmt::format("-T{}", format);
-  const llvm::StringRef args[] = {dotPath, type, "-o", output.path,
-                                  input.path};
+  const llvm::StringRef args[] = {dotPath, type, "-o", output.path, input.path};
   std::string message;
   // Graphviz's own messages reach stderr unredirected.
   const int status = llvm::sys::ExecuteAndWait(
