@@ -8,9 +8,9 @@
 #include <fmt/format.h>
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/ConvertUTF.h>
-#include <llvm/Support/JSON.h>
 #include <llvm/Support/Unicode.h>
 #include <llvm/Support/raw_ostream.h>
+#include <nlohmann/json.hpp>
 
 // Columns in `file:line:col` and in JSON are 1-based byte columns, as
 // SourceFile computes them. Excerpts are laid out in terminal cells instead,
@@ -165,6 +165,22 @@ std::string escapeForQuote(std::string_view text) {
   return out;
 }
 
+// What a fix-it does, as both renderers label it: `insert ';'`,
+// `remove 'x'`, `replace with 'y'`. None for an edit that changes nothing.
+std::optional<std::string> fixitLabel(const SourceManager& sources,
+                                      const FixIt& f) {
+  std::optional<Location> loc = locate(sources, f.range);
+  bool empty = !loc || loc->beginOffset == loc->endOffset;
+  if (empty && f.replacement.empty()) return std::nullopt;
+  if (empty) return fmt::format("insert '{}'", escapeForQuote(f.replacement));
+  if (f.replacement.empty()) {
+    std::string_view old = loc->file->text().substr(
+        loc->beginOffset, loc->endOffset - loc->beginOffset);
+    return fmt::format("remove '{}'", escapeForQuote(old));
+  }
+  return fmt::format("replace with '{}'", escapeForQuote(f.replacement));
+}
+
 std::size_t countDigits(std::uint32_t n) {
   std::size_t digits = 1;
   while (n >= 10) {
@@ -261,20 +277,15 @@ void TextWriter::caretExcerpt(const Location& loc) {
 void TextWriter::fixit(const FixIt& f, const SourceFile* diagFile) {
   std::optional<Location> loc = locate(sources_, f.range);
   if (!loc) return;
+  std::optional<std::string> label = fixitLabel(sources_, f);
+  if (!label) return;
   bool empty = loc->beginOffset == loc->endOffset;
-  std::string_view old = loc->file->text().substr(
-      loc->beginOffset, loc->endOffset - loc->beginOffset);
-  if (empty && f.replacement.empty()) return;
 
   if (loc->file != diagFile) location(*loc);
   styled(kCaretStyle, "help:");
-  if (empty) {
-    out_ += fmt::format(" insert '{}'\n", escapeForQuote(f.replacement));
-  } else if (f.replacement.empty()) {
-    out_ += fmt::format(" remove '{}'\n", escapeForQuote(old));
-  } else {
-    out_ += fmt::format(" replace with '{}'\n", escapeForQuote(f.replacement));
-  }
+  out_ += ' ';
+  out_ += *label;
+  out_ += '\n';
 
   // The suggested line is shown only when the edit stays within one line;
   // a multi-line edit is fully described by the help text above.
@@ -357,28 +368,71 @@ void TextWriter::summary(const std::vector<Diagnostic>& diags) {
   out_ += fmt::format("{} generated.\n", fmt::join(parts, ", "));
 }
 
-// llvm::json rejects invalid UTF-8, and messages may quote raw source bytes.
-llvm::json::Value jsonString(std::string_view s) {
-  llvm::StringRef ref(s.data(), s.size());
-  if (llvm::json::isUTF8(ref)) return std::string(s);
-  return llvm::json::fixUTF8(ref);
-}
+using Json = nlohmann::ordered_json;
 
-// Writes file/line/column/endLine/endColumn; null fields when the range
-// names no file.
-void jsonLocation(llvm::json::OStream& j, const SourceManager& sources,
-                  SourceRange range) {
+// Writes file/line/column/offset/endLine/endColumn/endOffset; null fields
+// when the range names no file.
+void jsonLocation(Json& j, const SourceManager& sources, SourceRange range) {
   std::optional<Location> loc = locate(sources, range);
   if (!loc) {
-    for (const char* key : {"file", "line", "column", "endLine", "endColumn"})
-      j.attribute(key, nullptr);
+    for (const char* key : {"file", "line", "column", "offset", "endLine",
+                            "endColumn", "endOffset"})
+      j[key] = nullptr;
     return;
   }
-  j.attribute("file", jsonString(loc->file->name()));
-  j.attribute("line", static_cast<std::int64_t>(loc->begin.line));
-  j.attribute("column", static_cast<std::int64_t>(loc->begin.column));
-  j.attribute("endLine", static_cast<std::int64_t>(loc->end.line));
-  j.attribute("endColumn", static_cast<std::int64_t>(loc->end.column));
+  j["file"] = loc->file->name();
+  j["line"] = loc->begin.line;
+  j["column"] = loc->begin.column;
+  j["offset"] = loc->beginOffset;
+  j["endLine"] = loc->end.line;
+  j["endColumn"] = loc->end.column;
+  j["endOffset"] = loc->endOffset;
+}
+
+Json jsonDiagnostic(const SourceManager& sources, const Diagnostic& d) {
+  const DiagInfo& info = diagInfo(d.kind);
+  Json j = Json::object();
+  j["version"] = kJsonFormatVersion;
+  j["severity"] = severityName(info.severity);
+  j["code"] = info.code;
+  j["name"] = info.name;
+  j["message"] = d.message;
+  jsonLocation(j, sources, d.range);
+  Json notes = Json::array();
+  for (const DiagnosticNote& note : d.notes) {
+    Json n = Json::object();
+    n["message"] = note.message;
+    if (note.hasRange) jsonLocation(n, sources, note.range);
+    notes.push_back(std::move(n));
+  }
+  j["notes"] = std::move(notes);
+  Json fixits = Json::array();
+  for (const FixIt& f : d.fixits) {
+    std::optional<std::string> label = fixitLabel(sources, f);
+    if (!label) continue;
+    Json fix = Json::object();
+    fix["label"] = std::move(*label);
+    jsonLocation(fix, sources, f.range);
+    fix["replacement"] = f.replacement;
+    fixits.push_back(std::move(fix));
+  }
+  j["fixits"] = std::move(fixits);
+  return j;
+}
+
+Json jsonRunMessage(const RunMessage& m) {
+  Json j = Json::object();
+  j["version"] = kJsonFormatVersion;
+  j["severity"] = severityName(m.severity);
+  j["code"] = nullptr;
+  j["name"] = m.name;
+  j["message"] = m.message;
+  for (const char* key : {"file", "line", "column", "offset", "endLine",
+                          "endColumn", "endOffset"})
+    j[key] = nullptr;
+  j["notes"] = Json::array();
+  j["fixits"] = Json::array();
+  return j;
 }
 
 }  // namespace
@@ -393,43 +447,15 @@ std::string renderText(const SourceManager& sources,
 }
 
 std::string renderJson(const SourceManager& sources,
-                       const std::vector<Diagnostic>& diags) {
-  std::string out;
-  llvm::raw_string_ostream os(out);
-  {
-    // Attributes are written in call order, which keeps the field order
-    // stable and readable (llvm::json::Object would sort keys).
-    llvm::json::OStream j(os, 2);
-    j.array([&] {
-      for (const Diagnostic& d : diags) {
-        const DiagInfo& info = diagInfo(d.kind);
-        j.object([&] {
-          j.attribute("severity", std::string(severityName(info.severity)));
-          j.attribute("code", std::string(info.code));
-          j.attribute("name", std::string(info.name));
-          j.attribute("message", jsonString(d.message));
-          jsonLocation(j, sources, d.range);
-          j.attributeArray("notes", [&] {
-            for (const DiagnosticNote& note : d.notes) {
-              j.object([&] {
-                j.attribute("message", jsonString(note.message));
-                if (note.hasRange) jsonLocation(j, sources, note.range);
-              });
-            }
-          });
-          j.attributeArray("fixits", [&] {
-            for (const FixIt& f : d.fixits) {
-              j.object([&] {
-                jsonLocation(j, sources, f.range);
-                j.attribute("replacement", jsonString(f.replacement));
-              });
-            }
-          });
-        });
-      }
-    });
-  }
-  os.flush();
+                       const std::vector<Diagnostic>& diags,
+                       const std::vector<RunMessage>& run) {
+  Json array = Json::array();
+  for (const Diagnostic& d : diags) array.push_back(jsonDiagnostic(sources, d));
+  for (const RunMessage& m : run) array.push_back(jsonRunMessage(m));
+  // Messages and file names may hold raw source bytes that are not UTF-8;
+  // each invalid sequence becomes U+FFFD rather than an exception.
+  std::string out =
+      array.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
   out += '\n';
   return out;
 }

@@ -21,9 +21,24 @@ struct TextRenderOptions {
                                      const std::vector<Diagnostic>& diags,
                                      TextRenderOptions options = {});
 
-// One JSON array; each object has severity, code, name, message, file, line,
-// column, endLine, endColumn, notes (message + location) and fixits.
+// Bumped whenever a field of the JSON format changes meaning or goes away;
+// adding a field keeps the version.
+inline constexpr int kJsonFormatVersion = 1;
+
+// A message about the run rather than about the sources: an input that
+// cannot be read, or how many errors the error limit held back. In JSON it
+// is an object like a diagnostic's, with a null code and location.
+struct RunMessage {
+  Severity severity = Severity::Error;
+  std::string name;  // kebab-case kind, e.g. "io-error"
+  std::string message;
+};
+
+// One JSON array: an object per diagnostic (severity, code, name, message,
+// location, notes, fixits), then one per run message. lang/README.md
+// documents the fields.
 [[nodiscard]] std::string renderJson(const SourceManager& sources,
-                                     const std::vector<Diagnostic>& diags);
+                                     const std::vector<Diagnostic>& diags,
+                                     const std::vector<RunMessage>& run = {});
 
 }  // namespace herald

@@ -6,7 +6,7 @@
 #include <tuple>
 
 #include <doctest/doctest.h>
-#include <llvm/Support/JSON.h>
+#include <nlohmann/json.hpp>
 
 #include "frontend/diagnostic.h"
 #include "frontend/diagnostic_render.h"
@@ -66,35 +66,31 @@ bool isKebab(std::string_view name) {
   return name.find("--") == std::string_view::npos;
 }
 
-const llvm::json::Object& objectAt(const llvm::json::Array& array,
-                                   std::size_t i) {
+using Json = nlohmann::json;
+
+const Json& objectAt(const Json& array, std::size_t i) {
+  REQUIRE(array.is_array());
   REQUIRE(i < array.size());
-  const llvm::json::Object* object = array[i].getAsObject();
-  REQUIRE(object != nullptr);
-  return *object;
+  const Json& object = array[i];
+  REQUIRE(object.is_object());
+  return object;
 }
 
-std::string stringField(const llvm::json::Object& o, llvm::StringRef key) {
-  auto value = o.getString(key);
-  REQUIRE_MESSAGE(value.hasValue(), key.str());
-  return value->str();
+std::string stringField(const Json& o, const char* key) {
+  REQUIRE_MESSAGE((o.contains(key) && o[key].is_string()), key);
+  return o[key].get<std::string>();
 }
 
-std::int64_t intField(const llvm::json::Object& o, llvm::StringRef key) {
-  auto value = o.getInteger(key);
-  REQUIRE_MESSAGE(value.hasValue(), key.str());
-  return *value;
+std::int64_t intField(const Json& o, const char* key) {
+  REQUIRE_MESSAGE((o.contains(key) && o[key].is_number_integer()), key);
+  return o[key].get<std::int64_t>();
 }
 
-llvm::json::Array parseArray(const std::string& text) {
-  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(text);
-  if (!parsed) {
-    std::string error = llvm::toString(parsed.takeError());
-    FAIL("invalid JSON: " << error << "\n" << text);
-  }
-  llvm::json::Array* array = parsed->getAsArray();
-  REQUIRE(array != nullptr);
-  return std::move(*array);
+Json parseArray(const std::string& text) {
+  Json parsed = Json::parse(text, nullptr, false);
+  if (parsed.is_discarded()) FAIL("invalid JSON:\n" << text);
+  REQUIRE(parsed.is_array());
+  return parsed;
 }
 
 }  // namespace
@@ -448,10 +444,11 @@ TEST_CASE("json: shape and values") {
       SourceRange::join(find(sm, b, "emit"), find(sm, b, "let")), "E");
   diags.finalize();
   std::string text = renderJson(sm, diags.diagnostics());
-  llvm::json::Array array = parseArray(text);
+  Json array = parseArray(text);
   REQUIRE(array.size() == 2);
 
-  const llvm::json::Object& cycle = objectAt(array, 0);
+  const Json& cycle = objectAt(array, 0);
+  CHECK(intField(cycle, "version") == kJsonFormatVersion);
   CHECK(stringField(cycle, "severity") == "warning");
   CHECK(stringField(cycle, "code") == "W0530");
   CHECK(stringField(cycle, "name") == "event-cycle");
@@ -460,8 +457,10 @@ TEST_CASE("json: shape and values") {
   CHECK(intField(cycle, "column") == 1);
   CHECK(intField(cycle, "endLine") == 2);
   CHECK(intField(cycle, "endColumn") == 4);
+  CHECK(intField(cycle, "offset") == 0);
+  CHECK(intField(cycle, "endOffset") == 19);
 
-  const llvm::json::Object& emit = objectAt(array, 1);
+  const Json& emit = objectAt(array, 1);
   CHECK(stringField(emit, "severity") == "error");
   CHECK(stringField(emit, "code") == "E0501");
   CHECK(stringField(emit, "name") == "emit-outside-owner");
@@ -473,40 +472,44 @@ TEST_CASE("json: shape and values") {
   CHECK(intField(emit, "endLine") == 1);
   CHECK(intField(emit, "endColumn") == 7);
 
-  const llvm::json::Array* notes = emit.getArray("notes");
-  REQUIRE(notes != nullptr);
-  REQUIRE(notes->size() == 2);
-  const llvm::json::Object& located = objectAt(*notes, 0);
+  REQUIRE(emit.contains("notes"));
+  const Json& notes = emit["notes"];
+  REQUIRE(notes.size() == 2);
+  const Json& located = objectAt(notes, 0);
   CHECK(stringField(located, "message") == "declared here");
   CHECK(stringField(located, "file") == "dir/a.herald");
   CHECK(intField(located, "line") == 1);
   CHECK(intField(located, "column") == 1);
   CHECK(intField(located, "endColumn") == 8);
-  const llvm::json::Object& bare = objectAt(*notes, 1);
+  const Json& bare = objectAt(notes, 1);
   CHECK(stringField(bare, "message") == "no location");
   CHECK(bare.size() == 1);
 
-  const llvm::json::Array* fixits = emit.getArray("fixits");
-  REQUIRE(fixits != nullptr);
-  REQUIRE(fixits->size() == 2);
-  const llvm::json::Object& insert = objectAt(*fixits, 0);
+  REQUIRE(emit.contains("fixits"));
+  const Json& fixits = emit["fixits"];
+  REQUIRE(fixits.size() == 2);
+  const Json& insert = objectAt(fixits, 0);
   CHECK(stringField(insert, "file") == "b.herald");
   CHECK(intField(insert, "line") == 1);
   CHECK(intField(insert, "column") == 1);
   CHECK(intField(insert, "endLine") == 1);
   CHECK(intField(insert, "endColumn") == 1);
   CHECK(stringField(insert, "replacement") == "-- ");
-  const llvm::json::Object& replace = objectAt(*fixits, 1);
+  CHECK(stringField(insert, "label") == "insert '-- '");
+  const Json& replace = objectAt(fixits, 1);
   CHECK(intField(replace, "column") == 13);
   CHECK(intField(replace, "endColumn") == 14);
+  CHECK(intField(replace, "offset") == 12);
+  CHECK(intField(replace, "endOffset") == 13);
   CHECK(stringField(replace, "replacement") == "2");
+  CHECK(stringField(replace, "label") == "replace with '2'");
 
   // Field order is fixed, not alphabetical.
   std::size_t last = 0;
   for (std::string_view key :
-       {"\"severity\"", "\"code\"", "\"name\"", "\"message\"", "\"file\"",
-        "\"line\"", "\"column\"", "\"endLine\"", "\"endColumn\"", "\"notes\"",
-        "\"fixits\""}) {
+       {"\"version\"", "\"severity\"", "\"code\"", "\"name\"", "\"message\"",
+        "\"file\"", "\"line\"", "\"column\"", "\"offset\"", "\"endLine\"",
+        "\"endColumn\"", "\"endOffset\"", "\"notes\"", "\"fixits\""}) {
     std::size_t at = text.find(key);
     REQUIRE_MESSAGE(at != std::string::npos, key);
     CHECK_MESSAGE(at >= last, key);
@@ -526,7 +529,7 @@ TEST_CASE("json: invalid UTF-8 in a message still gives valid JSON") {
   FileId f = sm.addFile("bad\xFF.herald", "\xFF\n");
   DiagnosticEngine diags;
   diags.report<diag::StrayCharacter>(point(f, 0), "\xFF");
-  llvm::json::Array array = parseArray(renderJson(sm, diags.diagnostics()));
+  Json array = parseArray(renderJson(sm, diags.diagnostics()));
   REQUIRE(array.size() == 1);
   CHECK(stringField(objectAt(array, 0), "message") ==
         "unexpected character \xEF\xBF\xBD in source");
@@ -550,9 +553,9 @@ TEST_CASE("out-of-range locations render without crashing") {
         "      |    ^\n"
         "error[E0007]: source is not valid UTF-8\n"
         "3 errors generated.\n");
-  llvm::json::Array array = parseArray(renderJson(sm, diags.diagnostics()));
+  Json array = parseArray(renderJson(sm, diags.diagnostics()));
   REQUIRE(array.size() == 3);
-  CHECK(objectAt(array, 2).get("file")->kind() == llvm::json::Value::Null);
+  CHECK(objectAt(array, 2)["file"].is_null());
 }
 
 TEST_CASE("every registry entry formats with its declared argument types") {
