@@ -2,7 +2,6 @@
 // recovery, which decides where parsing resumes after an error.
 #include <algorithm>
 #include <array>
-#include <initializer_list>
 #include <string_view>
 #include <vector>
 
@@ -79,8 +78,11 @@ int symbolRank(SymKind kind) {
 struct Group {
   std::string_view name;
   // All of these must be expected for the group to stand in for its members.
-  std::initializer_list<SymKind> required;
-  std::initializer_list<SymKind> members;
+  // Vectors, not initializer_lists: the arrays behind the lists written in
+  // `Group{...}` below would die with the temporary at the end of kGroups'
+  // initialisation.
+  std::vector<SymKind> required;
+  std::vector<SymKind> members;
   int rank;
 };
 
