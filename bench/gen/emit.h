@@ -7,6 +7,7 @@
 
 #include "bench/gen/model.h"
 #include "bench/gen/rng.h"
+#include "bench/gen/schema.h"
 #include "bench/gen/text_writer.h"
 
 namespace herald::bench {
@@ -15,16 +16,23 @@ namespace herald::bench {
 // form (`context a.b { ... }`, several per file).
 enum class ContextForm { Header, Block };
 
-// emit_decls.cpp
-void emitCoreContext(TextWriter& w);
+// emit_decls.cpp. The emitters of types and events also append them to
+// `schema`, the context's declarations.
+void emitCoreContext(TextWriter& w, std::vector<Decl>& schema);
 void emitContextOpen(TextWriter& w, const Context& ctx,
                      const std::vector<Consume>& consumes, ContextForm form,
                      Rng& rng);
 void emitContextClose(TextWriter& w, ContextForm form);
 // Actors, the context's capability, its inbox agent and their types.
-void emitContextPrelude(TextWriter& w, const Context& ctx, Rng& rng);
+void emitContextPrelude(TextWriter& w, const Context& ctx, Rng& rng,
+                        std::vector<Decl>& schema);
 // Types, events and pure functions of one entity.
-void emitEntityDecls(TextWriter& w, const Entity& entity, Rng& rng);
+void emitEntityDecls(TextWriter& w, const Entity& entity, Rng& rng,
+                     std::vector<Decl>& schema);
+
+// emit_schema.cpp
+void emitTypeDecl(TextWriter& w, const TypeDecl& decl);
+void emitEventDecl(TextWriter& w, const EventDecl& decl);
 
 // emit_agents.cpp
 void emitInboxAgent(TextWriter& w, const Context& ctx);

@@ -13,17 +13,15 @@ const std::string& pickCurrency(Rng& rng) {
   return rng.pick(kCurrencies);
 }
 
-void emitCoreContext(TextWriter& w) {
+void emitCoreContext(TextWriter& w, std::vector<Decl>& schema) {
   w.doc("Identities, money and regions shared by every other context.");
   w.line("context {}", kCorePath);
   w.blank();
   w.line("-- Who acts, and in which currency.");
-  w.line("type UserId = opaque String where len(self) <= 128");
-  w.line("type Email = opaque String where len(self) <= 254");
-  w.line("type Money = {{ cents: Int, currency: String }}");
-  w.line("type Region = | Domestic | International | Offshore(zone: String)");
-  w.line("type Timestamp = Instant");
-  w.line("type Percent = Int where self >= 0 && self <= 100");
+  for (TypeDecl& type : coreTypes()) {
+    emitTypeDecl(w, type);
+    schema.push_back({std::move(type), std::nullopt});
+  }
   w.blank();
   w.line("actor InternalCaller");
   w.line("actor Admin(identity: UserId)");
@@ -52,13 +50,9 @@ void emitCoreContext(TextWriter& w) {
   w.line("}}");
   w.blank();
   w.doc("A user signed up.");
-  w.line("@schema(1) event UserRegistered = {{");
-  w.line("  userId: UserId,");
-  w.line("  email: Email,");
-  w.line("  region: Region = Region.Domestic,");
-  w.line("  referrer: Option[UserId] = None,");
-  w.line("  at: Instant,");
-  w.line("}}");
+  EventDecl event = coreEvent();
+  emitEventDecl(w, event);
+  schema.push_back({std::nullopt, std::move(event)});
   w.blank();
   w.line("agent User {{");
   w.line("  key id: UserId");
@@ -148,7 +142,8 @@ void emitContextClose(TextWriter& w, ContextForm form) {
   }
 }
 
-void emitContextPrelude(TextWriter& w, const Context& ctx, Rng& rng) {
+void emitContextPrelude(TextWriter& w, const Context& ctx, Rng& rng,
+                        std::vector<Decl>& schema) {
   w.line("-- Parties acting on {}.", ctx.path);
   w.line("actor {}", ctx.operatorActor());
   w.line("actor {}(identity: UserId)", ctx.customerActor());
@@ -161,8 +156,11 @@ void emitContextPrelude(TextWriter& w, const Context& ctx, Rng& rng) {
   w.line("  fn record(text: String)");
   w.line("}}");
   w.blank();
-  w.line("type {} = | Mail | Text | Push | Web", ctx.channel());
-  w.line("type {} = opaque String", ctx.inboxId());
+  for (TypeDecl type :
+       {channelType(ctx.channel()), inboxIdType(ctx.inboxId())}) {
+    emitTypeDecl(w, type);
+    schema.push_back({std::move(type), std::nullopt});
+  }
   w.blank();
   w.line("fn {}.forUser(u: UserId) -> {} {{", ctx.inboxId(), ctx.inboxId());
   w.line("  {}(\"inbox-\" + userKey(u))", ctx.inboxId());
@@ -173,87 +171,6 @@ void emitContextPrelude(TextWriter& w, const Context& ctx, Rng& rng) {
 }
 
 namespace {
-
-void emitEntityTypes(TextWriter& w, const Entity& x, Rng& rng) {
-  if (rng.chance(50)) {
-    w.line("type {}Id = opaque String where len(self) <= {}", x.name,
-           rng.pick(std::vector<int>{32, 64, 128}));
-  } else {
-    w.line("type {}Id = opaque String", x.name);
-  }
-  w.line("type {}Qty = Int where self > 0 && self <= {}", x.name,
-         rng.pick(std::vector<std::string>{"100", "10_000", "1_000_000"}));
-  w.line("type {}Stamp = Instant", x.name);
-  if (rng.chance(50)) {
-    w.line("type {}Line = {{ sku: String, quantity: {}Qty, price: Money }}",
-           x.name, x.name);
-  } else {
-    w.line("type {}Line = {{", x.name);
-    w.line("  sku: String,");
-    w.line("  quantity: {}Qty,  -- never zero", x.name);
-    w.line("  price: Money,");
-    w.line("}}");
-  }
-  w.line("type {}Priority = | Low | Normal | High | Urgent", x.name);
-  w.line("type {}Status =", x.name);
-  w.line("  | Draft");
-  w.line("  | Active(since: Instant)");
-  w.line("  | Held(reason: String)");
-  w.line("  | Closed");
-  w.blank();
-}
-
-// `@schema(N)` before or after the name, with or without `=`.
-void eventHeader(TextWriter& w, const std::string& name, Rng& rng) {
-  const bool equals = rng.chance(75);
-  const char* eq = equals ? "= " : "";
-  switch (rng.range(0, 2)) {
-    case 0:
-      w.line("@schema({}) event {} {}{{", rng.range(1, 4), name, eq);
-      break;
-    case 1:
-      w.line("event {} @schema({}) {}{{", name, rng.range(1, 4), eq);
-      break;
-    default:
-      w.line("event {} {}{{", name, eq);
-      break;
-  }
-}
-
-void emitEntityEvents(TextWriter& w, const Entity& x, Rng& rng) {
-  w.doc("A " + x.lower + " was opened for its owner.");
-  eventHeader(w, eventName(x, EventKind::Opened), rng);
-  w.line("  {}Id: {}Id,", x.lower, x.name);
-  w.line("  owner: UserId,");
-  w.line("  amount: Money,");
-  w.line("  region: Region = Region.{},",
-         rng.pick(std::vector<std::string>{"Domestic", "International"}));
-  w.line("  priority: {}Priority = {}Priority.Normal,", x.name, x.name);
-  w.line("  quantity: {}Qty = 1,", x.name);
-  w.line("  note: Option[String] = None,  -- added in a later version");
-  w.line("  at: Instant,");
-  w.line("}}");
-  w.blank();
-  eventHeader(w, eventName(x, EventKind::StatusChanged), rng);
-  w.line("  {}Id: {}Id,", x.lower, x.name);
-  w.line("  owner: UserId,");
-  w.line("  status: {}Status,", x.name);
-  w.line("  revision: Int = 0,");
-  w.line("  at: Instant,");
-  w.line("}}");
-  w.blank();
-  eventHeader(w, eventName(x, EventKind::Closed), rng);
-  w.line("  {}Id: {}Id,", x.lower, x.name);
-  w.line("  owner: UserId,");
-  w.line("  total: Money = Money {{ cents: 0, currency: \"{}\" }},",
-         pickCurrency(rng));
-  w.line("  lines: Int = 0,");
-  w.line("  retry: Option[Int] = Some({}),", rng.range(0, 3));
-  w.line("  weight: Float = {}.{},", rng.range(0, 3), rng.range(0, 9));
-  w.line("  at: Instant,");
-  w.line("}}");
-  w.blank();
-}
 
 void emitEntityFns(TextWriter& w, const Entity& x, Rng& rng) {
   w.line("fn {}Id.forUser(u: UserId) -> {}Id {{", x.name, x.name);
@@ -304,13 +221,24 @@ void emitEntityFns(TextWriter& w, const Entity& x, Rng& rng) {
 
 }  // namespace
 
-void emitEntityDecls(TextWriter& w, const Entity& entity, Rng& rng) {
+void emitEntityDecls(TextWriter& w, const Entity& entity, Rng& rng,
+                     std::vector<Decl>& schema) {
   w.line("-- ---------------------------------------------------------------");
   w.line("-- {}", entity.name);
   w.line("-- ---------------------------------------------------------------");
   w.blank();
-  emitEntityTypes(w, entity, rng);
-  emitEntityEvents(w, entity, rng);
+  for (TypeDecl& type : entityTypes(entity, rng)) {
+    emitTypeDecl(w, type);
+    schema.push_back({std::move(type), std::nullopt});
+  }
+  w.blank();
+  std::vector<EventDecl> events = entityEvents(entity, rng);
+  w.doc("A " + entity.lower + " was opened for its owner.");
+  for (EventDecl& event : events) {
+    emitEventDecl(w, event);
+    w.blank();
+    schema.push_back({std::nullopt, std::move(event)});
+  }
   emitEntityFns(w, entity, rng);
 }
 

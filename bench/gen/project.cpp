@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "bench/gen/emit.h"
+#include "bench/gen/idl.h"
+#include "bench/gen/idl_common.h"
 #include "bench/gen/model.h"
 #include "bench/gen/rng.h"
 #include "bench/gen/text_writer.h"
@@ -21,7 +23,8 @@ class ProjectBuilder {
   ProjectStats run() {
     TextWriter w;
     fileHeader(w, std::string(kCorePath));
-    emitCoreContext(w);
+    schema_.contexts.push_back({std::string(kCorePath), {}, false, {}});
+    emitCoreContext(w, schema_.contexts.back().decls);
     flush(w, "core/identity.herald");
 
     // Contexts of a few thousand lines at 1M lines, smaller for small
@@ -53,10 +56,55 @@ class ProjectBuilder {
         flush(w, path + ".herald");
       }
     }
+    if (options_.format != Format::Herald) writeSchema();
     return stats_;
   }
 
  private:
+  // Replaces the Herald project's file statistics by the schema's.
+  void writeSchema() {
+    SchemaFiles files;
+    switch (options_.format) {
+      case Format::Herald:
+        return;
+      case Format::HeraldSchema:
+        files = heraldSchemaFiles(schema_, options_.seed);
+        break;
+      case Format::FlatBuffers:
+        files = flatBuffersFiles(schema_, options_.seed);
+        break;
+      case Format::Proto:
+        files = protoFiles(schema_, options_.seed);
+        break;
+      case Format::Capnp:
+        files = capnpFiles(schema_, options_.seed);
+        break;
+    }
+    stats_.heraldLines = stats_.lines;
+    stats_.lines = stats_.bytes = 0;
+    stats_.files = files.size();
+    for (SchemaFile& file : files) {
+      stats_.lines += file.text.lines();
+      const std::string text = file.text.take();
+      stats_.bytes += text.size();
+      write_(file.path, text);
+    }
+    for (const ContextSchema& ctx : schema_.contexts) {
+      for (const Decl& decl : ctx.decls) {
+        if (decl.event) {
+          ++stats_.events;
+          stats_.fields += decl.event->fields.size();
+        }
+        if (!decl.type || !isDeclared(*decl.type)) continue;
+        ++stats_.types;
+        stats_.fields += decl.type->fields.size();
+        for (const Variant& variant : decl.type->variants) {
+          stats_.fields += variant.fields.size();
+        }
+      }
+    }
+  }
+
   void fileHeader(TextWriter& w, const std::string& what) {
     w.line("-- {}: synthetic benchmark input (seed {}).", what, options_.seed);
     w.blank();
@@ -67,7 +115,11 @@ class ProjectBuilder {
     const std::string text = w.take();
     stats_.bytes += text.size();
     ++stats_.files;
-    write_(path, text);
+    for (std::size_t i = unfiled_; i < schema_.contexts.size(); ++i) {
+      schema_.contexts[i].file = path;
+    }
+    unfiled_ = schema_.contexts.size();
+    if (options_.format == Format::Herald) write_(path, text);
   }
 
   // Up to three earlier contexts, one in each `consumes` form.
@@ -102,13 +154,15 @@ class ProjectBuilder {
     ctx.entities.push_back(std::move(first.entity));
     const std::vector<Consume> consumes = planConsumes();
 
+    schema_.contexts.push_back({ctx.path, {}, form == ContextForm::Block, {}});
+    std::vector<Decl>& decls = schema_.contexts.back().decls;
     if (form == ContextForm::Header) fileHeader(w, ctx.path);
     emitContextOpen(w, ctx, consumes, form, rng_);
-    emitContextPrelude(w, ctx, rng_);
+    emitContextPrelude(w, ctx, rng_, decls);
     ServiceNames services;
     for (;;) {
       const Entity& entity = ctx.entities.back();
-      emitEntityDecls(w, entity, rng_);
+      emitEntityDecls(w, entity, rng_, decls);
       emitEntityAgent(w, ctx, entity, rng_);
       emitSubscribers(w, ctx, entity, consumes, rng_, services);
       const std::size_t written = w.lines() - start;
@@ -128,6 +182,8 @@ class ProjectBuilder {
   }
 
   const ProjectOptions& options_;
+  Schema schema_;
+  std::size_t unfiled_ = 0;  // contexts of the file being written
   const FileSink& write_;
   Rng rng_;
   NamePool pool_;
