@@ -8,6 +8,8 @@ HERALD_PACKAGES=(
   libfmt-dev libcli11-dev doctest-dev re2c bison nlohmann-json3-dev
   graphviz clang-tidy
 )
+# Only tools/dev/fuzz needs these: it adds them to HERALD_PACKAGES.
+HERALD_FUZZ_PACKAGES=(clang-14 libfuzzer-14-dev)
 
 herald_install_deps() {
   local missing=()
