@@ -42,15 +42,25 @@ void emitEntityAgent(TextWriter& w, const Context& ctx, const Entity& entity,
 // emit_services.cpp
 // Service names already used in the context being written.
 using ServiceNames = std::set<std::string>;
+// Subscribers of the core context's UserRegistered so far in the project:
+// every context has some, and an event type takes at most
+// kMaxSubscriptionsPerEvent (runtime D10), so past it the subscribers
+// listen to consumed events instead and the welcome services stop.
+inline constexpr int kMaxSubscriptionsPerEvent = 512;
+struct RegisteredSubscribers {
+  int count = 0;
+  [[nodiscard]] bool full() const { return count >= kMaxSubscriptionsPerEvent; }
+};
 // Subscribers that react to events of consumed contexts by messaging the
 // agent of `entity` and inboxes of the consumed contexts.
 void emitSubscribers(TextWriter& w, const Context& ctx, const Entity& entity,
                      const std::vector<Consume>& consumes, Rng& rng,
-                     ServiceNames& names);
+                     ServiceNames& names, RegisteredSubscribers& registered);
 // The welcome subscriber (to the core context's UserRegistered) and the
 // host-facing desk service.
 void emitContextServices(TextWriter& w, const Context& ctx, Rng& rng,
-                         ServiceNames& names);
+                         ServiceNames& names,
+                         RegisteredSubscribers& registered);
 
 // Small shared vocabularies.
 const std::string& pickCurrency(Rng& rng);

@@ -293,11 +293,13 @@ void emitSubscriber(TextWriter& w, const Context& ctx, const Source& s,
 
 void emitSubscribers(TextWriter& w, const Context& ctx, const Entity& entity,
                      const std::vector<Consume>& consumes, Rng& rng,
-                     ServiceNames& names) {
+                     ServiceNames& names, RegisteredSubscribers& registered) {
   const int count = rng.range(1, 3);
   for (int i = 0; i < count; ++i) {
     Source s{nullptr, nullptr, SourceKind::Registered, false};
-    if (!consumes.empty() && rng.chance(90)) {
+    // Until UserRegistered is full this draws what the generator always
+    // drew, so projects below that size keep their bytes.
+    if (!consumes.empty() && (rng.chance(90) || registered.full())) {
       const Consume& c = rng.pick(consumes);
       s.consume = &c;
       s.entity = &c.context->entities[static_cast<std::size_t>(
@@ -306,13 +308,15 @@ void emitSubscribers(TextWriter& w, const Context& ctx, const Entity& entity,
           SourceKind::Opened, SourceKind::StatusChanged, SourceKind::Closed});
       s.qualify = rng.chance(30);
     }
+    if (s.kind == SourceKind::Registered) ++registered.count;
     emitSubscriber(w, ctx, s, entity, rng, names);
   }
 }
 
-void emitContextServices(TextWriter& w, const Context& ctx, Rng& rng,
-                         ServiceNames& names) {
-  const Entity& head = ctx.entities.front();
+namespace {
+
+void emitWelcome(TextWriter& w, const Context& ctx, Rng& rng,
+                 ServiceNames& names) {
   const std::string welcome = uniqueName(names, ctx.head + "Welcome");
   w.doc("Greets every new user in their " + ctx.path + " inbox.");
   w.line("service {}", welcome);
@@ -336,7 +340,11 @@ void emitContextServices(TextWriter& w, const Context& ctx, Rng& rng,
   w.line("  }}");
   w.line("}}");
   w.blank();
+}
 
+void emitDesk(TextWriter& w, const Context& ctx, Rng& rng,
+              ServiceNames& names) {
+  const Entity& head = ctx.entities.front();
   w.doc("Lookups for the host application.");
   w.line("service {} given Logger {{", uniqueName(names, ctx.desk()));
   w.line("  on call lookup(user: UserId) -> {}Id {{", head.name);
@@ -365,6 +373,18 @@ void emitContextServices(TextWriter& w, const Context& ctx, Rng& rng,
   w.line("  }}");
   w.line("}}");
   w.blank();
+}
+
+}  // namespace
+
+void emitContextServices(TextWriter& w, const Context& ctx, Rng& rng,
+                         ServiceNames& names,
+                         RegisteredSubscribers& registered) {
+  if (!registered.full()) {
+    ++registered.count;
+    emitWelcome(w, ctx, rng, names);
+  }
+  emitDesk(w, ctx, rng, names);
 }
 
 }  // namespace herald::bench

@@ -164,7 +164,7 @@ class ProjectBuilder {
       const Entity& entity = ctx.entities.back();
       emitEntityDecls(w, entity, rng_, decls);
       emitEntityAgent(w, ctx, entity, rng_);
-      emitSubscribers(w, ctx, entity, consumes, rng_, services);
+      emitSubscribers(w, ctx, entity, consumes, rng_, services, registered_);
       const std::size_t written = w.lines() - start;
       if (written >= targetLines ||
           stats_.lines + w.lines() >= options_.lines ||
@@ -173,7 +173,7 @@ class ProjectBuilder {
       }
       ctx.entities.push_back(pool_.next().entity);
     }
-    emitContextServices(w, ctx, rng_, services);
+    emitContextServices(w, ctx, rng_, services, registered_);
     emitContextClose(w, form);
     stats_.contexts += 1;
     stats_.entities += ctx.entities.size();
@@ -183,6 +183,7 @@ class ProjectBuilder {
 
   const ProjectOptions& options_;
   Schema schema_;
+  RegisteredSubscribers registered_;
   std::size_t unfiled_ = 0;  // contexts of the file being written
   const FileSink& write_;
   Rng rng_;
