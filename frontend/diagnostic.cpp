@@ -94,7 +94,8 @@ std::string_view severityName(Severity s) {
 
 DiagnosticBuilder& DiagnosticBuilder::fixit(SourceRange range,
                                             std::string replacement) {
-  engine_.diagnostics_[index_].fixits.push_back({range, std::move(replacement)});
+  engine_.diagnostics_[index_].fixits.push_back(
+      {range, std::move(replacement)});
   return *this;
 }
 
@@ -107,15 +108,8 @@ void DiagnosticBuilder::addNote(std::string message, SourceRange range,
 DiagnosticBuilder DiagnosticEngine::add(DiagKind kind, SourceRange range,
                                         std::string message) {
   diagnostics_.push_back({kind, range, std::move(message), {}, {}});
+  if (diagInfo(kind).severity == Severity::Error) ++errors_;
   return {*this, diagnostics_.size() - 1};
-}
-
-std::size_t DiagnosticEngine::errorCount() const {
-  return static_cast<std::size_t>(
-      std::count_if(diagnostics_.begin(), diagnostics_.end(),
-                    [](const Diagnostic& d) {
-                      return d.severity() == Severity::Error;
-                    }));
 }
 
 void DiagnosticEngine::finalize() {
@@ -123,6 +117,29 @@ void DiagnosticEngine::finalize() {
   diagnostics_.erase(
       std::unique(diagnostics_.begin(), diagnostics_.end(), sameDiagnostic),
       diagnostics_.end());
+  auto isError = [](const Diagnostic& d) {
+    return d.severity() == Severity::Error;
+  };
+  errors_ = static_cast<std::size_t>(
+      std::count_if(diagnostics_.begin(), diagnostics_.end(), isError));
+  if (errorLimit_ == 0 || errors_ <= errorLimit_) return;
+  auto cut = diagnostics_.begin();
+  for (std::size_t kept = 0; kept < errorLimit_; ++cut)
+    if (isError(*cut)) ++kept;
+  for (auto it = cut; it != diagnostics_.end(); ++it) {
+    switch (it->severity()) {
+      case Severity::Error:
+        ++omittedErrors_;
+        break;
+      case Severity::Warning:
+        ++omittedWarnings_;
+        break;
+      case Severity::Note:
+        break;
+    }
+  }
+  diagnostics_.erase(cut, diagnostics_.end());
+  errors_ = errorLimit_;
 }
 
 }  // namespace herald

@@ -24,7 +24,7 @@ enum class DiagKind : std::uint16_t {
 };
 
 struct DiagInfo {
-  std::string_view code;    // "E0501"
+  std::string_view code;  // "E0501"
   Severity severity;
   std::string_view name;    // "emit-outside-owner"
   std::string_view format;  // fmt format string
@@ -38,10 +38,10 @@ struct DiagInfo {
 // One type per registry entry, carrying the argument types its format takes,
 // so a report with the wrong arguments does not compile.
 namespace diag {
-#define DIAG(Id, Code, Sev, Name, Format, ...)        \
-  struct Id {                                         \
-    static constexpr DiagKind kind = DiagKind::Id;    \
-    using Args = std::tuple<__VA_ARGS__>;             \
+#define DIAG(Id, Code, Sev, Name, Format, ...)     \
+  struct Id {                                      \
+    static constexpr DiagKind kind = DiagKind::Id; \
+    using Args = std::tuple<__VA_ARGS__>;          \
   };
 #include "frontend/diagnostics.def"
 #undef DIAG
@@ -111,11 +111,32 @@ class DiagnosticEngine {
   [[nodiscard]] const std::vector<Diagnostic>& diagnostics() const {
     return diagnostics_;
   }
-  [[nodiscard]] std::size_t errorCount() const;
-  [[nodiscard]] bool hasErrors() const { return errorCount() != 0; }
+  // Errors reported so far (repeats included until finalize()).
+  [[nodiscard]] std::size_t errorCount() const { return errors_; }
+  [[nodiscard]] bool hasErrors() const { return errors_ != 0; }
+
+  // At most `limit` errors are kept; 0 keeps all. Once more errors than
+  // that are found, some will not be shown for sure: errorLimitReached()
+  // tells a phase to stop work whose errors nobody would see, and the phase
+  // says so with stopEarly().
+  void setErrorLimit(std::size_t limit) { errorLimit_ = limit; }
+  [[nodiscard]] std::size_t errorLimit() const { return errorLimit_; }
+  [[nodiscard]] bool errorLimitReached() const {
+    return errorLimit_ != 0 && errors_ > errorLimit_;
+  }
+  void stopEarly() { stoppedEarly_ = true; }
+  // Whether some phase stopped at the limit, so more errors may exist than
+  // were found.
+  [[nodiscard]] bool stoppedEarly() const { return stoppedEarly_; }
+
   // Sorts by location (file, begin, end, then code) and drops exact repeats,
-  // so output is deterministic whatever order the phases reported in.
+  // so output is deterministic whatever order the phases reported in. Then,
+  // under an error limit of N, keeps everything up to and including the
+  // N-th error in that order and drops the rest, counting what it dropped.
   void finalize();
+  // What finalize() dropped because of the error limit.
+  [[nodiscard]] std::size_t omittedErrors() const { return omittedErrors_; }
+  [[nodiscard]] std::size_t omittedWarnings() const { return omittedWarnings_; }
 
  private:
   friend class DiagnosticBuilder;
@@ -132,6 +153,11 @@ class DiagnosticEngine {
   DiagnosticBuilder add(DiagKind kind, SourceRange range, std::string message);
 
   std::vector<Diagnostic> diagnostics_;
+  std::size_t errors_ = 0;
+  std::size_t errorLimit_ = 0;
+  std::size_t omittedErrors_ = 0;
+  std::size_t omittedWarnings_ = 0;
+  bool stoppedEarly_ = false;
 };
 
 }  // namespace herald

@@ -190,12 +190,30 @@ std::size_t countDigits(std::uint32_t n) {
   return digits;
 }
 
+// `1 error`, `2 errors`.
+std::string countOf(std::size_t n, std::string_view word) {
+  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
+}
+
+std::string_view severityStyle(Severity severity) {
+  switch (severity) {
+    case Severity::Error:
+      return kErrorStyle;
+    case Severity::Warning:
+      return kWarningStyle;
+    case Severity::Note:
+      return kNoteStyle;
+  }
+  return kErrorStyle;
+}
+
 class TextWriter {
  public:
   TextWriter(const SourceManager& sources, bool color)
       : sources_(sources), color_(color) {}
 
   void diagnostic(const Diagnostic& d);
+  void runMessage(const RunMessage& m);
   void summary(const std::vector<Diagnostic>& diags);
   std::string take() { return std::move(out_); }
 
@@ -312,19 +330,8 @@ void TextWriter::diagnostic(const Diagnostic& d) {
   const DiagInfo& info = diagInfo(d.kind);
   std::optional<Location> loc = locate(sources_, d.range);
   if (loc) location(*loc);
-  std::string_view style = kErrorStyle;
-  switch (info.severity) {
-    case Severity::Error:
-      style = kErrorStyle;
-      break;
-    case Severity::Warning:
-      style = kWarningStyle;
-      break;
-    case Severity::Note:
-      style = kNoteStyle;
-      break;
-  }
-  styled(style, fmt::format("{}[{}]:", severityName(info.severity), info.code));
+  styled(severityStyle(info.severity),
+         fmt::format("{}[{}]:", severityName(info.severity), info.code));
   out_ += ' ';
   styled(kBold, d.message);
   out_ += '\n';
@@ -343,6 +350,14 @@ void TextWriter::diagnostic(const Diagnostic& d) {
   for (const FixIt& f : d.fixits) fixit(f, loc ? loc->file : nullptr);
 }
 
+void TextWriter::runMessage(const RunMessage& m) {
+  styled(severityStyle(m.severity),
+         fmt::format("{}:", severityName(m.severity)));
+  out_ += ' ';
+  out_ += m.message;
+  out_ += '\n';
+}
+
 void TextWriter::summary(const std::vector<Diagnostic>& diags) {
   std::size_t errors = 0;
   std::size_t warnings = 0;
@@ -358,12 +373,9 @@ void TextWriter::summary(const std::vector<Diagnostic>& diags) {
         break;
     }
   }
-  auto count = [](std::size_t n, std::string_view word) {
-    return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
-  };
   std::vector<std::string> parts;
-  if (errors != 0) parts.push_back(count(errors, "error"));
-  if (warnings != 0) parts.push_back(count(warnings, "warning"));
+  if (errors != 0) parts.push_back(countOf(errors, "error"));
+  if (warnings != 0) parts.push_back(countOf(warnings, "warning"));
   if (parts.empty()) return;
   out_ += fmt::format("{} generated.\n", fmt::join(parts, ", "));
 }
@@ -437,11 +449,27 @@ Json jsonRunMessage(const RunMessage& m) {
 
 }  // namespace
 
+std::optional<RunMessage> errorLimitNote(const DiagnosticEngine& diags) {
+  const std::size_t errors = diags.omittedErrors();
+  const std::size_t warnings = diags.omittedWarnings();
+  if (errors == 0 && warnings == 0) return std::nullopt;
+  std::string held = countOf(errors, "more error");
+  if (warnings != 0) held += " and " + countOf(warnings, "warning");
+  std::string_view stopped =
+      diags.stoppedEarly() ? ", and heraldc stopped looking for more" : "";
+  return RunMessage{Severity::Note, "error-limit",
+                    fmt::format("error limit of {} reached: {} not shown{} "
+                                "(--error-limit=0 shows all)",
+                                diags.errorLimit(), held, stopped)};
+}
+
 std::string renderText(const SourceManager& sources,
                        const std::vector<Diagnostic>& diags,
-                       TextRenderOptions options) {
+                       TextRenderOptions options,
+                       const std::vector<RunMessage>& run) {
   TextWriter writer(sources, options.color);
   for (const Diagnostic& d : diags) writer.diagnostic(d);
+  for (const RunMessage& m : run) writer.runMessage(m);
   writer.summary(diags);
   return writer.take();
 }

@@ -18,7 +18,8 @@ struct FormatResult {
   std::string error;
 };
 
-// `file` is the error-free parse of `source`.
+// `file` is the error-free parse of `source`. The output keeps the source's
+// line ends: CRLF when its first line ends in CRLF, LF otherwise.
 [[nodiscard]] FormatResult formatFile(const ast::File& file,
                                       const SourceFile& source);
 

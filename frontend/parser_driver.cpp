@@ -257,6 +257,12 @@ void ParserDriver::skipToSync() {
 }
 
 yy::Parser::symbol_type ParserDriver::lex() {
+  // Past the error limit nothing more is shown, so the rest of the file is
+  // not worth reading; stopping also keeps errors from piling up in memory.
+  if (!stopped_ && diags_.errorLimitReached()) [[unlikely]] {
+    stopped_ = true;
+    diags_.stopEarly();
+  }
   if (stopped_) return P::make_END(SourceRange{file_.id(), lastEnd_, lastEnd_});
   if (skipping_) [[unlikely]]
     skipToSync();

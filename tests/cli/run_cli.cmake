@@ -6,6 +6,8 @@
 #   STDOUT_EMPTY / STDERR_EMPTY       ON: the stream must be empty
 #   COLOR                             ON: stderr has ANSI escapes; OFF: none
 #   JSON_LENGTH                       stdout is a JSON array of this length
+#   STDIN                             a file (relative to the working
+#                                     directory) fed to standard input
 #   JSON_CHECKS                       "<index> <key>...=<regex>": the value at
 #                                     that path of the stdout JSON must match
 cmake_minimum_required(VERSION 3.25)
@@ -26,8 +28,13 @@ function(split_list out text)
 endfunction()
 
 split_list(args "${ARGS}")
+set(input "")
+if(DEFINED STDIN)
+  set(input INPUT_FILE "${STDIN}")
+endif()
 execute_process(
   COMMAND ${HERALDC} ${args}
+  ${input}
   RESULT_VARIABLE status
   OUTPUT_VARIABLE out
   ERROR_VARIABLE err)

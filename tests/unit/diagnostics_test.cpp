@@ -1,5 +1,6 @@
 // The diagnostics engine (registry, finalize) and its text and JSON renderers.
 #include <cctype>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -595,4 +596,83 @@ TEST_CASE("registry codes and names are unique and well-formed") {
     for (char c : info.code.substr(1))
       CHECK(std::isdigit(static_cast<unsigned char>(c)));
   }
+}
+
+TEST_CASE("error limit: the first N errors in sorted order, the rest counted") {
+  SourceManager sm;
+  FileId f = sm.addFile("l.herald", "a b c d e f\n");
+  DiagnosticEngine diags;
+  diags.setErrorLimit(2);
+  // Reported out of order, with a repeat and warnings between.
+  diags.report<diag::StrayCharacter>(find(sm, f, "e"), "'e'");
+  diags.report<diag::EventCycle>(find(sm, f, "b"), "E");
+  diags.report<diag::StrayCharacter>(find(sm, f, "c"), "'c'");
+  diags.report<diag::StrayCharacter>(find(sm, f, "a"), "'a'");
+  diags.report<diag::StrayCharacter>(find(sm, f, "a"), "'a'");
+  CHECK(diags.errorLimitReached());
+  diags.report<diag::EventCycle>(find(sm, f, "f"), "F");
+  diags.report<diag::StrayCharacter>(find(sm, f, "d"), "'d'");
+  diags.finalize();
+
+  REQUIRE(diags.diagnostics().size() == 3);
+  CHECK(diags.diagnostics()[0].range.begin == 0);  // a
+  CHECK(diags.diagnostics()[1].kind == DiagKind::EventCycle);
+  CHECK(diags.diagnostics()[2].range.begin == 4);  // c
+  CHECK(diags.errorCount() == 2);
+  CHECK(diags.omittedErrors() == 2);  // d, e; the repeat of a is no error
+  CHECK(diags.omittedWarnings() == 1);
+  std::optional<RunMessage> note = errorLimitNote(diags);
+  REQUIRE(note.has_value());
+  CHECK(note->severity == Severity::Note);
+  CHECK(note->name == "error-limit");
+  CHECK(note->message ==
+        "error limit of 2 reached: 2 more errors and 1 warning not shown "
+        "(--error-limit=0 shows all)");
+
+  std::string text = renderText(sm, diags.diagnostics(), {}, {*note});
+  CHECK(text.ends_with(
+      "note: error limit of 2 reached: 2 more errors and 1 warning not shown "
+      "(--error-limit=0 shows all)\n2 errors, 1 warning generated.\n"));
+  Json array = parseArray(renderJson(sm, diags.diagnostics(), {*note}));
+  REQUIRE(array.size() == 4);
+  const Json& last = objectAt(array, 3);
+  CHECK(stringField(last, "severity") == "note");
+  CHECK(stringField(last, "name") == "error-limit");
+  CHECK(last["code"].is_null());
+  CHECK(last["line"].is_null());
+  CHECK(intField(last, "version") == kJsonFormatVersion);
+}
+
+TEST_CASE("error limit: within the limit, or none, nothing is dropped") {
+  SourceManager sm;
+  FileId f = sm.addFile("n.herald", "a b c\n");
+  for (std::size_t limit : {std::size_t{0}, std::size_t{3}}) {
+    DiagnosticEngine diags;
+    diags.setErrorLimit(limit);
+    for (std::string_view c : {"a", "b", "c"})
+      diags.report<diag::StrayCharacter>(find(sm, f, c), c);
+    CHECK_FALSE(diags.errorLimitReached());
+    diags.finalize();
+    CHECK(diags.diagnostics().size() == 3);
+    CHECK(diags.omittedErrors() == 0);
+    CHECK_FALSE(errorLimitNote(diags).has_value());
+  }
+}
+
+TEST_CASE("error limit: a phase that stops early says so in the note") {
+  SourceManager sm;
+  FileId f = sm.addFile("s.herald", "a b\n");
+  DiagnosticEngine diags;
+  diags.setErrorLimit(1);
+  diags.report<diag::StrayCharacter>(find(sm, f, "a"), "'a'");
+  CHECK_FALSE(diags.errorLimitReached());
+  diags.report<diag::StrayCharacter>(find(sm, f, "b"), "'b'");
+  CHECK(diags.errorLimitReached());
+  diags.stopEarly();
+  diags.finalize();
+  std::optional<RunMessage> note = errorLimitNote(diags);
+  REQUIRE(note.has_value());
+  CHECK(note->message ==
+        "error limit of 1 reached: 1 more error not shown, and heraldc "
+        "stopped looking for more (--error-limit=0 shows all)");
 }

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -6,6 +7,7 @@
 
 #include "frontend/format.h"
 #include "tools/heraldc/commands.h"
+#include "tools/heraldc/inputs.h"
 #include "tools/heraldc/outputs.h"
 #include "tools/heraldc/pipeline.h"
 #include "tools/heraldc/session.h"
@@ -17,6 +19,11 @@ int runFmt(const GlobalOptions& global, const FmtOptions& options) {
   if (!options.write &&
       rejectJsonWithOutput(global, options.check ? "fmt --check" : "fmt"))
     return kExitUsage;
+  if (options.write && std::find(options.paths.begin(), options.paths.end(),
+                                 kStdinPath) != options.paths.end()) {
+    printError("fmt --write cannot rewrite standard input; use fmt - instead");
+    return kExitUsage;
+  }
   Session session(global);
   if (!session.load(options.paths)) return kExitUsage;
   std::vector<ParsedFile> parsed =
@@ -45,17 +52,15 @@ int runFmt(const GlobalOptions& global, const FmtOptions& options) {
   }
 
   if (options.write) {
-    int status = session.finish();
     for (std::size_t i = 0; i < parsed.size(); ++i) {
       if (printed[i] == parsed[i].source->text()) continue;
       if (std::optional<std::string> error =
               replaceFile(parsed[i].source->name(), printed[i])) {
-        printError(fmt::format("cannot write '{}': {}",
-                               parsed[i].source->name(), *error));
-        status = kExitUsage;
+        session.fail(fmt::format("cannot write '{}': {}",
+                                 parsed[i].source->name(), *error));
       }
     }
-    return status;
+    return session.finish();
   }
   if (!options.check) {
     for (std::size_t i = 0; i < parsed.size(); ++i)

@@ -14,22 +14,23 @@
 namespace herald::driver {
 namespace {
 
-// The graph in the requested format, or nullopt after printing why not.
-std::optional<std::string> render(GraphFormat format, std::string dot) {
+// The graph in the requested format, or nullopt after reporting why not.
+std::optional<std::string> render(Session& session, GraphFormat format,
+                                  std::string dot) {
   switch (format) {
     case GraphFormat::Dot:
       return dot;
     case GraphFormat::Svg: {
       std::optional<std::string> dotPath = findOnPath("dot");
       if (!dotPath) {
-        printError(
+        session.fail(
             "Graphviz 'dot' not found on PATH; install graphviz or use "
             "--format=dot");
         return std::nullopt;
       }
       RenderResult svg = renderWithDot(*dotPath, dot, "svg");
       if (!svg.error.empty()) {
-        printError(
+        session.fail(
             fmt::format("cannot render the graph as SVG: {}", svg.error));
         return std::nullopt;
       }
@@ -52,17 +53,14 @@ int runGraph(const GlobalOptions& global, const GraphOptions& options) {
   if (session.diags().hasErrors()) return session.finish();
 
   std::optional<std::string> text =
-      render(options.format, check::flowGraphDot(*checked.program));
+      render(session, options.format, check::flowGraphDot(*checked.program));
+  if (text && !toStdout) {
+    if (std::optional<std::string> error = writeFile(options.output, *text))
+      session.fail(
+          fmt::format("cannot write '{}': {}", options.output, *error));
+  }
   const int status = session.finish();
-  if (!text) return kExitUsage;
-  if (toStdout) {
-    writeOut(*text);
-    return status;
-  }
-  if (std::optional<std::string> error = writeFile(options.output, *text)) {
-    printError(fmt::format("cannot write '{}': {}", options.output, *error));
-    return kExitUsage;
-  }
+  if (text && toStdout && status == kExitOk) writeOut(*text);
   return status;
 }
 

@@ -27,26 +27,30 @@ struct FileCloser {
   void operator()(std::FILE* f) const { std::fclose(f); }
 };
 
-// Reads the whole file; on failure returns the reason.
-std::optional<std::string> readFile(const std::string& path,
-                                    std::string& text) {
-  errno = 0;
-  std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
-  if (!file) return std::generic_category().message(errno);
+// Reads all of `file`; on failure returns the reason.
+std::optional<std::string> readStream(std::FILE* file, std::string& text) {
   char buffer[1 << 16];
   while (true) {
-    std::size_t n = std::fread(buffer, 1, sizeof buffer, file.get());
+    std::size_t n = std::fread(buffer, 1, sizeof buffer, file);
     text.append(buffer, n);
     // Locations are 32-bit byte offsets.
     if (text.size() >= std::numeric_limits<std::uint32_t>::max())
       return std::string("file is too large (4 GiB or more)");
     if (n < sizeof buffer) break;
   }
-  if (std::ferror(file.get())) {
+  if (std::ferror(file)) {
     int error = errno != 0 ? errno : EIO;
     return std::generic_category().message(error);
   }
   return std::nullopt;
+}
+
+std::optional<std::string> readFile(const std::string& path,
+                                    std::string& text) {
+  errno = 0;
+  std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
+  if (!file) return std::generic_category().message(errno);
+  return readStream(file.get(), text);
 }
 
 class Collector {
@@ -57,12 +61,18 @@ class Collector {
  private:
   void addDirectory(const std::string& path);
   void addFile(const std::string& name);
+  void addStdin();
 
   Inputs inputs_;
   std::set<fs::path> seen_;
+  bool stdinRead_ = false;
 };
 
 void Collector::addPath(const std::string& path) {
+  if (path == kStdinPath) {
+    addStdin();
+    return;
+  }
   std::error_code ec;
   fs::file_status status = fs::status(path, ec);
   if (ec) {
@@ -110,6 +120,18 @@ void Collector::addFile(const std::string& name) {
   InputFile file{name, {}};
   if (std::optional<std::string> error = readFile(name, file.text)) {
     inputs_.errors.push_back(cannotRead(name, *error));
+    return;
+  }
+  inputs_.files.push_back(std::move(file));
+}
+
+void Collector::addStdin() {
+  if (stdinRead_) return;
+  stdinRead_ = true;
+  InputFile file{std::string(kStdinName), {}};
+  errno = 0;
+  if (std::optional<std::string> error = readStream(stdin, file.text)) {
+    inputs_.errors.push_back(cannotRead(file.name, *error));
     return;
   }
   inputs_.files.push_back(std::move(file));

@@ -1,11 +1,18 @@
 // heraldc: the Herald compiler driver.
+#include <algorithm>
+#include <cstddef>
 #include <exception>
 #include <new>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <llvm/ADT/StringRef.h>
 
+#include "tools/heraldc/catalogue.h"
 #include "tools/heraldc/commands.h"
 #include "tools/heraldc/options.h"
 #include "tools/heraldc/session.h"
@@ -19,6 +26,48 @@ constexpr const char* kExitCodesHelp =
 
 enum class Command { None, Parse, Check, Graph, Fmt };
 
+// Top-level options whose value may be the next argument.
+constexpr std::string_view kValueOptions[] = {"--color", "--diagnostics-format",
+                                              "--error-limit", "--explain"};
+
+// The first argument that is not an option (nor an option's value): where
+// CLI11 expects the subcommand.
+std::optional<std::string_view> firstWord(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    if (arg == "--") return std::nullopt;
+    if (arg.size() > 1 && arg.front() == '-') {
+      for (std::string_view option : kValueOptions)
+        if (arg == option) ++i;
+      continue;
+    }
+    return arg;
+  }
+  return std::nullopt;
+}
+
+// CLI11 would report a misspelled subcommand as an unexpected argument; the
+// nearest subcommand by edit distance says what was meant.
+std::optional<std::string> unknownSubcommand(
+    std::string_view word, const std::vector<std::string>& names) {
+  std::string nearest;
+  unsigned best = 0;
+  for (const std::string& name : names) {
+    if (name == word) return std::nullopt;
+    unsigned distance =
+        llvm::StringRef(word.data(), word.size()).edit_distance(name, true, 3);
+    if (nearest.empty() || distance < best) {
+      nearest = name;
+      best = distance;
+    }
+  }
+  if (!nearest.empty() && best <= std::max<std::size_t>(2, word.size() / 3))
+    return fmt::format("unknown subcommand '{}'; did you mean '{}'?", word,
+                       nearest);
+  return fmt::format("unknown subcommand '{}'; expected one of: {}", word,
+                     fmt::join(names, ", "));
+}
+
 int run(int argc, char** argv) {
   CLI::App app("heraldc: the Herald compiler", "heraldc");
   app.set_version_flag("--version", std::string("heraldc ") + HERALD_VERSION);
@@ -26,7 +75,8 @@ int run(int argc, char** argv) {
   // Options declared on the top-level app are also accepted after the
   // subcommand (`heraldc parse --color=never x.herald`).
   app.fallthrough();
-  app.require_subcommand(1);
+  // One subcommand, unless --explain is given; run() checks.
+  app.require_subcommand(0, 1);
   app.failure_message([](const CLI::App*, const CLI::Error& e) {
     return fmt::format("heraldc: error: {}\nRun 'heraldc --help' for usage.\n",
                        e.what());
@@ -45,6 +95,17 @@ int run(int argc, char** argv) {
       ->check(CLI::IsMember({"text", "json"}))
       ->type_name("FORMAT")
       ->capture_default_str();
+  std::size_t errorLimit = kDefaultErrorLimit;
+  app.add_option("--error-limit", errorLimit,
+                 "Stop after N errors and say how many more there were; 0 "
+                 "for no limit")
+      ->type_name("N")
+      ->capture_default_str();
+  std::string explain;
+  app.add_option("--explain", explain,
+                 "Print the catalogue entry of a diagnostic code (E0510) and "
+                 "exit")
+      ->type_name("CODE");
 
   Command command = Command::None;
 
@@ -111,6 +172,18 @@ int run(int argc, char** argv) {
       ->excludes(fmtCheck);
   fmt->callback([&] { command = Command::Fmt; });
 
+  std::vector<std::string> names;
+  const CLI::App& definitions = app;
+  for (const CLI::App* sub : definitions.get_subcommands(nullptr))
+    names.push_back(sub->get_name());
+  if (std::optional<std::string_view> word = firstWord(argc, argv)) {
+    if (std::optional<std::string> error = unknownSubcommand(*word, names)) {
+      printError(*error);
+      fmt::print(stderr, "Run 'heraldc --help' for usage.\n");
+      return kExitUsage;
+    }
+  }
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -118,7 +191,16 @@ int run(int argc, char** argv) {
     return code == 0 ? kExitOk : kExitUsage;
   }
 
+  if (!explain.empty()) {
+    if (command != Command::None) {
+      printError("--explain takes no subcommand");
+      return kExitUsage;
+    }
+    return runExplain(explain);
+  }
+
   GlobalOptions global;
+  global.errorLimit = errorLimit;
   global.color = color == "always"  ? ColorMode::Always
                  : color == "never" ? ColorMode::Never
                                     : ColorMode::Auto;
@@ -140,6 +222,7 @@ int run(int argc, char** argv) {
       break;
   }
   printError("no subcommand given");
+  fmt::print(stderr, "Run 'heraldc --help' for usage.\n");
   return kExitUsage;
 }
 

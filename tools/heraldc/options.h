@@ -1,6 +1,7 @@
 // What the command line selects, independent of how CLI11 parses it.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -17,9 +18,13 @@ enum ExitCode : int {
   kExitInternal = 3,  // a bug in heraldc
 };
 
+// clang's -ferror-limit default.
+inline constexpr std::size_t kDefaultErrorLimit = 50;
+
 struct GlobalOptions {
   ColorMode color = ColorMode::Auto;
   DiagnosticsFormat format = DiagnosticsFormat::Text;
+  std::size_t errorLimit = kDefaultErrorLimit;  // 0: no limit
 };
 
 struct ParseOptions {

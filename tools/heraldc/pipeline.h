@@ -31,7 +31,8 @@ struct CheckedProgram {
 // Parses every file, then checks them as one program (syntax errors
 // included: the checker stays quiet about the malformed parts). All
 // diagnostics go to `diags`; the program is code-generation input only when
-// there are no errors.
+// there are no errors. When parsing reaches the error limit the checker does
+// not run and `program` is null.
 [[nodiscard]] CheckedProgram runChecker(const SourceManager& sources,
                                         DiagnosticEngine& diags);
 

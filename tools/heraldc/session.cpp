@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
@@ -33,10 +34,27 @@ bool colorEnabled(ColorMode mode) {
   return false;
 }
 
+Session::Session(GlobalOptions options) : options_(options) {
+  diags_.setErrorLimit(options_.errorLimit);
+}
+
+void Session::fail(std::string message) {
+  failed_ = true;
+  switch (options_.format) {
+    case DiagnosticsFormat::Text:
+      printError(message);
+      return;
+    case DiagnosticsFormat::Json:
+      run_.push_back({Severity::Error, "io-error", std::move(message)});
+      return;
+  }
+}
+
 bool Session::load(const std::vector<std::string>& paths) {
   Inputs inputs = readInputs(paths);
   if (!inputs.errors.empty()) {
-    for (const std::string& error : inputs.errors) printError(error);
+    for (std::string& error : inputs.errors) fail(std::move(error));
+    (void)finish();
     return false;
   }
   for (InputFile& file : inputs.files)
@@ -46,21 +64,25 @@ bool Session::load(const std::vector<std::string>& paths) {
 
 int Session::finish() {
   diags_.finalize();
+  if (std::optional<RunMessage> note = errorLimitNote(diags_))
+    run_.push_back(std::move(*note));
   switch (options_.format) {
     case DiagnosticsFormat::Text: {
-      std::string text =
-          renderText(sources_, diags_.diagnostics(),
-                     TextRenderOptions{.color = colorEnabled(options_.color)});
+      std::string text = renderText(
+          sources_, diags_.diagnostics(),
+          TextRenderOptions{.color = colorEnabled(options_.color)}, run_);
       std::fwrite(text.data(), 1, text.size(), stderr);
       break;
     }
     case DiagnosticsFormat::Json: {
-      std::string json = renderJson(sources_, diags_.diagnostics());
+      std::string json = renderJson(sources_, diags_.diagnostics(), run_);
       std::fwrite(json.data(), 1, json.size(), stdout);
       break;
     }
   }
+  run_.clear();
   std::fflush(stdout);
+  if (failed_) return kExitUsage;
   return diags_.hasErrors() ? kExitErrors : kExitOk;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "frontend/diagnostic.h"
+#include "frontend/diagnostic_render.h"
 #include "frontend/source.h"
 #include "tools/heraldc/options.h"
 
@@ -22,14 +23,21 @@ void printError(std::string_view message);
 
 class Session {
  public:
-  explicit Session(GlobalOptions options) : options_(options) {}
+  explicit Session(GlobalOptions options);
 
-  // Adds every input to the source manager. On any I/O problem prints one
-  // message per path and returns false; nothing is added then.
+  // Adds every input to the source manager. On any I/O problem reports one
+  // message per path (see fail()), renders them and returns false; nothing
+  // is added then.
   [[nodiscard]] bool load(const std::vector<std::string>& paths);
 
   [[nodiscard]] SourceManager& sources() { return sources_; }
   [[nodiscard]] DiagnosticEngine& diags() { return diags_; }
+
+  // A problem that is not about the sources (an input or output that
+  // cannot be read or written): printed at once as `heraldc: error:` in
+  // text mode, an object of the array in JSON mode. Makes finish() return
+  // kExitUsage.
+  void fail(std::string message);
 
   // Sorts and de-duplicates everything reported, renders it once (text on
   // stderr, or one JSON array on stdout) and returns the exit code.
@@ -39,6 +47,8 @@ class Session {
   GlobalOptions options_;
   SourceManager sources_;
   DiagnosticEngine diags_;
+  std::vector<RunMessage> run_;
+  bool failed_ = false;
 };
 
 }  // namespace herald::driver
