@@ -25,3 +25,27 @@ bench_setup() {
 
 # field KEY: the value of one `key value` line of a measurement.
 field() { awk -v k="$1" '$1 == k { print $2 }'; }
+
+# bench_need_schema_compilers: flatc, protoc and capnp, for
+# bench/schema/run.sh. Installs the Debian packages when one is missing and
+# apt-get can be used (as root), so that a fresh machine gets them when the
+# bench runs, not when the tests do.
+bench_need_schema_compilers() {
+  local missing=0 tool
+  for tool in flatc protoc capnp; do
+    command -v "$tool" >/dev/null || missing=1
+  done
+  [ "$missing" = 0 ] && return 0
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    apt-get install -y protobuf-compiler flatbuffers-compiler capnproto >&2 ||
+      { apt-get update >&2 &&
+        apt-get install -y protobuf-compiler flatbuffers-compiler capnproto >&2; }
+  fi
+  for tool in flatc protoc capnp; do
+    if ! command -v "$tool" >/dev/null; then
+      echo "$tool is missing: apt-get install protobuf-compiler" \
+           "flatbuffers-compiler capnproto" >&2
+      exit 1
+    fi
+  done
+}
