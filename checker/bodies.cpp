@@ -1,7 +1,8 @@
-// The bodies pass: every fn, handler, store initialiser and invariant of
-// every context. Agent fns go first so that their effects (closed over the
-// agent fns they call, terminating on recursion) are known when a handler
-// calls them; each handler's commit shape then merges them.
+// The bodies pass: every fn, handler, store initialiser, invariant and
+// event field default of every context, each lowered to one body of the
+// body IR. Agent fns go first so that their effects (closed over the agent
+// fns they call, terminating on recursion) are known when a handler calls
+// them; each handler's commit shape then merges them.
 #include <llvm/ADT/DenseSet.h>
 #include <llvm/Support/Casting.h>
 
@@ -18,7 +19,10 @@ void checkAgentFn(BodyPass& pass, const ContextInfo& ctx,
   body.fn = &fn;
   body.ownerName = fn.name;
   body.params = fn.sig.params;
-  if (fn.fn != nullptr) body.checkFnBody(fn.fn->body, fn.sig.result);
+  if (fn.fn != nullptr) {
+    InstId root = body.checkFnBody(fn.fn->body, fn.sig.result);
+    fn.body = body.finish(BodyKind::Fn, &fn, root, fn.fn->range.file);
+  }
   pass.fnEffects[&fn] = std::move(body.effects);
 }
 
@@ -44,7 +48,7 @@ void closeAgentFns(BodyPass& pass, llvm::ArrayRef<FnInfo*> fns) {
     finishShape(pass.fnEffects[fn], fn->commit, fn->capabilitiesUsed);
 }
 
-void checkPureFn(BodyPass& pass, const ContextInfo& ctx, const FnInfo& fn,
+void checkPureFn(BodyPass& pass, const ContextInfo& ctx, FnInfo& fn,
                  const ServiceInfo* service) {
   if (fn.fn == nullptr) return;
   BodyChecker body(pass, ctx, BodyRole::PureFn);
@@ -52,7 +56,8 @@ void checkPureFn(BodyPass& pass, const ContextInfo& ctx, const FnInfo& fn,
   body.fn = &fn;
   body.ownerName = fn.name;
   body.params = fn.sig.params;
-  body.checkFnBody(fn.fn->body, fn.sig.result);
+  InstId root = body.checkFnBody(fn.fn->body, fn.sig.result);
+  fn.body = body.finish(BodyKind::Fn, &fn, root, fn.fn->range.file);
 }
 
 void checkHandler(BodyPass& pass, const ContextInfo& ctx,
@@ -64,8 +69,11 @@ void checkHandler(BodyPass& pass, const ContextInfo& ctx,
   body.handler = &handler;
   body.ownerName = handler.name;
   body.params = handler.params;
-  if (handler.decl != nullptr)
-    body.checkFnBody(handler.decl->body, handler.result);
+  if (handler.decl != nullptr) {
+    InstId root = body.checkFnBody(handler.decl->body, handler.result);
+    handler.body = body.finish(BodyKind::Handler, &handler, root,
+                               handler.decl->range.file);
+  }
   Effects effects = std::move(body.effects);
   for (std::size_t i = 0; i < effects.callees.size(); ++i) {
     auto it = pass.fnEffects.find(effects.callees[i]);
@@ -77,39 +85,68 @@ void checkHandler(BodyPass& pass, const ContextInfo& ctx,
 }
 
 void checkAgent(BodyPass& pass, const ContextInfo& ctx, AgentInfo& agent) {
-  for (const StoreInfo& store : agent.stores) {
+  for (StoreInfo& store : agent.stores) {
     if (store.init == nullptr) continue;
     BodyChecker body(pass, ctx, BodyRole::StoreInit);
     body.agent = &agent;
     body.ownerName = store.field.name;
-    body.checkValueAgainst(store.init, store.field.type != nullptr
-                                           ? store.field.type
-                                           : pass.sema.program.types.error());
+    InstId root = body.checkValueAgainst(store.init,
+                                         store.field.type != nullptr
+                                             ? store.field.type
+                                             : pass.sema.program.types.error());
+    store.body =
+        body.finish(BodyKind::StoreInit, &store, root, store.init->range.file);
   }
-  for (const InvariantInfo& inv : agent.invariants) {
+  for (InvariantInfo& inv : agent.invariants) {
     if (inv.condition == nullptr) continue;
     BodyChecker body(pass, ctx, BodyRole::Invariant);
     body.agent = &agent;
     body.ownerName = inv.name;
     TypeTable& tt = pass.sema.program.types;
-    const Type* t = body.checkUsed(inv.condition, tt.boolType());
+    InstId root = body.checkUsed(inv.condition, tt.boolType());
+    const Type* t = body.typeOf(root);
     if (!BodyChecker::quiet(t) && t->kind != TypeKind::Never &&
         BodyChecker::stripRefined(t) != tt.boolType())
       pass.sema.diags.report<diag::ImpureInvariant>(
           inv.condition->range, inv.name,
           "it has type '" + displayName(t) + "', not 'Bool'");
+    else if (t != tt.boolType() && t->kind != TypeKind::Never)
+      root = body.coerce(inv.condition, root, tt.boolType());
+    inv.body =
+        body.finish(BodyKind::Invariant, &inv, root, inv.condition->range.file);
   }
   for (HandlerInfo& handler : agent.handlers)
     checkHandler(pass, ctx, &agent, nullptr, handler);
+}
+
+// A default that evaluated to a constant checks clean as an expression of
+// the field's type; one that did not was reported by the declaration rules
+// and has no body.
+void checkEventDefaults(BodyPass& pass, const ContextInfo& ctx,
+                        EventInfo& event) {
+  for (FieldInfo& field : event.fields) {
+    if (field.defaultExpr == nullptr || !field.defaultValue) continue;
+    BodyChecker body(pass, ctx, BodyRole::FieldDefault);
+    body.ownerName = field.name;
+    InstId root = body.checkValueAgainst(field.defaultExpr, field.type);
+    field.defaultBody = body.finish(BodyKind::FieldDefault, &field, root,
+                                    field.defaultExpr->range.file);
+    pass.sema.program.bodies.bodies.back().event = &event;
+  }
 }
 
 }  // namespace
 
 void checkBodies(Sema& sema) {
   BodyPass pass{sema, llvm::DenseMap<const FnInfo*, Effects>()};
+  // About one instruction per expression, and as many operand words.
+  std::size_t exprs = 0;
   for (const ast::File* file : sema.files)
-    if (file != nullptr)
-      sema.program.bodies.reserveFile(file->file, file->exprCount);
+    if (file != nullptr) exprs += file->exprCount;
+  BodyIr& ir = sema.program.bodies;
+  ir.insts.reserve(exprs + exprs / 8);
+  ir.locs.reserve(exprs + exprs / 8);
+  ir.operands.reserve(exprs);
   // Agent fns first, per agent (an agent fn only calls its own agent's).
   for (const auto& ctx : sema.program.contexts)
     for (const auto& decl : ctx->decls)
@@ -127,7 +164,7 @@ void checkBodies(Sema& sema) {
       DeclInfo* d = decl.get();
       switch (d->kind) {
         case DeclInfoKind::Fn: {
-          const auto* fn = llvm::cast<FnInfo>(d);
+          auto* fn = llvm::cast<FnInfo>(d);
           if (fn->agent == nullptr && checked.insert(fn).second)
             checkPureFn(pass, *ctx, *fn, fn->service);
           break;
@@ -135,7 +172,7 @@ void checkBodies(Sema& sema) {
         case DeclInfoKind::Type:
           for (const FnInfo* fn : llvm::cast<TypeInfo>(d)->staticFns)
             if (fn != nullptr && checked.insert(fn).second)
-              checkPureFn(pass, *ctx, *fn, nullptr);
+              checkPureFn(pass, *ctx, const_cast<FnInfo&>(*fn), nullptr);
           break;
         case DeclInfoKind::Agent:
           checkAgent(pass, *ctx, *llvm::cast<AgentInfo>(d));
@@ -150,6 +187,8 @@ void checkBodies(Sema& sema) {
           break;
         }
         case DeclInfoKind::Event:
+          checkEventDefaults(pass, *ctx, *llvm::cast<EventInfo>(d));
+          break;
         case DeclInfoKind::Actor:
         case DeclInfoKind::Capability:
           break;

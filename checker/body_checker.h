@@ -1,9 +1,9 @@
 // The body checker: one instance per fn, handler, store initialiser or
 // invariant. It types every expression (bidirectionally: an expected type
 // flows down to bare variants, `None`, `[]`, `Some` and refined constants),
-// records what each name refers to in the BodyInfo side tables, and
-// accumulates the body's effects (capabilities, emits, store writes,
-// messages, agent fns called). Internal to checker/.
+// lowers it to the body IR (body_ir.h) as it goes, and accumulates the
+// body's effects (capabilities, emits, store writes, messages, agent fns
+// called). Internal to checker/.
 #pragma once
 
 #include <cstdint>
@@ -31,11 +31,12 @@ namespace herald::check {
 // What kind of body is being checked decides what is in scope and which
 // effects are allowed.
 enum class BodyRole : std::uint8_t {
-  PureFn,     // context-level, static (`fn T.x`) and service-local fns
-  AgentFn,    // may use stores and capabilities; its caller must give them
-  Handler,    // agent or service handler
-  StoreInit,  // a store's initialiser: pure, no stores
-  Invariant,  // pure Bool over the agent's stores and key
+  PureFn,        // context-level, static (`fn T.x`) and service-local fns
+  AgentFn,       // may use stores and capabilities; its caller must give them
+  Handler,       // agent or service handler
+  StoreInit,     // a store's initialiser: pure, no stores
+  Invariant,     // pure Bool over the agent's stores and key
+  FieldDefault,  // an event field's default: a constant (checked before)
 };
 
 // The effects of one body. For agent fns, after closure, the effects of
@@ -44,13 +45,13 @@ struct Effects {
   // Each capability once, with the range of its first use.
   llvm::SmallVector<std::pair<const CapabilityInfo*, SourceRange>, 2> caps;
   llvm::SmallVector<const EventInfo*, 2> emits;
-  llvm::SmallVector<llvm::StringRef, 2> writes;
+  llvm::SmallVector<const StoreInfo*, 2> writes;
   std::vector<CommitShape::Message> sends;
   llvm::SmallVector<const FnInfo*, 2> callees;  // agent fns called
 
   void addCap(const CapabilityInfo* cap, SourceRange at);
   void addEmit(const EventInfo* event);
-  void addWrite(llvm::StringRef store);
+  void addWrite(const StoreInfo* store);
   void addCallee(const FnInfo* fn);
   // Merges `other` into this one; true when something was added.
   bool merge(const Effects& other);
@@ -62,16 +63,27 @@ struct BodyPass {
   llvm::DenseMap<const FnInfo*, Effects> fnEffects;  // agent fns
 };
 
-// A name bound inside the body: a `let` or a match binding.
+// A name bound inside the body: a `let` or a match binding, and its slot.
 struct Local {
   llvm::StringRef name;
   const Type* type = nullptr;
   SourceRange range;
+  SlotId slot;
+};
+
+// The names a body sees before declarations, in lookup order.
+enum class ScopeKind : std::uint8_t {
+  Local,        // `index` is the SlotId
+  Param,        // `index` into the body's parameters
+  Key,          // the agent's key
+  Store,        // `index` into the agent's stores
+  ActorBinder,  // `c` of `by c: Customer`
+  Dependency,   // a named `given`; `index` is DepRef::encode
 };
 
 // What a name in expression position resolved to, before declarations.
 struct ScopeHit {
-  RefKind ref = RefKind::None;
+  ScopeKind kind = ScopeKind::Local;
   const Type* type = nullptr;
   std::uint32_t index = 0;
   SourceRange declRange;
@@ -106,23 +118,41 @@ class BodyChecker {
   Effects effects;
 
   // A whole body: a fn's or handler's block against its result type (the
-  // value is discarded when the result is ()), or a store initialiser or
-  // invariant expression against `expected`.
-  void checkFnBody(const ast::BlockExpr* body, const Type* result);
-  const Type* checkValueAgainst(const ast::Expr* e, const Type* expected);
+  // value is discarded when the result is ()), or a store initialiser,
+  // invariant or field default expression against `expected`. Each returns
+  // the body's root instruction.
+  InstId checkFnBody(const ast::BlockExpr* body, const Type* result);
+  InstId checkValueAgainst(const ast::Expr* e, const Type* expected);
+  // Closes the body begun by the constructor; its id in BodyIr::bodies.
+  std::uint32_t finish(BodyKind kind, const void* owner, InstId root,
+                       FileId file);
+
+  // --- building the IR (check_expr.cpp) -----------------------------------
+  InstId emit(InstKind kind, const Type* type, SourceRange at,
+              std::uint32_t a = 0, std::uint32_t b = 0, std::uint8_t sub = 0);
+  // An expression an error was reported for (or that an earlier error left
+  // meaningless). `type`, when given, is the type its uses assume, so that
+  // they are still checked as before.
+  InstId invalid(SourceRange at, const Type* type = nullptr);
+  // An operand list, for an Insts argument.
+  std::uint32_t list(llvm::ArrayRef<InstId> ids);
+  const Type* typeOf(InstId id) const;
+  SlotId newSlot(llvm::StringRef name, const Type* type, bool fromPattern);
+  BodyIr& ir() { return pass_.sema.program.bodies; }
 
   // --- expressions (check_expr.cpp) ---------------------------------------
-  // Types `e`, with `expected` (may be null) as a hint; reports problems
-  // inside `e` but not a mismatch against `expected`.
-  const Type* check(const ast::Expr* e, const Type* expected);
+  // Types and lowers `e`, with `expected` (may be null) as a hint; reports
+  // problems inside `e` but not a mismatch against `expected`.
+  InstId check(const ast::Expr* e, const Type* expected);
   // check + the value is used (message-result-used) + it must fit
-  // `expected` (type-mismatch, refinement of constants).
-  const Type* checkAgainst(const ast::Expr* e, const Type* expected);
+  // `expected` (type-mismatch, refinement of constants); the value after
+  // its coercion.
+  InstId checkAgainst(const ast::Expr* e, const Type* expected);
   // check + the value is used; no expected type to fit.
-  const Type* checkUsed(const ast::Expr* e, const Type* expected);
-  // Whether a value of `actual` fits `expected`; sets the coercion of `e`
-  // and reports type-mismatch or refinement-violated.
-  void coerce(const ast::Expr* e, const Type* actual, const Type* expected);
+  InstId checkUsed(const ast::Expr* e, const Type* expected);
+  // Whether `value` (lowered from `e`) fits `expected`: the value wrapped
+  // in its coercion; reports type-mismatch or refinement-violated.
+  InstId coerce(const ast::Expr* e, InstId value, const Type* expected);
   // Joins the types of two branches (if/else, match arms).
   const Type* join(const Type* a, const Type* b) const;
 
@@ -131,8 +161,6 @@ class BodyChecker {
   Sema& sema() { return pass_.sema; }
   const ContextInfo& context() const { return context_; }
   BodyRole role() const { return role_; }
-  ExprInfo& record(const ast::Expr* e, const Type* type,
-                   RefKind ref = RefKind::None);
   static bool quiet(const Type* t);  // error type or null: stay silent
   static const Type* stripRefined(const Type* t);
   static bool isSum(const Type* t);
@@ -143,21 +171,24 @@ class BodyChecker {
   static std::string quotedList(llvm::ArrayRef<std::string> names);
 
   // --- dispatch (check_expr.cpp) ------------------------------------------
-  const Type* checkBlock(const ast::BlockExpr* block, const Type* expected,
-                         bool used);
-  const Type* checkIf(const ast::IfExpr* e, const Type* expected, bool discard);
-  const Type* checkUnary(const ast::UnaryExpr* e);
-  const Type* checkFail(const ast::FailExpr* e);
+  InstId checkBlock(const ast::BlockExpr* block, const Type* expected,
+                    bool used);
+  InstId checkIf(const ast::IfExpr* e, const Type* expected, bool discard);
+  InstId checkUnary(const ast::UnaryExpr* e);
+  InstId checkFail(const ast::FailExpr* e);
   void reportMessageUse(const ast::Expr* e);
 
   // --- statements (check_stmt.cpp) ----------------------------------------
-  void checkLet(const ast::Stmt* stmt);
-  void checkAssign(const ast::Stmt* stmt);
+  InstId checkLet(const ast::Stmt* stmt);
+  InstId checkAssign(const ast::Stmt* stmt);
 
   // --- names (check_name.cpp) ---------------------------------------------
-  const Type* checkName(const ast::NameExpr* e, const Type* expected);
-  const Type* checkField(const ast::FieldExpr* e, const Type* expected);
-  const Type* checkValueField(const ast::FieldExpr* e, const Type* base);
+  InstId checkName(const ast::NameExpr* e, const Type* expected);
+  InstId checkField(const ast::FieldExpr* e, const Type* expected);
+  InstId checkValueField(const ast::FieldExpr* e, InstId base,
+                         const Type* baseType);
+  // The instruction that reads a scoped name.
+  InstId scopedValue(const ScopeHit& hit, SourceRange at);
   // Resolves a bare name against locals, params, key, stores, the actor
   // binder and dependencies.
   bool lookupScoped(llvm::StringRef name, ScopeHit& hit) const;
@@ -172,71 +203,85 @@ class BodyChecker {
   void reportNotAValue(const ast::Expr* e, llvm::StringRef name,
                        const DeclInfo* decl);
   std::vector<std::string> sumsWithVariant(llvm::StringRef variant) const;
-  const Type* bareVariant(const ast::Expr* e, const ast::Ident& name,
-                          const Type* expected, bool called);
+  // A bare variant name where a sum is expected; invalid when it is not one.
+  InstId bareVariant(const ast::Expr* e, const ast::Ident& name,
+                     const Type* expected, bool called);
 
   // --- calls (check_call.cpp) ---------------------------------------------
-  const Type* checkCall(const ast::CallExpr* e, const Type* expected);
-  const Type* checkPathCall(const ast::CallExpr* e, const Type* expected,
-                            llvm::ArrayRef<ast::Ident> parts, bool& handled);
-  const Type* checkMemberCall(const ast::CallExpr* e,
-                              const ast::FieldExpr* callee,
-                              const Type* expected);
+  InstId checkCall(const ast::CallExpr* e, const Type* expected);
+  // A call whose callee is a declaration path; `handled` false when the
+  // path names no declaration call (then the caller goes on).
+  InstId checkPathCall(const ast::CallExpr* e, const Type* expected,
+                       llvm::ArrayRef<ast::Ident> parts, bool& handled);
+  InstId checkMemberCall(const ast::CallExpr* e, const ast::FieldExpr* callee,
+                         const Type* expected);
+  // The arguments lowered and coerced, appended to `out`.
   void checkArgs(llvm::StringRef callee, llvm::ArrayRef<ParamView> params,
-                 const ast::CallExpr* call);
+                 const ast::CallExpr* call, llvm::SmallVectorImpl<InstId>& out);
   void checkArgs(llvm::StringRef callee, llvm::ArrayRef<FieldInfo> params,
-                 const ast::CallExpr* call);
-  // Checks the arguments of a call that is already known to be wrong.
-  void checkArgsQuietly(const ast::CallExpr* call);
-  const Type* callFn(const ast::CallExpr* e, const FnInfo* fn);
-  const Type* callVariant(const ast::CallExpr* e, const Type* sum,
-                          const VariantInfo* variant);
-  const Type* callSome(const ast::CallExpr* e, const Type* expected);
-  const Type* callOpaque(const ast::CallExpr* e, const TypeInfo* type);
-  const Type* callAgentRef(const ast::CallExpr* e, const ScopeHit& hit);
-  const Type* callMessage(const ast::CallExpr* e, const ast::FieldExpr* callee,
-                          const Type* ref);
-  const Type* callMethod(const ast::CallExpr* e, const ast::FieldExpr* callee,
-                         const Type* base);
+                 const ast::CallExpr* call, llvm::SmallVectorImpl<InstId>& out);
+  // Checks the arguments of a call that is already known to be wrong; the
+  // call is invalid.
+  InstId checkArgsQuietly(const ast::CallExpr* call,
+                          const Type* type = nullptr);
+  InstId callFn(const ast::CallExpr* e, const FnInfo* fn);
+  InstId callVariant(const ast::CallExpr* e, const Type* sum,
+                     const VariantInfo* variant);
+  InstId callSome(const ast::CallExpr* e, const Type* expected);
+  InstId callOpaque(const ast::CallExpr* e, const TypeInfo* type);
+  InstId callAgentRef(const ast::CallExpr* e, const ScopeHit& hit);
+  InstId callMessage(const ast::CallExpr* e, const ast::FieldExpr* callee,
+                     InstId ref);
+  InstId callMethod(const ast::CallExpr* e, const ast::FieldExpr* callee,
+                    InstId base);
 
   // --- capabilities and emit (check_effects.cpp) ----------------------------
-  // A capability operation `cap.op`, called (`call`) or not; `viaDependency`
-  // when reached through a named `given` dependency (given by definition).
-  const Type* capabilityOp(const ast::Expr* e, const ast::CallExpr* call,
-                           const CapabilityInfo* cap, const ast::Ident& op,
-                           bool viaDependency);
+  // A capability operation `cap.op`, called (`call`) or not; `reach` is
+  // how the capability is reached: a Dependency instruction for a named
+  // `given` dependency (given by definition), or an invalid id for a
+  // capability named directly.
+  InstId capabilityOp(const ast::Expr* e, const ast::CallExpr* call,
+                      const CapabilityInfo* cap, const ast::Ident& op,
+                      InstId reach, SourceRange capRange);
   void useCapability(const CapabilityInfo* cap, SourceRange at,
                      bool viaDependency);
   bool givenHere(const CapabilityInfo* cap) const;
-  const Type* checkEmit(const ast::CallExpr* call, const ast::Expr* callee,
-                        const ast::TypeApplyExpr* typeArg);
+  InstId checkEmit(const ast::CallExpr* call, const ast::Expr* callee,
+                   const ast::TypeApplyExpr* typeArg);
   void callAgentFn(const FnInfo* callee, SourceRange at);
 
   void reportNotGiven(const CapabilityInfo* cap, SourceRange at,
                       const SourceRange* useInFn, const FnInfo* via);
 
   // --- literals (check_literal.cpp) -----------------------------------------
-  const Type* checkRecordLit(const ast::RecordLitExpr* e);
-  const Type* checkListLit(const ast::ListLitExpr* e, const Type* expected);
-  const Type* checkString(const ast::StringLitExpr* e);
-  void checkFieldInits(const ast::RecordLitExpr* e, llvm::StringRef typeName,
-                       llvm::ArrayRef<FieldInfo> fields, bool eventDefaults);
+  InstId checkRecordLit(const ast::RecordLitExpr* e);
+  InstId checkListLit(const ast::ListLitExpr* e, const Type* expected);
+  InstId checkString(const ast::StringLitExpr* e);
+  // One value per declared field, in declaration order (FieldDefault for
+  // an event field left to its default, Invalid for a missing one); false
+  // when a field was missing.
+  bool checkFieldInits(const ast::RecordLitExpr* e, llvm::StringRef typeName,
+                       llvm::ArrayRef<FieldInfo> fields, const EventInfo* event,
+                       llvm::SmallVectorImpl<InstId>& out);
 
   // --- operators (check_operator.cpp) ---------------------------------------
-  const Type* checkBinary(const ast::BinaryExpr* e);
+  InstId checkBinary(const ast::BinaryExpr* e);
 
   // --- match (check_match.cpp) ----------------------------------------------
-  const Type* checkMatch(const ast::MatchExpr* e, const Type* expected,
-                         bool discard);
+  InstId checkMatch(const ast::MatchExpr* e, const Type* expected,
+                    bool discard);
 
-  // Used by check_match.cpp's pattern walker.
-  void bind(llvm::StringRef name, const Type* type, SourceRange range);
+  // Binds `name` to a new slot (none for `_` or an empty name).
+  SlotId bind(llvm::StringRef name, const Type* type, SourceRange range,
+              bool fromPattern);
   llvm::SmallVector<Local, 16>& locals() { return locals_; }
 
  private:
   BodyPass& pass_;
   const ContextInfo& context_;
   BodyRole role_;
+  std::uint32_t firstInst_;
+  std::uint32_t firstSlot_;
   llvm::SmallVector<Local, 16> locals_;
   // Capabilities already reported as not given in this body (once each).
   llvm::SmallVector<const CapabilityInfo*, 2> reportedCaps_;

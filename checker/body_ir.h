@@ -1,143 +1,256 @@
-// What the checker learnt about the bodies of functions, handlers, store
-// initialisers and invariants, kept beside the AST (which stays immutable):
-// each expression's type and what each name, field access and call refers
-// to. Code generation reads bodies through these tables and never resolves a
-// name itself.
+// The body IR: every fn, handler, store initialiser, invariant and event
+// field default lowered to typed instructions with resolved targets, built
+// while the bodies are checked. Code generation reads bodies only through
+// it: no name is looked up again, no type inferred, no variant guessed.
+//
+// Shape: instructions live in one flat vector per program and are named by
+// 32-bit ids; a body is a contiguous range of them, operands before their
+// users. An instruction is 16 bytes: its kind, a small `sub` field, its type
+// (a TypeId) and two 32-bit arguments whose meaning its kind fixes
+// (inst_kinds.def). Operand lists are ranges of a shared id array; pointers
+// to declarations go through small interned tables so that an argument
+// stays 32 bits.
 #pragma once
 
 #include <cstdint>
-#include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
+#include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/StringRef.h>
 
 #include "checker/types.h"
 #include "frontend/ast.h"
+#include "frontend/source.h"
 
 namespace herald::check {
 
-struct DeclInfo;
-struct FnInfo;
-struct VariantInfo;
+struct AgentInfo;
 struct CapabilityInfo;
-struct HandlerInfo;
 struct CapabilityOp;
+struct EventInfo;
+struct FnInfo;
+struct HandlerInfo;
+struct InvariantInfo;
+struct ServiceInfo;
+struct StoreInfo;
+struct TypeInfo;
+struct VariantInfo;
+struct FieldInfo;
 
-// What an expression names or does, beyond its type.
-enum class RefKind : std::uint8_t {
-  None,           // literals, operators, blocks, ...
-  Local,          // a `let` or match binding
-  Param,          // a parameter of the enclosing handler or fn (`index`)
-  Key,            // the agent's key
-  Store,          // an agent store (`index`)
-  ActorBinder,    // `c` of `by c: Customer`
-  Dependency,     // a `given Name: Type` dependency (`Rooms`, `Fx`)
-  Capability,     // a capability given by name (`Logger`), `decl`
-  Function,       // a call target or fn reference: `fn`
-  TypeName,       // a type or event used as a prefix or literal: `decl`
-  Variant,        // a variant value or constructor: `decl` + `variant`
-  OptionSome,     // `Some(...)`
-  OptionNone,     // `None`
-  OpaqueBuild,    // `OrderId("a-1")`: `decl` is the opaque/refined type
-  OpaqueRaw,      // `id.raw`
-  FieldAccess,    // `base.name` of a record, event, or actor binder
-  EnvelopeField,  // `env.eventId`
-  CapabilityOp,   // `Logger.info`, `Fx.convert`: `decl` is the capability
-  Emit,           // `Events.emit(...)`: `decl` is the emitted event
-  AgentRef,       // `Rooms(id)`: a Ref to an agent instance
-  Message,        // `Rooms(id).post(...)`: a one-way message, `handler`
-  Method,         // a built-in operation on String, List, Option or Map
+enum class InstKind : std::uint8_t {
+#define HERALD_INST(Name, spelling, Sub, A, B) Name,
+#include "checker/inst_kinds.def"
 };
 
-// How a value is adapted where it is used.
-enum class Coercion : std::uint8_t {
+inline constexpr std::size_t kInstKindCount = 0
+#define HERALD_INST(Name, spelling, Sub, A, B) +1
+#include "checker/inst_kinds.def"
+    ;
+
+// What the `a` and `b` fields of an instruction hold.
+enum class ArgKind : std::uint8_t {
   None,
-  RefineCheck,  // a base value used as a refined type: checked at runtime
+  Inst,        // an InstId
+  OptInst,     // an InstId, or kNoInst
+  Insts,       // an operand list (`BodyIr::operands`)
+  Slot,        // a local slot (SlotId)
+  Param,       // a parameter of the body's fn or handler, by index
+  Store,       // a store of the body's agent, by index
+  Dep,         // a named `given` dependency (DepRef::encode)
+  Capability,  // BodyIr::capabilities
+  Fn,          // BodyIr::fns
+  Handler,     // BodyIr::handlers (agent and handler)
+  Variant,     // BodyIr::variants (sum type and variant)
+  CapOp,       // BodyIr::capOps (capability and operation)
+  Event,       // BodyIr::events
+  Field,       // a field index of the type of operand `a` (FieldGet) or of
+               // the event (FieldDefault)
+  String,      // BodyIr::strings
+  Bits64,      // with `b`: a 64-bit payload (integer, double, milliseconds)
 };
 
-// One per expression of every body (millions in a large project), so it
-// stays small and owns no heap memory.
-// 32 bytes: what `ref` points at beyond `decl` shares one pointer, read
-// through the accessor of that kind. The name of a built-in method or a
-// capability operation is the callee's field name in the AST.
-struct ExprInfo {
-  const Type* type = nullptr;
-  const DeclInfo* decl = nullptr;
+// What the `sub` field holds.
+enum class SubKind : std::uint8_t {
+  None,
+  Bool,      // 0 or 1
+  UnaryOp,   // ast::UnaryOp
+  BinaryOp,  // ast::BinaryOp
+  Builtin,   // BuiltinMethod
+  Envelope,  // EnvelopeField
+};
 
-  // Variant: the variant; null for any other kind.
-  [[nodiscard]] const VariantInfo* variant() const {
-    return ref == RefKind::Variant ? static_cast<const VariantInfo*>(target_)
-                                   : nullptr;
-  }
-  // Function: the fn called or named.
-  [[nodiscard]] const FnInfo* fn() const {
-    return ref == RefKind::Function ? static_cast<const FnInfo*>(target_)
-                                    : nullptr;
-  }
-  // Message: the handler the message invokes.
-  [[nodiscard]] const HandlerInfo* handler() const {
-    return ref == RefKind::Message ? static_cast<const HandlerInfo*>(target_)
-                                   : nullptr;
-  }
-  // CapabilityOp: the operation called.
-  [[nodiscard]] const CapabilityOp* op() const {
-    return ref == RefKind::CapabilityOp
-               ? static_cast<const CapabilityOp*>(target_)
-               : nullptr;
-  }
-  // Set after `ref` is set to the matching kind.
-  void setTarget(const void* target) { target_ = target; }
+// The built-in operations of String, List, Option and Map (language
+// reference, section 8).
+enum class BuiltinMethod : std::uint8_t {
+  StringLen,
+  StringConcat,
+  StringContains,
+  StringStartsWith,
+  StringUpper,
+  StringLower,
+  ListLen,
+  ListAppend,
+  ListContains,
+  OptionGetOr,
+  OptionIsSome,
+  MapGet,
+  MapPut,
+  MapRemove,
+  MapLen,
+};
+[[nodiscard]] std::string_view builtinSpelling(BuiltinMethod m);
 
+// The fields of an EventEnvelope (language reference, section 5).
+enum class EnvelopeField : std::uint8_t {
+  EventId,
+  EventType,
+  PublisherId,
+  Sequence,
+  EmittedAt,
+  SchemaVersion,
+  CausationId,
+  CorrelationId,
+  Depth,
+};
+inline constexpr std::size_t kEnvelopeFieldCount = 9;
+[[nodiscard]] std::string_view envelopeSpelling(EnvelopeField f);
+
+struct InstKindInfo {
+  std::string_view spelling;
+  SubKind sub;
+  ArgKind a;
+  ArgKind b;
+};
+[[nodiscard]] const InstKindInfo& instKindInfo(InstKind kind);
+
+inline constexpr std::uint32_t kNoInst = ~0u;
+
+struct InstId {
+  std::uint32_t index = kNoInst;
+  [[nodiscard]] bool valid() const { return index != kNoInst; }
+  friend bool operator==(InstId, InstId) = default;
+};
+
+struct SlotId {
+  std::uint32_t index = kNoInst;
+  [[nodiscard]] bool valid() const { return index != kNoInst; }
+};
+
+// Which `given` list a dependency is in: the service's or the handler's.
+struct DepRef {
+  enum class List : std::uint8_t { Service, Handler };
+  List list = List::Handler;
   std::uint32_t index = 0;
-  RefKind ref = RefKind::None;
-  Coercion coercion = Coercion::None;
+  [[nodiscard]] std::uint32_t encode() const {
+    return index * 2 + (list == List::Handler ? 1u : 0u);
+  }
+  [[nodiscard]] static DepRef decode(std::uint32_t v) {
+    return {v % 2 == 1 ? List::Handler : List::Service, v / 2};
+  }
+};
+
+struct Inst {
+  InstKind kind = InstKind::Invalid;
+  std::uint8_t sub = 0;
+  TypeId type = 0;
+  std::uint32_t a = 0;
+  std::uint32_t b = 0;
+};
+static_assert(sizeof(Inst) == 16, "one per expression: keep it small");
+
+// A local: bound by one `let` or one pattern binding. Two `let x` are two
+// slots; a use names the slot, so shadowing is resolved.
+struct Slot {
+  llvm::StringRef name;  // into the source (ASTs outlive the IR's users)
+  TypeId type = 0;
+  bool fromPattern = false;
+};
+
+enum class BodyKind : std::uint8_t {
+  Fn,            // `owner` is the FnInfo
+  Handler,       // `owner` is the HandlerInfo
+  StoreInit,     // `owner` is the StoreInfo
+  Invariant,     // `owner` is the InvariantInfo
+  FieldDefault,  // `owner` is the event's FieldInfo
+};
+
+struct Body {
+  BodyKind kind = BodyKind::Fn;
+  const void* owner = nullptr;
+  const AgentInfo* agent = nullptr;      // agent members
+  const ServiceInfo* service = nullptr;  // service members
+  const EventInfo* event = nullptr;      // FieldDefault
+  FileId file = 0;
+  std::uint32_t firstInst = 0;  // insts [firstInst, endInst)
+  std::uint32_t endInst = 0;
+  std::uint32_t firstSlot = 0;  // slots [firstSlot, endSlot)
+  std::uint32_t endSlot = 0;
+  InstId root;  // the body's value: a Block for fns and handlers
+};
+
+inline constexpr std::uint32_t kNoBody = ~0u;
+
+// Pointers to declarations interned as 32-bit ids, in first-use order.
+template <typename T>
+class InternTable {
+ public:
+  std::uint32_t intern(T item) {
+    auto [it, inserted] = index_.try_emplace(
+        key(item), static_cast<std::uint32_t>(items_.size()));
+    if (inserted) items_.push_back(item);
+    return it->second;
+  }
+  [[nodiscard]] const T& operator[](std::uint32_t i) const { return items_[i]; }
+  [[nodiscard]] std::size_t size() const { return items_.size(); }
+  [[nodiscard]] std::size_t bytes() const {
+    return items_.capacity() * sizeof(T) + index_.getMemorySize();
+  }
 
  private:
-  const void* target_ = nullptr;
+  template <typename P>
+  static const void* key(P* p) {
+    return p;
+  }
+  template <typename P, typename Q>
+  static const void* key(const std::pair<P, Q>& p) {
+    return p.second;
+  }
+  std::vector<T> items_;
+  llvm::DenseMap<const void*, std::uint32_t> index_;
 };
-static_assert(sizeof(ExprInfo) <= 32, "one per expression: keep it small");
 
-struct BodyInfo {
-  // Indexed by [file][expression id] (ast::Expr::id is dense per file), so
-  // recording and reading a fact is an array access. An entry whose `type`
-  // is null was never recorded.
-  std::vector<std::vector<ExprInfo>> exprs;
-  llvm::DenseMap<const ast::Stmt*, const Type*> lets;  // type of each `let`
-  // Match-arm bindings: the type bound by each binding pattern.
-  llvm::DenseMap<const ast::Pattern*, const Type*> bindings;
+class BodyIr {
+ public:
+  std::vector<Inst> insts;
+  std::vector<std::uint32_t> locs;  // per inst: begin offset in its body's
+                                    // file
+  // Operand lists: a list at `i` is operands[i] (the count) followed by
+  // that many InstIds.
+  std::vector<std::uint32_t> operands;
+  std::vector<Slot> slots;
+  std::vector<llvm::StringRef> strings;
+  std::vector<Body> bodies;
 
-  // Sizes the table of `file` for its `count` expressions.
-  void reserveFile(FileId file, std::uint32_t count) {
-    if (exprs.size() <= file) exprs.resize(file + 1);
-    exprs[file].resize(count);
+  InternTable<const FnInfo*> fns;
+  InternTable<std::pair<const AgentInfo*, const HandlerInfo*>> handlers;
+  InternTable<std::pair<const TypeInfo*, const VariantInfo*>> variants;
+  InternTable<std::pair<const CapabilityInfo*, const CapabilityOp*>> capOps;
+  InternTable<const CapabilityInfo*> capabilities;
+  InternTable<const EventInfo*> events;
+
+  [[nodiscard]] const Inst& operator[](InstId id) const {
+    return insts[id.index];
   }
-  // The entry of `e`, created (empty) when needed.
-  [[nodiscard]] ExprInfo& at(const ast::Expr* e) {
-    if (exprs.size() <= e->range.file) exprs.resize(e->range.file + 1);
-    std::vector<ExprInfo>& table = exprs[e->range.file];
-    if (table.size() <= e->id) table.resize(e->id + 1);
-    return table[e->id];
+  [[nodiscard]] llvm::ArrayRef<std::uint32_t> list(std::uint32_t at) const {
+    return llvm::ArrayRef<std::uint32_t>(operands).slice(at + 1, operands[at]);
   }
-  [[nodiscard]] const ExprInfo* find(const ast::Expr* e) const {
-    if (exprs.size() <= e->range.file) return nullptr;
-    const std::vector<ExprInfo>& table = exprs[e->range.file];
-    if (table.size() <= e->id || table[e->id].type == nullptr) return nullptr;
-    return &table[e->id];
-  }
-  // Recorded entries, and the bytes the table holds.
-  [[nodiscard]] std::size_t size() const {
-    std::size_t n = 0;
-    for (const std::vector<ExprInfo>& table : exprs)
-      for (const ExprInfo& info : table) n += info.type != nullptr ? 1 : 0;
-    return n;
-  }
-  [[nodiscard]] std::size_t bytes() const {
-    std::size_t n = 0;
-    for (const std::vector<ExprInfo>& table : exprs)
-      n += table.capacity() * sizeof(ExprInfo);
-    return n;
-  }
+
+  // Instructions, and the bytes the IR of bodies holds.
+  [[nodiscard]] std::size_t size() const { return insts.size(); }
+  [[nodiscard]] std::size_t bytes() const;
 };
 
 }  // namespace herald::check

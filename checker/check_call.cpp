@@ -19,6 +19,7 @@ using llvm::dyn_cast_or_null;
 namespace {
 
 struct MethodSig {
+  BuiltinMethod method = BuiltinMethod::StringLen;
   llvm::SmallVector<ParamView, 2> params;
   const Type* result = nullptr;
 };
@@ -26,33 +27,43 @@ struct MethodSig {
 // The built-in operations (the language decisions list exactly these).
 bool methodSig(TypeTable& tt, const Type* t, llvm::StringRef name,
                MethodSig& sig) {
-  auto set = [&](std::initializer_list<ParamView> ps, const Type* result) {
+  auto set = [&](BuiltinMethod m, std::initializer_list<ParamView> ps,
+                 const Type* result) {
+    sig.method = m;
     sig.params.assign(ps.begin(), ps.end());
     sig.result = result;
     return true;
   };
+  using M = BuiltinMethod;
   switch (t->kind) {
     case TypeKind::String:
-      if (name == "len") return set({}, tt.intType());
-      if (name == "concat") return set({{"s", t}}, t);
-      if (name == "contains") return set({{"s", t}}, tt.boolType());
-      if (name == "startsWith") return set({{"s", t}}, tt.boolType());
-      if (name == "upper" || name == "lower") return set({}, t);
+      if (name == "len") return set(M::StringLen, {}, tt.intType());
+      if (name == "concat") return set(M::StringConcat, {{"s", t}}, t);
+      if (name == "contains")
+        return set(M::StringContains, {{"s", t}}, tt.boolType());
+      if (name == "startsWith")
+        return set(M::StringStartsWith, {{"s", t}}, tt.boolType());
+      if (name == "upper") return set(M::StringUpper, {}, t);
+      if (name == "lower") return set(M::StringLower, {}, t);
       return false;
     case TypeKind::List:
-      if (name == "len") return set({}, tt.intType());
-      if (name == "append") return set({{"x", t->arg0}}, t);
-      if (name == "contains") return set({{"x", t->arg0}}, tt.boolType());
+      if (name == "len") return set(M::ListLen, {}, tt.intType());
+      if (name == "append") return set(M::ListAppend, {{"x", t->arg0}}, t);
+      if (name == "contains")
+        return set(M::ListContains, {{"x", t->arg0}}, tt.boolType());
       return false;
     case TypeKind::Option:
-      if (name == "getOr") return set({{"x", t->arg0}}, t->arg0);
-      if (name == "isSome") return set({}, tt.boolType());
+      if (name == "getOr")
+        return set(M::OptionGetOr, {{"x", t->arg0}}, t->arg0);
+      if (name == "isSome") return set(M::OptionIsSome, {}, tt.boolType());
       return false;
     case TypeKind::Map:
-      if (name == "get") return set({{"k", t->arg0}}, tt.option(t->arg1));
-      if (name == "put") return set({{"k", t->arg0}, {"v", t->arg1}}, t);
-      if (name == "remove") return set({{"k", t->arg0}}, t);
-      if (name == "len") return set({}, tt.intType());
+      if (name == "get")
+        return set(M::MapGet, {{"k", t->arg0}}, tt.option(t->arg1));
+      if (name == "put")
+        return set(M::MapPut, {{"k", t->arg0}, {"v", t->arg1}}, t);
+      if (name == "remove") return set(M::MapRemove, {{"k", t->arg0}}, t);
+      if (name == "len") return set(M::MapLen, {}, tt.intType());
       return false;
     case TypeKind::Error:
     case TypeKind::Never:
@@ -87,22 +98,26 @@ std::vector<std::string> builtinMethodNames(TypeTable& tt, const Type* t) {
   return names;
 }
 
-void BodyChecker::checkArgsQuietly(const ast::CallExpr* call) {
+InstId BodyChecker::checkArgsQuietly(const ast::CallExpr* call,
+                                     const Type* type) {
   for (const ast::Arg& arg : call->args) check(arg.value, nullptr);
+  return invalid(call->range, type);
 }
 
 void BodyChecker::checkArgs(llvm::StringRef callee,
                             llvm::ArrayRef<FieldInfo> params,
-                            const ast::CallExpr* call) {
+                            const ast::CallExpr* call,
+                            llvm::SmallVectorImpl<InstId>& out) {
   llvm::SmallVector<ParamView, 4> views;
   for (const FieldInfo& f : params)
     views.push_back({llvm::StringRef(f.name), f.type});
-  checkArgs(callee, views, call);
+  checkArgs(callee, views, call, out);
 }
 
 void BodyChecker::checkArgs(llvm::StringRef callee,
                             llvm::ArrayRef<ParamView> params,
-                            const ast::CallExpr* call) {
+                            const ast::CallExpr* call,
+                            llvm::SmallVectorImpl<InstId>& out) {
   if (call->args.size() != params.size())
     sema().diags.report<diag::ArgumentCount>(
         call->range, callee, static_cast<std::uint32_t>(params.size()),
@@ -110,10 +125,10 @@ void BodyChecker::checkArgs(llvm::StringRef callee,
   for (std::size_t i = 0; i < call->args.size(); ++i) {
     const ast::Arg& arg = call->args[i];
     if (i >= params.size()) {
-      checkUsed(arg.value, nullptr);
+      out.push_back(checkUsed(arg.value, nullptr));
       continue;
     }
-    checkAgainst(arg.value, params[i].type);
+    out.push_back(checkAgainst(arg.value, params[i].type));
     if (arg.label.empty() || arg.label.name == params[i].name) continue;
     auto report = sema().diags.report<diag::ArgumentLabel>(
         arg.label.range,
@@ -129,58 +144,51 @@ void BodyChecker::checkArgs(llvm::StringRef callee,
   }
 }
 
-const Type* BodyChecker::callFn(const ast::CallExpr* e, const FnInfo* fn) {
-  checkArgs(fn->name, fn->sig.params, e);
+InstId BodyChecker::callFn(const ast::CallExpr* e, const FnInfo* fn) {
+  llvm::SmallVector<InstId, 4> args;
+  checkArgs(fn->name, fn->sig.params, e, args);
   const Type* result = fn->sig.result ? fn->sig.result : types().error();
-  record(e->callee, result, RefKind::Function).setTarget(fn);
-  ExprInfo& info = record(e, result, RefKind::Function);
-  info.setTarget(fn);
   if (fn->agent != nullptr) callAgentFn(fn, e->range);
-  return result;
+  return emit(InstKind::CallFn, result, e->range, ir().fns.intern(fn),
+              list(args));
 }
 
-const Type* BodyChecker::callVariant(const ast::CallExpr* e, const Type* sum,
-                                     const VariantInfo* variant) {
-  ExprInfo& calleeInfo = record(e->callee, sum, RefKind::Variant);
-  calleeInfo.decl = sum->named;
-  calleeInfo.setTarget(variant);
-  checkArgs(variant->name, variant->fields, e);
-  ExprInfo& info = record(e, sum, RefKind::Variant);
-  info.decl = sum->named;
-  info.setTarget(variant);
-  return sum;
+InstId BodyChecker::callVariant(const ast::CallExpr* e, const Type* sum,
+                                const VariantInfo* variant) {
+  llvm::SmallVector<InstId, 4> args;
+  checkArgs(variant->name, variant->fields, e, args);
+  return emit(InstKind::Variant, sum, e->range,
+              ir().variants.intern({sum->named, variant}), list(args));
 }
 
-const Type* BodyChecker::callSome(const ast::CallExpr* e,
-                                  const Type* expected) {
+InstId BodyChecker::callSome(const ast::CallExpr* e, const Type* expected) {
   TypeTable& tt = types();
-  record(e->callee, tt.error(), RefKind::OptionSome);
   const Type* element =
       expected != nullptr && expected->kind == TypeKind::Option ? expected->arg0
                                                                 : nullptr;
   if (e->args.size() != 1) {
     sema().diags.report<diag::ArgumentCount>(
         e->range, "Some", 1u, static_cast<std::uint32_t>(e->args.size()));
-    checkArgsQuietly(e);
-    return record(e, tt.error(), RefKind::OptionSome).type;
+    return checkArgsQuietly(e);
   }
   const ast::Arg& arg = e->args[0];
   if (!arg.label.empty())
     sema().diags.report<diag::ArgumentLabel>(
         arg.label.range, "'Some' takes one unlabelled argument");
-  const Type* t = element != nullptr ? checkAgainst(arg.value, element)
-                                     : checkUsed(arg.value, nullptr);
-  if (element != nullptr) return record(e, expected, RefKind::OptionSome).type;
-  if (t == nullptr || quiet(t)) return record(e, tt.error()).type;
-  if (t->kind == TypeKind::Never) return record(e, t).type;
-  return record(e, tt.option(t), RefKind::OptionSome).type;
+  InstId v = element != nullptr ? checkAgainst(arg.value, element)
+                                : checkUsed(arg.value, nullptr);
+  if (element != nullptr)
+    return emit(InstKind::OptionSome, expected, e->range, v.index);
+  const Type* t = typeOf(v);
+  if (quiet(t)) return invalid(e->range);
+  // `Some(fail(...))` never makes a value.
+  if (t->kind == TypeKind::Never) return v;
+  return emit(InstKind::OptionSome, tt.option(t), e->range, v.index);
 }
 
-const Type* BodyChecker::callOpaque(const ast::CallExpr* e,
-                                    const TypeInfo* type) {
+InstId BodyChecker::callOpaque(const ast::CallExpr* e, const TypeInfo* type) {
   TypeTable& tt = types();
   const Type* result = tt.named(type);
-  record(e->callee, result, RefKind::TypeName).decl = type;
   if (type->def == TypeDefKind::Opaque && type->context != &context_) {
     std::string owner = type->context != nullptr ? type->context->name : "";
     sema()
@@ -192,17 +200,18 @@ const Type* BodyChecker::callOpaque(const ast::CallExpr* e,
               "ask that context for a value (for example through a fn it "
               "declares)",
               type->name, owner);
-    checkArgsQuietly(e);
-    return record(e, tt.error(), RefKind::OpaqueBuild).type;
+    return checkArgsQuietly(e);
   }
   const Type* base = type->base != nullptr ? type->base : tt.error();
   if (e->args.size() != 1) {
     sema().diags.report<diag::ArgumentCount>(
         e->range, type->name, 1u, static_cast<std::uint32_t>(e->args.size()));
-    checkArgsQuietly(e);
-  } else {
-    const ast::Expr* arg = e->args[0].value;
-    const Type* t = checkAgainst(arg, base);
+    return checkArgsQuietly(e, result);
+  }
+  const ast::Expr* arg = e->args[0].value;
+  InstId v = checkAgainst(arg, base);
+  {
+    const Type* t = typeOf(v);
     if (!quiet(t) && type->refinement != nullptr) {
       std::optional<ConstValue> value =
           evalConstant(sema(), context_, stripParens(arg), base);
@@ -215,36 +224,34 @@ const Type* BodyChecker::callOpaque(const ast::CallExpr* e,
                   refinementText(sema().sources, *type));
     }
   }
-  ExprInfo& info = record(e, result, RefKind::OpaqueBuild);
-  info.decl = type;
-  return result;
+  // A refined type built by name is its base value checked against the
+  // refinement: the same as the coercion.
+  if (type->def == TypeDefKind::Refined)
+    return emit(InstKind::RefineCheck, result, e->range, v.index);
+  return emit(InstKind::OpaqueBuild, result, e->range, v.index);
 }
 
-const Type* BodyChecker::callAgentRef(const ast::CallExpr* e,
-                                      const ScopeHit& hit) {
+InstId BodyChecker::callAgentRef(const ast::CallExpr* e, const ScopeHit& hit) {
   TypeTable& tt = types();
   const AgentInfo* target = hit.type->agent;
-  record(e->callee, hit.type, RefKind::Dependency).index = hit.index;
+  InstId dependency = scopedValue(hit, e->callee->range);
   const Type* key = target != nullptr && target->key && target->key->type
                         ? target->key->type
                         : tt.error();
+  llvm::SmallVector<InstId, 1> args;
   checkArgs(target != nullptr ? llvm::StringRef(target->name) : "",
-            llvm::ArrayRef<ParamView>(ParamView{"key", key}), e);
-  ExprInfo& info = record(e, hit.type, RefKind::AgentRef);
-  info.decl = target;
-  info.index = hit.index;
-  return hit.type;
+            llvm::ArrayRef<ParamView>(ParamView{"key", key}), e, args);
+  if (args.size() != 1) return invalid(e->range);
+  return emit(InstKind::AgentRef, hit.type, e->range, dependency.index,
+              args[0].index);
 }
 
-const Type* BodyChecker::callMessage(const ast::CallExpr* e,
-                                     const ast::FieldExpr* callee,
-                                     const Type* ref) {
+InstId BodyChecker::callMessage(const ast::CallExpr* e,
+                                const ast::FieldExpr* callee, InstId refValue) {
   TypeTable& tt = types();
+  const Type* ref = typeOf(refValue);
   const AgentInfo* target = ref->agent;
-  if (target == nullptr) {
-    checkArgsQuietly(e);
-    return record(e, tt.error()).type;
-  }
+  if (target == nullptr) return checkArgsQuietly(e);
   const HandlerInfo* h = target->handler(callee->name.name);
   if (h == nullptr) {
     std::vector<std::string> names;
@@ -260,10 +267,10 @@ const Type* BodyChecker::callMessage(const ast::CallExpr* e,
       report.note("did you mean '{}'?", best);
       report.fixit(callee->name.range, best);
     }
-    checkArgsQuietly(e);
-    return record(e, tt.error()).type;
+    return checkArgsQuietly(e);
   }
-  checkArgs(h->name, h->params, e);
+  llvm::SmallVector<InstId, 4> args{refValue};
+  checkArgs(h->name, h->params, e, args);
   if (h->result != nullptr && h->result != tt.unit() && !quiet(h->result))
     sema()
         .diags.report<diag::CallToValueHandler>(callee->name.range, h->name)
@@ -274,25 +281,17 @@ const Type* BodyChecker::callMessage(const ast::CallExpr* e,
   if (role_ == BodyRole::Invariant)
     sema().diags.report<diag::ImpureInvariant>(e->range, ownerName,
                                                "it sends a message");
-  ExprInfo& calleeInfo = record(callee, tt.unit(), RefKind::Message);
-  calleeInfo.setTarget(h);
-  calleeInfo.decl = target;
-  ExprInfo& info = record(e, tt.unit(), RefKind::Message);
-  info.setTarget(h);
-  info.decl = target;
-  effects.sends.push_back(CommitShape::Message{target, h->name, e->range});
+  effects.sends.push_back(CommitShape::Message{target, h, e->range});
   lastMessage_ = e;
-  return tt.unit();
+  return emit(InstKind::Message, tt.unit(), e->range,
+              ir().handlers.intern({target, h}), list(args));
 }
 
-const Type* BodyChecker::callMethod(const ast::CallExpr* e,
-                                    const ast::FieldExpr* callee,
-                                    const Type* base) {
+InstId BodyChecker::callMethod(const ast::CallExpr* e,
+                               const ast::FieldExpr* callee, InstId receiver) {
   TypeTable& tt = types();
-  if (base == nullptr || quiet(base) || base->kind == TypeKind::Never) {
-    checkArgsQuietly(e);
-    return record(e, tt.error()).type;
-  }
+  const Type* base = typeOf(receiver);
+  if (quiet(base) || base->kind == TypeKind::Never) return checkArgsQuietly(e);
   const Type* t = stripRefined(base);
   MethodSig sig;
   if (!methodSig(tt, t, callee->name.name, sig)) {
@@ -311,26 +310,25 @@ const Type* BodyChecker::callMethod(const ast::CallExpr* e,
       report.note("did you mean '{}'?", best);
       report.fixit(callee->name.range, best);
     }
-    checkArgsQuietly(e);
-    return record(e, tt.error()).type;
+    return checkArgsQuietly(e);
   }
-  checkArgs(callee->name.name, sig.params, e);
-  record(callee, sig.result, RefKind::Method);
-  record(e, sig.result, RefKind::Method);
-  return sig.result;
+  if (t != base)
+    receiver = emit(InstKind::Unrefine, t, callee->base->range, receiver.index);
+  llvm::SmallVector<InstId, 3> args{receiver};
+  checkArgs(callee->name.name, sig.params, e, args);
+  return emit(InstKind::Method, sig.result, e->range, list(args), 0,
+              static_cast<std::uint8_t>(sig.method));
 }
 
-const Type* BodyChecker::checkPathCall(const ast::CallExpr* e,
-                                       const Type* expected,
-                                       llvm::ArrayRef<ast::Ident> parts,
-                                       bool& handled) {
+InstId BodyChecker::checkPathCall(const ast::CallExpr* e, const Type* expected,
+                                  llvm::ArrayRef<ast::Ident> parts,
+                                  bool& handled) {
   TypeTable& tt = types();
   handled = true;
   PathHit path = lookupPath(parts);
   if (path.status == LookupResult::Status::Ambiguous) {
     reportAmbiguous(parts[0], path);
-    checkArgsQuietly(e);
-    return record(e, tt.error()).type;
+    return checkArgsQuietly(e);
   }
   if (path.status == LookupResult::Status::NotFound) {
     if (parts.size() == 1) {
@@ -352,8 +350,7 @@ const Type* BodyChecker::checkPathCall(const ast::CallExpr* e,
     } else {
       reportUnknownName(parts[0]);
     }
-    checkArgsQuietly(e);
-    return record(e, tt.error()).type;
+    return checkArgsQuietly(e);
   }
   std::size_t remaining = parts.size() - path.partsUsed;
   DeclInfo* decl = path.decl;
@@ -374,21 +371,17 @@ const Type* BodyChecker::checkPathCall(const ast::CallExpr* e,
             std::string(sema().sources.textOf(e->callee->range)) + "'");
     if (decl->kind == DeclInfoKind::Type || decl->kind == DeclInfoKind::Event)
       report.note("build a value with '{} {{ ... }}'", decl->name);
-    checkArgsQuietly(e);
-    return record(e, tt.error()).type;
+    return checkArgsQuietly(e);
   }
   if (remaining > 1) {
     handled = false;
-    return nullptr;
+    return InstId{};
   }
   const ast::Ident& member = parts.back();
   const auto* callee = llvm::cast<ast::FieldExpr>(e->callee);
-  if (auto* cap = dyn_cast<CapabilityInfo>(decl)) {
-    record(callee->base, tt.error(), RefKind::Capability).decl = cap;
-    return capabilityOp(e, e, cap, member, false);
-  }
+  if (auto* cap = dyn_cast<CapabilityInfo>(decl))
+    return capabilityOp(e, e, cap, member, InstId{}, callee->base->range);
   if (auto* type = dyn_cast<TypeInfo>(decl)) {
-    record(callee->base, tt.error(), RefKind::TypeName).decl = type;
     if (type->def == TypeDefKind::Sum)
       if (const VariantInfo* v = type->variant(member.name))
         return callVariant(e, tt.named(type), v);
@@ -396,37 +389,28 @@ const Type* BodyChecker::checkPathCall(const ast::CallExpr* e,
       if (f != nullptr && f->name == member.name) return callFn(e, f);
     handled = true;
     check(e->callee, nullptr);  // reports the unknown member
-    checkArgsQuietly(e);
-    return record(e, tt.error()).type;
+    return checkArgsQuietly(e);
   }
   handled = false;
-  return nullptr;
+  return InstId{};
 }
 
-const Type* BodyChecker::checkMemberCall(const ast::CallExpr* e,
-                                         const ast::FieldExpr* callee,
-                                         const Type* /*expected*/) {
-  TypeTable& tt = types();
+InstId BodyChecker::checkMemberCall(const ast::CallExpr* e,
+                                    const ast::FieldExpr* callee,
+                                    const Type* /*expected*/) {
   if (callee->name.empty()) {
     check(callee->base, nullptr);
-    checkArgsQuietly(e);
-    return record(e, tt.error()).type;
+    return checkArgsQuietly(e);
   }
-  const Type* base = check(callee->base, nullptr);
-  if (base != nullptr && base->kind == TypeKind::Ref)
-    return callMessage(e, callee, base);
+  InstId base = check(callee->base, nullptr);
+  if (typeOf(base)->kind == TypeKind::Ref) return callMessage(e, callee, base);
   return callMethod(e, callee, base);
 }
 
-const Type* BodyChecker::checkCall(const ast::CallExpr* e,
-                                   const Type* expected) {
-  TypeTable& tt = types();
+InstId BodyChecker::checkCall(const ast::CallExpr* e, const Type* expected) {
   const ast::Expr* callee = e->callee;
-  if (callee == nullptr || llvm::isa<ast::ErrorExpr>(callee)) {
-    if (callee != nullptr) record(callee, tt.error());
-    checkArgsQuietly(e);
-    return record(e, tt.error()).type;
-  }
+  if (callee == nullptr || llvm::isa<ast::ErrorExpr>(callee))
+    return checkArgsQuietly(e);
   if (const auto* apply = dyn_cast<ast::TypeApplyExpr>(callee)) {
     llvm::SmallVector<ast::Ident, 4> parts;
     if (pathOf(apply->base, parts) && parts.size() == 2 &&
@@ -439,14 +423,13 @@ const Type* BodyChecker::checkCall(const ast::CallExpr* e,
     sema().diags.report<diag::NotCallable>(
         callee->range,
         "'" + std::string(sema().sources.textOf(callee->range)) + "'");
-    checkArgsQuietly(e);
-    return record(e, tt.error()).type;
+    return checkArgsQuietly(e);
   }
   if (const auto* name = dyn_cast<ast::NameExpr>(callee)) {
     llvm::StringRef n = name->name.name;
     ScopeHit hit;
     if (lookupScoped(n, hit)) {
-      if (hit.ref == RefKind::Dependency && hit.type != nullptr &&
+      if (hit.kind == ScopeKind::Dependency && hit.type != nullptr &&
           hit.type->kind == TypeKind::Ref)
         return callAgentRef(e, hit);
       if (!quiet(hit.type)) {
@@ -456,9 +439,7 @@ const Type* BodyChecker::checkCall(const ast::CallExpr* e,
         if (hit.type->kind == TypeKind::Capability)
           report.note("call one of its operations: '{}.op(...)'", n.str());
       }
-      record(callee, hit.type ? hit.type : tt.error(), hit.ref);
-      checkArgsQuietly(e);
-      return record(e, tt.error()).type;
+      return checkArgsQuietly(e);
     }
     if (n == "Some") return callSome(e, expected);
     if (const FnInfo* f = localFn(n)) return callFn(e, f);
@@ -467,18 +448,19 @@ const Type* BodyChecker::checkCall(const ast::CallExpr* e,
         return callVariant(e, expected, v);
     bool handled = false;
     ast::Ident part = name->name;
-    const Type* t =
+    InstId v =
         checkPathCall(e, expected, llvm::ArrayRef<ast::Ident>(part), handled);
-    if (handled) return t;
+    if (handled) return v;
   }
   if (const auto* field = dyn_cast<ast::FieldExpr>(callee)) {
     if (const auto* baseName = dyn_cast_or_null<ast::NameExpr>(field->base)) {
       ScopeHit hit;
       if (lookupScoped(baseName->name.name, hit) &&
-          hit.ref == RefKind::Dependency && hit.type != nullptr &&
+          hit.kind == ScopeKind::Dependency && hit.type != nullptr &&
           hit.type->kind == TypeKind::Capability) {
-        record(field->base, hit.type, RefKind::Dependency).index = hit.index;
-        return capabilityOp(e, e, hit.type->capability, field->name, true);
+        InstId reach = scopedValue(hit, field->base->range);
+        return capabilityOp(e, e, hit.type->capability, field->name, reach,
+                            field->base->range);
       }
     }
     llvm::SmallVector<ast::Ident, 4> parts;
@@ -486,17 +468,16 @@ const Type* BodyChecker::checkCall(const ast::CallExpr* e,
     if (pathOf(field, parts) && !lookupScoped(parts[0].name, first) &&
         localFn(parts[0].name) == nullptr && parts[0].name != "None") {
       bool handled = false;
-      const Type* t = checkPathCall(e, expected, parts, handled);
-      if (handled) return t;
+      InstId v = checkPathCall(e, expected, parts, handled);
+      if (handled) return v;
     }
     return checkMemberCall(e, field, expected);
   }
-  const Type* t = check(callee, nullptr);
+  const Type* t = typeOf(check(callee, nullptr));
   if (!quiet(t))
     sema().diags.report<diag::NotCallable>(
         callee->range, "a value of type '" + displayName(t) + "'");
-  checkArgsQuietly(e);
-  return record(e, tt.error()).type;
+  return checkArgsQuietly(e);
 }
 
 }  // namespace herald::check

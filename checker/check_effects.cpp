@@ -24,7 +24,7 @@ void Effects::addEmit(const EventInfo* event) {
     emits.push_back(event);
 }
 
-void Effects::addWrite(llvm::StringRef store) {
+void Effects::addWrite(const StoreInfo* store) {
   if (std::find(writes.begin(), writes.end(), store) == writes.end())
     writes.push_back(store);
 }
@@ -39,7 +39,7 @@ bool Effects::merge(const Effects& other) {
                        sends.size() + callees.size();
   for (const auto& c : other.caps) addCap(c.first, c.second);
   for (const EventInfo* e : other.emits) addEmit(e);
-  for (llvm::StringRef w : other.writes) addWrite(w);
+  for (const StoreInfo* w : other.writes) addWrite(w);
   for (const FnInfo* f : other.callees) addCallee(f);
   for (const CommitShape::Message& m : other.sends) {
     bool seen = false;
@@ -61,9 +61,11 @@ void finishShape(const Effects& effects, CommitShape& shape,
             });
   shape.emits.erase(std::unique(shape.emits.begin(), shape.emits.end()),
                     shape.emits.end());
-  shape.writes.clear();
-  for (llvm::StringRef w : effects.writes) shape.writes.push_back(w.str());
-  std::sort(shape.writes.begin(), shape.writes.end());
+  shape.writes.assign(effects.writes.begin(), effects.writes.end());
+  std::sort(shape.writes.begin(), shape.writes.end(),
+            [](const StoreInfo* a, const StoreInfo* b) {
+              return a->field.name < b->field.name;
+            });
   shape.writes.erase(std::unique(shape.writes.begin(), shape.writes.end()),
                      shape.writes.end());
   shape.sends = effects.sends;
@@ -135,6 +137,7 @@ void BodyChecker::useCapability(const CapabilityInfo* cap, SourceRange at,
   switch (role_) {
     case BodyRole::PureFn:
     case BodyRole::StoreInit:
+    case BodyRole::FieldDefault:
       if (!once) return;
       reportedCaps_.push_back(cap);
       {
@@ -188,20 +191,21 @@ void BodyChecker::callAgentFn(const FnInfo* callee, SourceRange at) {
       return;
     case BodyRole::PureFn:
     case BodyRole::StoreInit:
+    case BodyRole::FieldDefault:
     case BodyRole::AgentFn:
       return;
   }
 }
 
-const Type* BodyChecker::capabilityOp(const ast::Expr* e,
-                                      const ast::CallExpr* call,
-                                      const CapabilityInfo* cap,
-                                      const ast::Ident& op,
-                                      bool viaDependency) {
+InstId BodyChecker::capabilityOp(const ast::Expr* e, const ast::CallExpr* call,
+                                 const CapabilityInfo* cap,
+                                 const ast::Ident& op, InstId reach,
+                                 SourceRange capRange) {
   TypeTable& tt = types();
+  bool viaDependency = reach.valid();
   if (cap == nullptr) {
-    if (call != nullptr) checkArgsQuietly(call);
-    return record(e, tt.error()).type;
+    if (call != nullptr) return checkArgsQuietly(call);
+    return invalid(e->range);
   }
   if (cap->firstParty == FirstParty::Events && op.name == "emit") {
     if (call != nullptr) return checkEmit(call, call->callee, nullptr);
@@ -210,7 +214,7 @@ const Type* BodyChecker::capabilityOp(const ast::Expr* e,
         .report<diag::NotAValue>(e->range, "Events.emit",
                                  "a capability operation")
         .note("call it with the event to emit: 'Events.emit(E {{ ... }})'");
-    return record(e, tt.error()).type;
+    return invalid(e->range);
   }
   const CapabilityOp* o = cap->op(op.name);
   if (o == nullptr) {
@@ -227,40 +231,39 @@ const Type* BodyChecker::capabilityOp(const ast::Expr* e,
       report.note("did you mean '{}'?", best);
       report.fixit(op.range, best);
     }
-    if (call != nullptr) checkArgsQuietly(call);
-    return record(e, tt.error()).type;
+    if (call != nullptr) return checkArgsQuietly(call);
+    return invalid(e->range);
   }
   useCapability(cap,
                 call != nullptr && call->callee != nullptr ? call->callee->range
                                                            : e->range,
                 viaDependency);
   const Type* result = o->sig.result != nullptr ? o->sig.result : tt.unit();
+  if (!reach.valid())
+    reach = emit(InstKind::CapabilityName, cap->type, capRange,
+                 ir().capabilities.intern(cap));
+  llvm::SmallVector<InstId, 4> args{reach};
   if (call != nullptr) {
-    checkArgs(o->name, o->sig.params, call);
-    ExprInfo& calleeInfo = record(call->callee, result, RefKind::CapabilityOp);
-    calleeInfo.decl = cap;
-    calleeInfo.setTarget(o);
-    ExprInfo& info = record(call, result, RefKind::CapabilityOp);
-    info.decl = cap;
-    info.setTarget(o);
-    return result;
+    checkArgs(o->name, o->sig.params, call, args);
+    return emit(InstKind::CapCall, result, call->range,
+                ir().capOps.intern({cap, o}), list(args));
   }
-  if (!o->sig.params.empty())
+  if (!o->sig.params.empty()) {
     sema()
         .diags
         .report<diag::ArgumentCount>(
             e->range, o->name, static_cast<std::uint32_t>(o->sig.params.size()),
             0u)
         .note("only operations without parameters may omit '()'");
-  ExprInfo& info = record(e, result, RefKind::CapabilityOp);
-  info.decl = cap;
-  info.setTarget(o);
-  return result;
+    return invalid(e->range, result);
+  }
+  return emit(InstKind::CapCall, result, e->range, ir().capOps.intern({cap, o}),
+              list(args));
 }
 
-const Type* BodyChecker::checkEmit(const ast::CallExpr* call,
-                                   const ast::Expr* callee,
-                                   const ast::TypeApplyExpr* typeArg) {
+InstId BodyChecker::checkEmit(const ast::CallExpr* call,
+                              const ast::Expr* callee,
+                              const ast::TypeApplyExpr* typeArg) {
   TypeTable& tt = types();
   const CapabilityInfo* events = nullptr;
   for (const auto& cap : pass_.sema.program.firstParty)
@@ -284,25 +287,22 @@ const Type* BodyChecker::checkEmit(const ast::CallExpr* call,
         explicitType = tt.error();
       }
     }
-    record(typeArg, tt.unit(), RefKind::CapabilityOp).decl = events;
   }
-  ExprInfo& calleeInfo = record(callee, tt.unit(), RefKind::CapabilityOp);
-  calleeInfo.decl = events;
-  calleeInfo.setTarget(events != nullptr ? events->op("emit") : nullptr);
-  record(call, tt.unit(), RefKind::Emit);
   if (call->args.size() != 1) {
     sema().diags.report<diag::ArgumentCount>(
         call->range, "Events.emit", 1u,
         static_cast<std::uint32_t>(call->args.size()));
-    checkArgsQuietly(call);
-    return tt.unit();
+    return checkArgsQuietly(call, tt.unit());
   }
   const ast::Expr* value = call->args[0].value;
-  const Type* t = explicitType != nullptr && !quiet(explicitType)
-                      ? checkAgainst(value, explicitType)
-                      : checkUsed(value, nullptr);
-  if (explicitType != nullptr) t = explicitType;  // reported if wrong
-  if (quiet(t) || t->kind == TypeKind::Never) return tt.unit();
+  InstId v = explicitType != nullptr && !quiet(explicitType)
+                 ? checkAgainst(value, explicitType)
+                 : checkUsed(value, nullptr);
+  const Type* t = explicitType != nullptr ? explicitType  // reported if wrong
+                                          : typeOf(v);
+  if (quiet(t)) return invalid(call->range, tt.unit());
+  // `Events.emit(fail(...))` emits nothing: the failure is the value.
+  if (t->kind == TypeKind::Never) return v;
   // The most precise range: the event named by `[E]` or by the literal.
   SourceRange at = value->range;
   if (typeArg != nullptr)
@@ -321,10 +321,9 @@ const Type* BodyChecker::checkEmit(const ast::CallExpr* call,
       report.note(
           "only a value of a type declared with 'event' can be "
           "emitted");
-    return tt.unit();
+    return invalid(call->range, tt.unit());
   }
   const EventInfo* event = t->event;
-  pass_.sema.program.bodies.at(call).decl = event;
   if (event->context != &context_) {
     std::string owner = event->context != nullptr ? event->context->name : "";
     sema()
@@ -337,10 +336,11 @@ const Type* BodyChecker::checkEmit(const ast::CallExpr* call,
             "emit an event declared in your own context '{}' instead, and "
             "subscribe to '{}' where you need to react to it",
             context_.name, event->name);
-    return tt.unit();
+    return invalid(call->range, tt.unit());
   }
   effects.addEmit(event);
-  return tt.unit();
+  return emit(InstKind::Emit, tt.unit(), call->range, ir().events.intern(event),
+              v.index);
 }
 
 }  // namespace herald::check

@@ -1,6 +1,8 @@
 // Expression dispatch, blocks, `if`, unary operators, `fail`, and the
 // expected-type machinery (coercion of refined types, refinement of
 // constants, joining branch types).
+#include <cstring>
+
 #include <llvm/Support/Casting.h>
 
 #include "checker/body_checker.h"
@@ -13,14 +15,65 @@ using llvm::dyn_cast;
 
 BodyChecker::BodyChecker(BodyPass& pass, const ContextInfo& context,
                          BodyRole role)
-    : pass_(pass), context_(context), role_(role) {}
+    : pass_(pass),
+      context_(context),
+      role_(role),
+      firstInst_(
+          static_cast<std::uint32_t>(pass.sema.program.bodies.insts.size())),
+      firstSlot_(
+          static_cast<std::uint32_t>(pass.sema.program.bodies.slots.size())) {}
 
-ExprInfo& BodyChecker::record(const ast::Expr* e, const Type* type,
-                              RefKind ref) {
-  ExprInfo& info = pass_.sema.program.bodies.at(e);
-  info.type = type;
-  info.ref = ref;
-  return info;
+std::uint32_t BodyChecker::finish(BodyKind kind, const void* owner, InstId root,
+                                  FileId file) {
+  BodyIr& b = ir();
+  Body body;
+  body.kind = kind;
+  body.owner = owner;
+  body.agent = agent;
+  body.service = service;
+  body.file = file;
+  body.firstInst = firstInst_;
+  body.endInst = static_cast<std::uint32_t>(b.insts.size());
+  body.firstSlot = firstSlot_;
+  body.endSlot = static_cast<std::uint32_t>(b.slots.size());
+  body.root = root;
+  b.bodies.push_back(body);
+  return static_cast<std::uint32_t>(b.bodies.size() - 1);
+}
+
+InstId BodyChecker::emit(InstKind kind, const Type* type, SourceRange at,
+                         std::uint32_t a, std::uint32_t b, std::uint8_t sub) {
+  BodyIr& body = ir();
+  if (type == nullptr) type = types().error();
+  InstId id{static_cast<std::uint32_t>(body.insts.size())};
+  body.insts.push_back(Inst{kind, sub, type->id, a, b});
+  body.locs.push_back(at.begin);
+  return id;
+}
+
+InstId BodyChecker::invalid(SourceRange at, const Type* type) {
+  return emit(InstKind::Invalid, type != nullptr ? type : types().error(), at);
+}
+
+std::uint32_t BodyChecker::list(llvm::ArrayRef<InstId> ids) {
+  std::vector<std::uint32_t>& ops = ir().operands;
+  auto at = static_cast<std::uint32_t>(ops.size());
+  ops.push_back(static_cast<std::uint32_t>(ids.size()));
+  for (InstId id : ids) ops.push_back(id.index);
+  return at;
+}
+
+const Type* BodyChecker::typeOf(InstId id) const {
+  const BodyIr& body = pass_.sema.program.bodies;
+  return pass_.sema.program.types.byId(body.insts[id.index].type);
+}
+
+SlotId BodyChecker::newSlot(llvm::StringRef name, const Type* type,
+                            bool fromPattern) {
+  std::vector<Slot>& slots = ir().slots;
+  if (type == nullptr) type = types().error();
+  slots.push_back(Slot{name, type->id, fromPattern});
+  return SlotId{static_cast<std::uint32_t>(slots.size() - 1)};
 }
 
 bool BodyChecker::quiet(const Type* t) {
@@ -61,24 +114,61 @@ std::string BodyChecker::quotedList(llvm::ArrayRef<std::string> names) {
   return out;
 }
 
-const Type* BodyChecker::check(const ast::Expr* e, const Type* expected) {
+namespace {
+
+std::uint32_t low(std::uint64_t v) { return static_cast<std::uint32_t>(v); }
+std::uint32_t high(std::uint64_t v) {
+  return static_cast<std::uint32_t>(v >> 32);
+}
+
+std::uint64_t millis(const ast::DurationLitExpr* e) {
+  switch (e->unit) {
+    case DurationUnit::Milliseconds:
+      return e->value;
+    case DurationUnit::Seconds:
+      return e->value * 1000;
+    case DurationUnit::Minutes:
+      return e->value * 60'000;
+    case DurationUnit::Hours:
+      return e->value * 3'600'000;
+    case DurationUnit::Days:
+      return e->value * 86'400'000;
+  }
+  return e->value;
+}
+
+}  // namespace
+
+InstId BodyChecker::check(const ast::Expr* e, const Type* expected) {
   TypeTable& tt = types();
   bool discard = discard_;
   discard_ = false;
-  if (e == nullptr) return tt.error();
+  if (e == nullptr) return invalid(SourceRange{});
   switch (e->kind) {
-    case ast::ExprKind::IntLit:
-      return record(e, tt.intType()).type;
-    case ast::ExprKind::FloatLit:
-      return record(e, tt.floatType()).type;
+    case ast::ExprKind::IntLit: {
+      std::uint64_t v = cast<ast::IntLitExpr>(e)->value;
+      return emit(InstKind::IntLit, tt.intType(), e->range, low(v), high(v));
+    }
+    case ast::ExprKind::FloatLit: {
+      std::uint64_t v = 0;
+      double d = cast<ast::FloatLitExpr>(e)->value;
+      static_assert(sizeof v == sizeof d);
+      std::memcpy(&v, &d, sizeof v);
+      return emit(InstKind::FloatLit, tt.floatType(), e->range, low(v),
+                  high(v));
+    }
     case ast::ExprKind::BoolLit:
-      return record(e, tt.boolType()).type;
+      return emit(InstKind::BoolLit, tt.boolType(), e->range, 0, 0,
+                  cast<ast::BoolLitExpr>(e)->value ? 1 : 0);
     case ast::ExprKind::StringLit:
       return checkString(cast<ast::StringLitExpr>(e));
     case ast::ExprKind::UnitLit:
-      return record(e, tt.unit()).type;
-    case ast::ExprKind::DurationLit:
-      return record(e, tt.duration()).type;
+      return emit(InstKind::UnitLit, tt.unit(), e->range);
+    case ast::ExprKind::DurationLit: {
+      std::uint64_t v = millis(cast<ast::DurationLitExpr>(e));
+      return emit(InstKind::DurationLit, tt.duration(), e->range, low(v),
+                  high(v));
+    }
     case ast::ExprKind::Name:
       return checkName(cast<ast::NameExpr>(e), expected);
     case ast::ExprKind::Field:
@@ -91,7 +181,7 @@ const Type* BodyChecker::check(const ast::Expr* e, const Type* expected) {
       sema().diags.report<diag::NotAValue>(e->range,
                                            sema().sources.textOf(apply->range),
                                            "a capability operation");
-      return record(e, tt.error()).type;
+      return invalid(e->range);
     }
     case ast::ExprKind::RecordLit:
       return checkRecordLit(cast<ast::RecordLitExpr>(e));
@@ -107,16 +197,16 @@ const Type* BodyChecker::check(const ast::Expr* e, const Type* expected) {
       return checkUnary(cast<ast::UnaryExpr>(e));
     case ast::ExprKind::Binary:
       return checkBinary(cast<ast::BinaryExpr>(e));
-    case ast::ExprKind::Paren: {
-      const Type* inner = check(cast<ast::ParenExpr>(e)->inner, expected);
-      return record(e, inner).type;
-    }
+    case ast::ExprKind::Paren:
+      // Parentheses only group: the inner value stands for them.
+      discard_ = discard;
+      return check(cast<ast::ParenExpr>(e)->inner, expected);
     case ast::ExprKind::Fail:
       return checkFail(cast<ast::FailExpr>(e));
     case ast::ExprKind::Error:
-      return record(e, tt.error()).type;
+      return invalid(e->range);
   }
-  return record(e, tt.error()).type;
+  return invalid(e->range);
 }
 
 void BodyChecker::reportMessageUse(const ast::Expr* e) {
@@ -130,39 +220,43 @@ void BodyChecker::reportMessageUse(const ast::Expr* e) {
           "result here; send it as a statement of its own");
 }
 
-const Type* BodyChecker::checkUsed(const ast::Expr* e, const Type* expected) {
-  const Type* t = check(e, expected);
+InstId BodyChecker::checkUsed(const ast::Expr* e, const Type* expected) {
+  InstId v = check(e, expected);
   reportMessageUse(e);
-  return t;
+  return v;
 }
 
-const Type* BodyChecker::checkAgainst(const ast::Expr* e,
+InstId BodyChecker::checkAgainst(const ast::Expr* e, const Type* expected) {
+  InstId v = checkUsed(e, expected);
+  return coerce(e, v, expected);
+}
+
+InstId BodyChecker::checkValueAgainst(const ast::Expr* e,
                                       const Type* expected) {
-  const Type* t = checkUsed(e, expected);
-  coerce(e, t, expected);
-  return expected != nullptr && !quiet(t) ? expected : t;
-}
-
-const Type* BodyChecker::checkValueAgainst(const ast::Expr* e,
-                                           const Type* expected) {
   return checkAgainst(e, expected);
 }
 
-void BodyChecker::coerce(const ast::Expr* e, const Type* actual,
-                         const Type* expected) {
-  if (e == nullptr || expected == nullptr || actual == expected) return;
-  if (quiet(actual) || quiet(expected)) return;
-  if (actual->kind == TypeKind::Never) return;
+InstId BodyChecker::coerce(const ast::Expr* e, InstId value,
+                           const Type* expected) {
+  const Type* actual = typeOf(value);
+  if (e == nullptr || expected == nullptr || actual == expected) return value;
+  if (quiet(actual) || quiet(expected)) return value;
+  if (actual->kind == TypeKind::Never) return value;
   // A refined value is usable where its base is expected.
   if (stripRefined(actual) == stripRefined(expected) &&
       stripRefined(expected) == expected)
-    return;
+    return emit(InstKind::Unrefine, expected, e->range, value.index);
   // A base value is accepted where a refined type is expected: checked at
-  // runtime, and now when it is a constant.
+  // runtime, and now when it is a constant. A value of another refinement
+  // of the same base is unrefined first.
   if (expected->kind == TypeKind::Named &&
       expected->named->def == TypeDefKind::Refined &&
       stripRefined(expected) == stripRefined(actual)) {
-    pass_.sema.program.bodies.at(e).coercion = Coercion::RefineCheck;
+    if (actual != stripRefined(actual))
+      value =
+          emit(InstKind::Unrefine, stripRefined(actual), e->range, value.index);
+    InstId checked =
+        emit(InstKind::RefineCheck, expected, e->range, value.index);
     std::optional<ConstValue> value =
         evalConstant(sema(), context_, stripParens(e), actual);
     if (value && checkRefinement(*expected->named, *value) ==
@@ -175,10 +269,11 @@ void BodyChecker::coerce(const ast::Expr* e, const Type* actual,
                 expected->named->name,
                 refinementText(sema().sources, *expected->named));
     }
-    return;
+    return checked;
   }
   sema().diags.report<diag::TypeMismatch>(e->range, displayName(expected),
                                           displayName(actual));
+  return invalid(e->range, expected);
 }
 
 const Type* BodyChecker::join(const Type* a, const Type* b) const {
@@ -212,56 +307,59 @@ bool BodyChecker::needsExpected(const ast::Expr* e) {
          LookupResult::Status::NotFound;
 }
 
-const Type* BodyChecker::checkBlock(const ast::BlockExpr* block,
-                                    const Type* expected, bool used) {
+InstId BodyChecker::checkBlock(const ast::BlockExpr* block,
+                               const Type* expected, bool used) {
   TypeTable& tt = types();
-  if (block == nullptr) return tt.error();
+  if (block == nullptr) return invalid(SourceRange{});
   std::size_t mark = locals_.size();
   const Type* result = tt.unit();
   bool diverges = false;
+  llvm::SmallVector<InstId, 8> stmts;
   for (std::size_t i = 0; i < block->stmts.size(); ++i) {
     const ast::Stmt* stmt = block->stmts[i];
     if (stmt == nullptr) continue;
     bool last = i + 1 == block->stmts.size();
     switch (stmt->kind) {
       case ast::StmtKind::Let:
-        checkLet(stmt);
+        stmts.push_back(checkLet(stmt));
         break;
       case ast::StmtKind::Assign:
-        checkAssign(stmt);
+        stmts.push_back(checkAssign(stmt));
         break;
       case ast::StmtKind::Expr: {
-        const Type* t = nullptr;
+        InstId v;
         if (last && used) {
-          t = checkUsed(stmt->value, expected);
+          v = checkUsed(stmt->value, expected);
         } else {
           discard_ = true;
-          t = check(stmt->value, last ? expected : nullptr);
+          v = check(stmt->value, last ? expected : nullptr);
         }
-        if (t != nullptr && t->kind == TypeKind::Never) diverges = true;
+        const Type* t = typeOf(v);
+        if (t->kind == TypeKind::Never) diverges = true;
         if (last) result = t;
+        stmts.push_back(v);
         break;
       }
       case ast::StmtKind::Error:
         sawBrokenStmt_ = true;
         result = tt.error();
+        stmts.push_back(invalid(stmt->range));
         break;
     }
   }
   // A block whose statements end in `fail` has no value to agree on.
   if (diverges && result == tt.unit()) result = tt.never();
   locals_.resize(mark);
-  return record(block, result).type;
+  return emit(InstKind::Block, result, block->range, list(stmts));
 }
 
-void BodyChecker::checkFnBody(const ast::BlockExpr* body, const Type* result) {
+InstId BodyChecker::checkFnBody(const ast::BlockExpr* body,
+                                const Type* result) {
   TypeTable& tt = types();
-  if (body == nullptr) return;
-  if (result == nullptr || result == tt.unit() || quiet(result)) {
-    checkBlock(body, nullptr, false);
-    return;
-  }
-  const Type* t = checkBlock(body, result, true);
+  if (body == nullptr) return invalid(SourceRange{});
+  if (result == nullptr || result == tt.unit() || quiet(result))
+    return checkBlock(body, nullptr, false);
+  InstId v = checkBlock(body, result, true);
   // Point at the expression that produced the value, not the whole body.
   const ast::Expr* at = body;
   if (!body->stmts.empty() && body->stmts.back() != nullptr &&
@@ -269,8 +367,8 @@ void BodyChecker::checkFnBody(const ast::BlockExpr* body, const Type* result) {
       body->stmts.back()->value != nullptr)
     at = body->stmts.back()->value;
   // A message there was reported as message-result-used already.
-  if (stripParens(at) == lastMessage_ && at != nullptr) return;
-  coerce(at, t, result);
+  if (stripParens(at) == lastMessage_ && at != nullptr) return v;
+  return coerce(at, v, result);
 }
 
 namespace {
@@ -288,30 +386,34 @@ const ast::Expr* valueOf(const ast::Expr* e) {
 
 }  // namespace
 
-const Type* BodyChecker::checkIf(const ast::IfExpr* e, const Type* expected,
-                                 bool discard) {
+InstId BodyChecker::checkIf(const ast::IfExpr* e, const Type* expected,
+                            bool discard) {
   TypeTable& tt = types();
-  checkAgainst(e->cond, tt.boolType());
+  InstId cond = checkAgainst(e->cond, tt.boolType());
   if (e->elseExpr == nullptr) {
-    checkBlock(e->thenBlock, nullptr, false);
-    return record(e, tt.unit()).type;
+    InstId then = checkBlock(e->thenBlock, nullptr, false);
+    return emit(InstKind::If, tt.unit(), e->range, cond.index, then.index);
   }
-  const Type* thenT = checkBlock(e->thenBlock, expected, !discard);
+  InstId then = checkBlock(e->thenBlock, expected, !discard);
+  const Type* thenT = typeOf(then);
   if (expected != nullptr) {
-    coerce(valueOf(e->thenBlock), thenT, expected);
+    then = coerce(valueOf(e->thenBlock), then, expected);
     discard_ = discard;
-    const Type* elseT = check(e->elseExpr, expected);
-    coerce(valueOf(e->elseExpr), elseT, expected);
+    InstId otherwise = check(e->elseExpr, expected);
+    const Type* elseT = typeOf(otherwise);
+    otherwise = coerce(valueOf(e->elseExpr), otherwise, expected);
     const Type* joined = join(thenT, elseT);
-    return record(e, joined != nullptr && joined->kind == TypeKind::Never
-                         ? joined
-                         : expected)
-        .type;
+    InstId branches[] = {then, otherwise};
+    return emit(InstKind::IfElse,
+                joined != nullptr && joined->kind == TypeKind::Never ? joined
+                                                                     : expected,
+                e->range, cond.index, list(branches));
   }
   const Type* want =
       thenT != nullptr && thenT->kind != TypeKind::Never ? thenT : nullptr;
   discard_ = discard;
-  const Type* elseT = check(e->elseExpr, want);
+  InstId otherwise = check(e->elseExpr, want);
+  const Type* elseT = typeOf(otherwise);
   const Type* result = join(thenT, elseT);
   if (want != nullptr && elseT != nullptr && elseT->kind != TypeKind::Never &&
       !quiet(elseT) && !quiet(want) &&
@@ -325,15 +427,28 @@ const Type* BodyChecker::checkIf(const ast::IfExpr* e, const Type* expected,
               displayName(want));
     result = tt.error();
   }
-  return record(e, result).type;
+  // A refined branch beside one of another type: the `if` has their base
+  // type, and both branches are unrefined to it.
+  if (!quiet(result) && !quiet(elseT) && thenT->kind != TypeKind::Never &&
+      elseT->kind != TypeKind::Never && thenT != elseT)
+    result = stripRefined(result);
+  if (!quiet(result) && result->kind != TypeKind::Never) {
+    if (thenT != result && thenT->kind != TypeKind::Never)
+      then = coerce(valueOf(e->thenBlock), then, result);
+    if (elseT != result && elseT->kind != TypeKind::Never)
+      otherwise = coerce(valueOf(e->elseExpr), otherwise, result);
+  }
+  InstId branches[] = {then, otherwise};
+  return emit(InstKind::IfElse, result, e->range, cond.index, list(branches));
 }
 
-const Type* BodyChecker::checkUnary(const ast::UnaryExpr* e) {
+InstId BodyChecker::checkUnary(const ast::UnaryExpr* e) {
   TypeTable& tt = types();
-  const Type* t = checkUsed(e->operand, nullptr);
+  InstId operand = checkUsed(e->operand, nullptr);
+  const Type* t = typeOf(operand);
   const Type* base = stripRefined(t);
   const Type* result = tt.error();
-  if (quiet(t)) return record(e, t).type;
+  if (quiet(t)) return invalid(e->range);
   switch (e->op) {
     case ast::UnaryOp::Not:
       if (base == tt.boolType() || t->kind == TypeKind::Never)
@@ -347,15 +462,20 @@ const Type* BodyChecker::checkUnary(const ast::UnaryExpr* e) {
         result = t;
       break;
   }
-  if (result == tt.error())
+  if (result == tt.error()) {
     sema().diags.report<diag::InvalidOperands>(e->range, ast::spelling(e->op),
                                                "'" + displayName(t) + "'");
-  return record(e, result).type;
+    return invalid(e->range);
+  }
+  if (t != base && t->kind != TypeKind::Never)
+    operand = coerce(e->operand, operand, base);
+  return emit(InstKind::Unary, result, e->range, operand.index, 0,
+              static_cast<std::uint8_t>(e->op));
 }
 
-const Type* BodyChecker::checkFail(const ast::FailExpr* e) {
-  checkAgainst(e->message, types().string());
-  return record(e, types().never()).type;
+InstId BodyChecker::checkFail(const ast::FailExpr* e) {
+  InstId message = checkAgainst(e->message, types().string());
+  return emit(InstKind::Fail, types().never(), e->range, message.index);
 }
 
 }  // namespace herald::check

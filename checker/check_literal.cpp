@@ -12,11 +12,14 @@ namespace herald::check {
 
 using llvm::dyn_cast;
 
-void BodyChecker::checkFieldInits(const ast::RecordLitExpr* e,
+bool BodyChecker::checkFieldInits(const ast::RecordLitExpr* e,
                                   llvm::StringRef typeName,
                                   llvm::ArrayRef<FieldInfo> fields,
-                                  bool eventDefaults) {
+                                  const EventInfo* event,
+                                  llvm::SmallVectorImpl<InstId>& out) {
+  bool eventDefaults = event != nullptr;
   llvm::SmallVector<const ast::FieldInit*, 8> given(fields.size(), nullptr);
+  out.assign(fields.size(), InstId{});
   for (const ast::FieldInit& init : e->fields) {
     std::size_t index = fields.size();
     for (std::size_t i = 0; i < fields.size(); ++i)
@@ -52,32 +55,35 @@ void BodyChecker::checkFieldInits(const ast::RecordLitExpr* e,
       continue;
     }
     given[index] = &init;
-    checkAgainst(init.value, fields[index].type);
+    out[index] = checkAgainst(init.value, fields[index].type);
   }
   std::vector<std::string> missing;
-  for (std::size_t i = 0; i < fields.size(); ++i)
-    if (given[i] == nullptr &&
-        !(eventDefaults && fields[i].defaultExpr != nullptr))
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    if (given[i] != nullptr) continue;
+    if (eventDefaults && fields[i].defaultExpr != nullptr)
+      out[i] = emit(InstKind::FieldDefault, fields[i].type, e->range,
+                    ir().events.intern(event), static_cast<std::uint32_t>(i));
+    else
       missing.push_back(fields[i].name);
-  if (missing.empty()) return;
+    // The literal keeps its type so that its uses are still checked.
+    if (!out[i].valid()) out[i] = invalid(e->range);
+  }
+  if (missing.empty()) return true;
   SourceRange at = e->type != nullptr ? e->type->range : e->range;
   auto report = sema().diags.report<diag::MissingFields>(
       at, typeName,
       (missing.size() == 1 ? "field " : "fields ") + quotedList(missing));
   if (!eventDefaults) report.note("every field of a record must be given");
+  return false;
 }
 
-const Type* BodyChecker::checkRecordLit(const ast::RecordLitExpr* e) {
-  TypeTable& tt = types();
+InstId BodyChecker::checkRecordLit(const ast::RecordLitExpr* e) {
   llvm::SmallVector<ast::Ident, 4> parts;
   auto quietFields = [&] {
     for (const ast::FieldInit& init : e->fields) checkUsed(init.value, nullptr);
-    return record(e, tt.error()).type;
+    return invalid(e->range);
   };
-  if (!pathOf(e->type, parts)) {
-    if (e->type != nullptr) record(e->type, tt.error());
-    return quietFields();
-  }
+  if (!pathOf(e->type, parts)) return quietFields();
   PathHit path = lookupPath(parts);
   if (path.status == LookupResult::Status::Ambiguous) {
     reportAmbiguous(parts[0], path);
@@ -100,19 +106,16 @@ const Type* BodyChecker::checkRecordLit(const ast::RecordLitExpr* e) {
     if (auto* type = dyn_cast<TypeInfo>(decl)) t = type->type;
     if (auto* event = dyn_cast<EventInfo>(decl)) t = event->type;
   }
-  record(e->type, tt.error(), RefKind::TypeName).decl = decl;
   if (t != nullptr && t->kind == TypeKind::Named &&
       t->named->def == TypeDefKind::Record) {
-    checkFieldInits(e, t->named->name, t->named->fields, false);
-    ExprInfo& info = record(e, t, RefKind::TypeName);
-    info.decl = t->named;
-    return t;
+    llvm::SmallVector<InstId, 8> values;
+    checkFieldInits(e, t->named->name, t->named->fields, nullptr, values);
+    return emit(InstKind::RecordLit, t, e->range, list(values));
   }
   if (t != nullptr && t->kind == TypeKind::Event) {
-    checkFieldInits(e, t->event->name, t->event->fields, true);
-    ExprInfo& info = record(e, t, RefKind::TypeName);
-    info.decl = t->event;
-    return t;
+    llvm::SmallVector<InstId, 8> values;
+    checkFieldInits(e, t->event->name, t->event->fields, t->event, values);
+    return emit(InstKind::EventLit, t, e->range, list(values));
   }
   if (t != nullptr && quiet(t)) return quietFields();
   std::string text(sema().sources.textOf(e->type->range));
@@ -127,48 +130,67 @@ const Type* BodyChecker::checkRecordLit(const ast::RecordLitExpr* e) {
   return quietFields();
 }
 
-const Type* BodyChecker::checkListLit(const ast::ListLitExpr* e,
-                                      const Type* expected) {
+InstId BodyChecker::checkListLit(const ast::ListLitExpr* e,
+                                 const Type* expected) {
   TypeTable& tt = types();
   const Type* element = expected != nullptr && expected->kind == TypeKind::List
                             ? expected->arg0
                             : nullptr;
   if (e->elements.empty()) {
-    if (element != nullptr) return record(e, expected).type;
-    if (expected != nullptr && quiet(expected))
-      return record(e, tt.error()).type;
+    if (element != nullptr)
+      return emit(InstKind::ListLit, expected, e->range, list({}));
+    if (expected != nullptr && quiet(expected)) return invalid(e->range);
     sema()
         .diags.report<diag::CannotInfer>(e->range, "'[]'")
         .note("give the binding a type, e.g. 'let xs: List[String] = []'");
-    return record(e, tt.error()).type;
+    return invalid(e->range);
   }
   std::size_t first = 0;
+  llvm::SmallVector<InstId, 8> values;
   if (element == nullptr) {
     // The first element that says what it is decides the element type.
     while (first < e->elements.size()) {
-      const Type* t = checkUsed(e->elements[first], nullptr);
+      InstId v = checkUsed(e->elements[first], nullptr);
+      values.push_back(v);
       ++first;
-      if (t != nullptr && t->kind != TypeKind::Never) {
+      const Type* t = typeOf(v);
+      if (t->kind != TypeKind::Never) {
         element = t;
         break;
       }
     }
-    if (element == nullptr) return record(e, tt.error()).type;
+    if (element == nullptr) return invalid(e->range);
   }
   for (std::size_t i = first; i < e->elements.size(); ++i)
-    checkAgainst(e->elements[i], element);
-  if (quiet(element)) return record(e, tt.error()).type;
-  return record(e, expected != nullptr && element == expected->arg0 &&
-                           expected->kind == TypeKind::List
-                       ? expected
-                       : tt.list(element))
-      .type;
+    values.push_back(checkAgainst(e->elements[i], element));
+  if (quiet(element)) return invalid(e->range);
+  return emit(InstKind::ListLit,
+              expected != nullptr && element == expected->arg0 &&
+                      expected->kind == TypeKind::List
+                  ? expected
+                  : tt.list(element),
+              e->range, list(values));
 }
 
-const Type* BodyChecker::checkString(const ast::StringLitExpr* e) {
+InstId BodyChecker::checkString(const ast::StringLitExpr* e) {
   TypeTable& tt = types();
+  auto text = [&](llvm::StringRef s, SourceRange at) {
+    BodyIr& b = ir();
+    b.strings.push_back(s);
+    return emit(InstKind::StringLit, tt.string(), at,
+                static_cast<std::uint32_t>(b.strings.size() - 1));
+  };
+  // A literal without interpolation is one string.
+  if (e->parts.empty()) return text("", e->range);
+  if (e->parts.size() == 1 && e->parts[0].expr == nullptr)
+    return text(e->parts[0].text, e->range);
+  llvm::SmallVector<InstId, 8> parts;
+  bool broken = false;
   for (const ast::StringPart& part : e->parts) {
-    if (part.expr == nullptr) continue;
+    if (part.expr == nullptr) {
+      parts.push_back(text(part.text, part.range));
+      continue;
+    }
     // A capability named in an interpolation is the one place where it
     // reaches a value position for a reason other than a typo: say that it
     // has no text form rather than that it is not a value.
@@ -176,7 +198,7 @@ const Type* BodyChecker::checkString(const ast::StringLitExpr* e) {
     if (const auto* name = dyn_cast<ast::NameExpr>(stripParens(part.expr))) {
       ScopeHit hit;
       if (lookupScoped(name->name.name, hit)) {
-        if (hit.ref == RefKind::Dependency && hit.type != nullptr &&
+        if (hit.kind == ScopeKind::Dependency && hit.type != nullptr &&
             hit.type->kind == TypeKind::Capability)
           cap = hit.type->capability;
       } else if (localFn(name->name.name) == nullptr) {
@@ -188,17 +210,18 @@ const Type* BodyChecker::checkString(const ast::StringLitExpr* e) {
     }
     if (cap != nullptr) {
       const Type* t = tt.capability(cap);
-      record(part.expr, t, RefKind::Capability).decl = cap;
       sema()
           .diags.report<diag::NotPrintable>(part.expr->range, displayName(t))
           .note(
               "a capability is not a value; interpolate the result of one "
               "of its operations instead");
+      broken = true;
       continue;
     }
-    checkUsed(part.expr, nullptr);
+    parts.push_back(checkUsed(part.expr, nullptr));
   }
-  return record(e, tt.string()).type;
+  if (broken) return invalid(e->range);
+  return emit(InstKind::Interpolate, tt.string(), e->range, list(parts));
 }
 
 }  // namespace herald::check

@@ -24,6 +24,7 @@ namespace {
 struct Cover {
   bool irrefutable = false;
   llvm::SmallVector<std::uint32_t, 2> slots;  // slots covered completely
+  InstId pattern;                             // the lowered pattern
 };
 
 class PatternChecker {
@@ -31,6 +32,7 @@ class PatternChecker {
   PatternChecker(BodyChecker& body) : body_(body) {}
 
   Cover check(const ast::Pattern* p, const Type* t, bool allowBind);
+  Cover lower(const ast::Pattern* p, const Type* t, bool allowBind);
   // Set once a pattern was reported: coverage is then unknown, and saying
   // more about it (unreachable, non-exhaustive) would be a cascade.
   bool reported = false;
@@ -40,14 +42,18 @@ class PatternChecker {
     reported = true;
     body_.sema().diags.report<diag::InvalidPattern>(at, message);
   }
+  InstId wildcard(const Type* t, SourceRange at) {
+    return body_.emit(InstKind::PatWildcard, t, at);
+  }
+  // One sub-pattern per declared field, in declaration order.
+  Cover fields(const ast::Pattern* p, llvm::ArrayRef<ast::PatternField> given,
+               bool hasRest, llvm::StringRef owner,
+               llvm::ArrayRef<FieldInfo> declared, bool positional,
+               bool allowBind, llvm::SmallVectorImpl<InstId>& subs);
   Cover literal(const ast::LiteralPattern* p, const Type* t);
   Cover name(const ast::NamePattern* p, const Type* t, bool allowBind);
   Cover constructor(const ast::ConstructorPattern* p, const Type* t,
                     bool allowBind);
-  Cover fields(const ast::Pattern* p, llvm::ArrayRef<ast::PatternField> given,
-               bool hasRest, llvm::StringRef owner,
-               llvm::ArrayRef<FieldInfo> declared, bool positional,
-               bool allowBind);
   Cover record(const ast::RecordPattern* p, const Type* t, bool allowBind);
   // The variant a pattern name refers to, for a scrutinee of type `t`;
   // reports and returns null when it does not fit.
@@ -58,17 +64,28 @@ class PatternChecker {
 
 Cover PatternChecker::check(const ast::Pattern* p, const Type* t,
                             bool allowBind) {
+  Cover out = lower(p, t, allowBind);
+  if (!out.pattern.valid())
+    out.pattern = body_.invalid(p != nullptr ? p->range : SourceRange{});
+  return out;
+}
+
+Cover PatternChecker::lower(const ast::Pattern* p, const Type* t,
+                            bool allowBind) {
   Cover all;
   all.irrefutable = true;
   if (p == nullptr || BodyChecker::quiet(t)) {
     // Bind names so the arm body does not report them as unknown.
     if (const auto* n = dyn_cast_or_null<ast::NamePattern>(p))
       if (n->name.parts.size() == 1 && allowBind)
-        body_.bind(n->name.parts[0].name, body_.types().error(), p->range);
+        body_.bind(n->name.parts[0].name, body_.types().error(), p->range,
+                   true);
     return all;
   }
   switch (p->kind) {
     case ast::PatternKind::Wildcard:
+      all.pattern = wildcard(t, p->range);
+      return all;
     case ast::PatternKind::Error:
       return all;
     case ast::PatternKind::Literal:
@@ -87,15 +104,22 @@ Cover PatternChecker::check(const ast::Pattern* p, const Type* t,
                     displayName(t) + "'");
         return all;
       }
-      if (r->low != nullptr) body_.checkAgainst(r->low, base);
-      if (r->high != nullptr) body_.checkAgainst(r->high, base);
-      return {};
+      InstId low =
+          r->low != nullptr ? body_.checkAgainst(r->low, base) : InstId{};
+      InstId high =
+          r->high != nullptr ? body_.checkAgainst(r->high, base) : InstId{};
+      Cover out;
+      out.pattern =
+          body_.emit(InstKind::PatRange, t, p->range, low.index, high.index);
+      return out;
     }
     case ast::PatternKind::Or: {
       const auto* o = llvm::cast<ast::OrPattern>(p);
       Cover l = check(o->lhs, t, false);
       Cover r = check(o->rhs, t, false);
       Cover out;
+      out.pattern = body_.emit(InstKind::PatOr, t, p->range, l.pattern.index,
+                               r.pattern.index);
       out.irrefutable = l.irrefutable || r.irrefutable;
       out.slots = l.slots;
       for (std::uint32_t s : r.slots)
@@ -115,7 +139,8 @@ Cover PatternChecker::literal(const ast::LiteralPattern* p, const Type* t) {
     out.irrefutable = true;
     return out;
   }
-  const Type* lt = body_.check(p->literal, nullptr);
+  InstId value = body_.check(p->literal, nullptr);
+  const Type* lt = body_.typeOf(value);
   const Type* base = BodyChecker::stripRefined(t);
   if (BodyChecker::quiet(lt)) {
     out.irrefutable = true;
@@ -132,6 +157,7 @@ Cover PatternChecker::literal(const ast::LiteralPattern* p, const Type* t) {
   if (base->kind == TypeKind::Bool)
     if (const auto* b = dyn_cast<ast::BoolLitExpr>(p->literal))
       out.slots.push_back(b->value ? 1 : 0);
+  out.pattern = body_.emit(InstKind::PatLiteral, t, p->range, value.index);
   return out;
 }
 
@@ -187,9 +213,23 @@ Cover PatternChecker::name(const ast::NamePattern* p, const Type* t,
     return out;
   }
   llvm::StringRef first = parts[0].name;
+  // `Some` alone is the Some pattern without its payload, not a binding
+  // named `Some`.
+  if (parts.size() == 1 && first == "Some") {
+    reported = true;
+    body_.sema()
+        .diags
+        .report<diag::InvalidPattern>(p->range,
+                                      "'Some' needs the pattern of its payload")
+        .note("write 'Some(_)' to match any value inside 'Some'")
+        .fixit(p->range, "Some(_)");
+    out.irrefutable = true;
+    return out;
+  }
   if (parts.size() == 1 && first == "None") {
     if (t->kind == TypeKind::Option) {
       out.slots.push_back(0);
+      out.pattern = body_.emit(InstKind::PatNone, t, p->range);
     } else {
       invalid(p->range,
               "'None' matches an Option, but the value matched has "
@@ -209,6 +249,14 @@ Cover PatternChecker::name(const ast::NamePattern* p, const Type* t,
       return out;
     }
     out.slots.push_back(v->index);
+    // `Refunded` for `Refunded(reason: String)` matches any payload, as
+    // `Refunded(..)` does.
+    llvm::SmallVector<InstId, 4> subs;
+    for (const FieldInfo& f : v->fields)
+      subs.push_back(wildcard(f.type, p->range));
+    out.pattern =
+        body_.emit(InstKind::PatVariant, t, p->range,
+                   body_.ir().variants.intern({t->named, v}), body_.list(subs));
     return out;
   }
   if (looksLikeVariant) {
@@ -226,8 +274,8 @@ Cover PatternChecker::name(const ast::NamePattern* p, const Type* t,
             "a binding cannot appear inside a '|' pattern; use '_' "
             "or match the alternatives in separate arms");
   } else {
-    body_.sema().program.bodies.bindings[p] = t;
-    body_.bind(first, t, parts[0].range);
+    SlotId slot = body_.bind(first, t, parts[0].range, true);
+    out.pattern = body_.emit(InstKind::PatBind, t, p->range, slot.index);
   }
   out.irrefutable = true;
   return out;
@@ -237,10 +285,12 @@ Cover PatternChecker::fields(const ast::Pattern* p,
                              llvm::ArrayRef<ast::PatternField> given,
                              bool hasRest, llvm::StringRef owner,
                              llvm::ArrayRef<FieldInfo> declared,
-                             bool positional, bool allowBind) {
+                             bool positional, bool allowBind,
+                             llvm::SmallVectorImpl<InstId>& subs) {
   Cover out;
   out.irrefutable = true;
   llvm::SmallVector<bool, 8> seen(declared.size(), false);
+  subs.assign(declared.size(), InstId{});
   for (std::size_t i = 0; i < given.size(); ++i) {
     const ast::PatternField& f = given[i];
     std::size_t index = declared.size();
@@ -279,8 +329,12 @@ Cover PatternChecker::fields(const ast::Pattern* p,
     }
     seen[index] = true;
     Cover sub = check(f.value, declared[index].type, allowBind);
+    subs[index] = sub.pattern;
     if (!sub.irrefutable) out.irrefutable = false;
   }
+  // A field the pattern does not mention (after `..`) matches anything.
+  for (std::size_t j = 0; j < declared.size(); ++j)
+    if (!subs[j].valid()) subs[j] = wildcard(declared[j].type, p->range);
   if (!hasRest) {
     std::vector<std::string> missing;
     for (std::size_t j = 0; j < declared.size(); ++j)
@@ -314,6 +368,8 @@ Cover PatternChecker::constructor(const ast::ConstructorPattern* p,
     Cover sub = check(p->fields[0].value, t->arg0, allowBind);
     Cover some;
     if (sub.irrefutable) some.slots.push_back(1);
+    some.pattern =
+        body_.emit(InstKind::PatSome, t, p->range, sub.pattern.index);
     return some;
   }
   const VariantInfo* v = variant(p->name, t);
@@ -331,26 +387,37 @@ Cover PatternChecker::constructor(const ast::ConstructorPattern* p,
     out.slots.push_back(v->index);
     return out;
   }
-  Cover sub =
-      fields(p, p->fields, p->hasRest, v->name, v->fields, true, allowBind);
+  llvm::SmallVector<InstId, 4> subs;
+  Cover sub = fields(p, p->fields, p->hasRest, v->name, v->fields, true,
+                     allowBind, subs);
   out.irrefutable = false;
   if (sub.irrefutable) out.slots.push_back(v->index);
+  out.pattern =
+      body_.emit(InstKind::PatVariant, t, p->range,
+                 body_.ir().variants.intern({t->named, v}), body_.list(subs));
   return out;
 }
 
 Cover PatternChecker::record(const ast::RecordPattern* p, const Type* t,
                              bool allowBind) {
+  llvm::SmallVector<InstId, 8> subs;
+  Cover out;
   if (t->kind == TypeKind::Named && t->named->def == TypeDefKind::Record)
-    return fields(p, p->fields, p->hasRest, t->named->name, t->named->fields,
-                  false, allowBind);
-  if (t->kind == TypeKind::Event)
-    return fields(p, p->fields, p->hasRest, t->event->name, t->event->fields,
-                  false, allowBind);
+    out = fields(p, p->fields, p->hasRest, t->named->name, t->named->fields,
+                 false, allowBind, subs);
+  else if (t->kind == TypeKind::Event)
+    out = fields(p, p->fields, p->hasRest, t->event->name, t->event->fields,
+                 false, allowBind, subs);
+  if (t->kind == TypeKind::Event ||
+      (t->kind == TypeKind::Named && t->named->def == TypeDefKind::Record)) {
+    out.pattern =
+        body_.emit(InstKind::PatRecord, t, p->range, body_.list(subs));
+    return out;
+  }
   invalid(p->range,
           "a record pattern matches a record or an event, but the "
           "value matched has type '" +
               displayName(t) + "'");
-  Cover out;
   out.irrefutable = true;
   return out;
 }
@@ -373,11 +440,12 @@ std::string slotName(const Type* t, std::size_t slot) {
 
 }  // namespace
 
-const Type* BodyChecker::checkMatch(const ast::MatchExpr* e,
-                                    const Type* expected, bool discard) {
+InstId BodyChecker::checkMatch(const ast::MatchExpr* e, const Type* expected,
+                               bool discard) {
   TypeTable& tt = types();
-  const Type* scrutinee = checkUsed(e->scrutinee, nullptr);
-  if (scrutinee == nullptr) scrutinee = tt.error();
+  InstId scrutineeValue = checkUsed(e->scrutinee, nullptr);
+  const Type* scrutinee = typeOf(scrutineeValue);
+  llvm::SmallVector<InstId, 8> arms;
   const Type* domain = stripRefined(scrutinee);
   std::size_t slots = quiet(domain) ? 0 : slotCount(domain);
   llvm::SmallVector<bool, 8> covered(slots, false);
@@ -409,15 +477,16 @@ const Type* BodyChecker::checkMatch(const ast::MatchExpr* e,
       for (bool c : covered) full = full && c;
       if (full) all = true;
     }
-    const Type* t = nullptr;
+    InstId body;
     if (discard) {
       discard_ = true;
-      t = check(arm.body, want);
+      body = check(arm.body, want);
     } else {
-      t = checkUsed(arm.body, want);
+      body = checkUsed(arm.body, want);
     }
+    const Type* t = typeOf(body);
     if (expected != nullptr) {
-      coerce(arm.body, t, expected);
+      body = coerce(arm.body, body, expected);
     } else if (want == nullptr) {
       if (t != nullptr && t->kind != TypeKind::Never) want = t;
     } else if (t != nullptr && t->kind != TypeKind::Never && !quiet(t) &&
@@ -431,6 +500,8 @@ const Type* BodyChecker::checkMatch(const ast::MatchExpr* e,
     }
     result = join(result, t);
     locals_.resize(mark);
+    arms.push_back(emit(InstKind::MatchArm, typeOf(body), arm.range,
+                        cover.pattern.index, body.index));
   }
   if (!all) {
     std::vector<std::string> missing;
@@ -451,7 +522,8 @@ const Type* BodyChecker::checkMatch(const ast::MatchExpr* e,
   if (result == nullptr) result = e->arms.empty() ? tt.unit() : tt.never();
   if (expected != nullptr && !quiet(result) && result->kind != TypeKind::Never)
     result = expected;
-  return record(e, result).type;
+  return emit(InstKind::Match, result, e->range, scrutineeValue.index,
+              list(arms));
 }
 
 }  // namespace herald::check

@@ -17,31 +17,36 @@ using llvm::dyn_cast_or_null;
 
 namespace {
 
-struct EnvelopeField {
-  llvm::StringRef name;
+struct EnvelopeFieldType {
+  EnvelopeField field;
   TypeKind kind;
 };
 
 // language.md section 5; causationId is Option[String].
-constexpr EnvelopeField kEnvelopeFields[] = {
-    {"eventId", TypeKind::String},     {"eventType", TypeKind::String},
-    {"publisherId", TypeKind::String}, {"sequence", TypeKind::Int},
-    {"emittedAt", TypeKind::Instant},  {"schemaVersion", TypeKind::Int},
-    {"causationId", TypeKind::Option}, {"correlationId", TypeKind::String},
-    {"depth", TypeKind::Int},
+constexpr EnvelopeFieldType kEnvelopeFields[] = {
+    {EnvelopeField::EventId, TypeKind::String},
+    {EnvelopeField::EventType, TypeKind::String},
+    {EnvelopeField::PublisherId, TypeKind::String},
+    {EnvelopeField::Sequence, TypeKind::Int},
+    {EnvelopeField::EmittedAt, TypeKind::Instant},
+    {EnvelopeField::SchemaVersion, TypeKind::Int},
+    {EnvelopeField::CausationId, TypeKind::Option},
+    {EnvelopeField::CorrelationId, TypeKind::String},
+    {EnvelopeField::Depth, TypeKind::Int},
 };
+static_assert(std::size(kEnvelopeFields) == kEnvelopeFieldCount);
 
 }  // namespace
 
 bool BodyChecker::lookupScoped(llvm::StringRef name, ScopeHit& hit) const {
   for (auto it = locals_.rbegin(); it != locals_.rend(); ++it)
     if (it->name == name) {
-      hit = {RefKind::Local, it->type, 0, it->range};
+      hit = {ScopeKind::Local, it->type, it->slot.index, it->range};
       return true;
     }
   for (std::size_t i = 0; i < params.size(); ++i)
     if (params[i].name == name) {
-      hit = {RefKind::Param, params[i].type, static_cast<std::uint32_t>(i),
+      hit = {ScopeKind::Param, params[i].type, static_cast<std::uint32_t>(i),
              params[i].nameRange};
       return true;
     }
@@ -50,13 +55,13 @@ bool BodyChecker::lookupScoped(llvm::StringRef name, ScopeHit& hit) const {
                      role_ == BodyRole::Invariant);
   if (agentScope) {
     if (agent->key && agent->key->name == name) {
-      hit = {RefKind::Key, agent->key->type, 0, agent->key->nameRange};
+      hit = {ScopeKind::Key, agent->key->type, 0, agent->key->nameRange};
       return true;
     }
     for (std::size_t i = 0; i < agent->stores.size(); ++i)
       if (agent->stores[i].field.name == name) {
         const FieldInfo& f = agent->stores[i].field;
-        hit = {RefKind::Store, f.type, static_cast<std::uint32_t>(i),
+        hit = {ScopeKind::Store, f.type, static_cast<std::uint32_t>(i),
                f.nameRange};
         return true;
       }
@@ -64,7 +69,8 @@ bool BodyChecker::lookupScoped(llvm::StringRef name, ScopeHit& hit) const {
   if (role_ != BodyRole::Handler || handler == nullptr) return false;
   if (handler->by != nullptr && !handler->byBinder.empty() &&
       handler->byBinder == name) {
-    hit = {RefKind::ActorBinder, pass_.sema.program.types.actor(handler->by), 0,
+    hit = {ScopeKind::ActorBinder, pass_.sema.program.types.actor(handler->by),
+           0,
            handler->decl != nullptr && handler->decl->by != nullptr
                ? handler->decl->by->binder.range
                : handler->nameRange};
@@ -72,15 +78,19 @@ bool BodyChecker::lookupScoped(llvm::StringRef name, ScopeHit& hit) const {
   }
   for (std::size_t i = 0; i < handler->given.size(); ++i)
     if (handler->given[i].named && handler->given[i].name == name) {
-      hit = {RefKind::Dependency, handler->given[i].type,
-             static_cast<std::uint32_t>(i), handler->given[i].range};
+      hit = {
+          ScopeKind::Dependency, handler->given[i].type,
+          DepRef{DepRef::List::Handler, static_cast<std::uint32_t>(i)}.encode(),
+          handler->given[i].range};
       return true;
     }
   if (service != nullptr)
     for (std::size_t i = 0; i < service->given.size(); ++i)
       if (service->given[i].named && service->given[i].name == name) {
-        hit = {RefKind::Dependency, service->given[i].type,
-               static_cast<std::uint32_t>(i), service->given[i].range};
+        hit = {ScopeKind::Dependency, service->given[i].type,
+               DepRef{DepRef::List::Service, static_cast<std::uint32_t>(i)}
+                   .encode(),
+               service->given[i].range};
         return true;
       }
   return false;
@@ -214,66 +224,80 @@ std::vector<std::string> BodyChecker::sumsWithVariant(
   return out;
 }
 
-const Type* BodyChecker::bareVariant(const ast::Expr* e, const ast::Ident& name,
-                                     const Type* expected, bool called) {
-  if (!isSum(expected)) return nullptr;
+InstId BodyChecker::bareVariant(const ast::Expr* e, const ast::Ident& name,
+                                const Type* expected, bool called) {
+  if (!isSum(expected)) return InstId{};
   const VariantInfo* v = expected->named->variant(name.name);
-  if (v == nullptr) return nullptr;
-  ExprInfo& info = record(e, expected, RefKind::Variant);
-  info.decl = expected->named;
-  info.setTarget(v);
-  if (!called && !v->fields.empty())
+  if (v == nullptr) return InstId{};
+  if (!called && !v->fields.empty()) {
     sema()
         .diags
         .report<diag::ArgumentCount>(
             e->range, name.name, static_cast<std::uint32_t>(v->fields.size()),
             0u)
         .note("build it with '{}(...)'", name.name.str());
-  return expected;
+    return invalid(e->range, expected);
+  }
+  return emit(InstKind::Variant, expected, e->range,
+              ir().variants.intern({expected->named, v}), list({}));
 }
 
-const Type* BodyChecker::checkName(const ast::NameExpr* e,
-                                   const Type* expected) {
-  TypeTable& tt = types();
+InstId BodyChecker::scopedValue(const ScopeHit& hit, SourceRange at) {
+  switch (hit.kind) {
+    case ScopeKind::Local:
+      return emit(InstKind::LocalRef, hit.type, at, hit.index);
+    case ScopeKind::Param:
+      return emit(InstKind::ParamRef, hit.type, at, hit.index);
+    case ScopeKind::Key:
+      return emit(InstKind::KeyRef, hit.type, at);
+    case ScopeKind::Store:
+      return emit(InstKind::StoreRef, hit.type, at, hit.index);
+    case ScopeKind::ActorBinder:
+      return emit(InstKind::ActorRef, hit.type, at);
+    case ScopeKind::Dependency:
+      return emit(InstKind::Dependency, hit.type, at, hit.index);
+  }
+  return invalid(at);
+}
+
+InstId BodyChecker::checkName(const ast::NameExpr* e, const Type* expected) {
   llvm::StringRef name = e->name.name;
-  if (name.empty()) return record(e, tt.error()).type;
+  if (name.empty()) return invalid(e->range);
   ScopeHit hit;
   if (lookupScoped(name, hit)) {
-    if (hit.ref == RefKind::Dependency) {
+    if (hit.kind == ScopeKind::Dependency) {
       sema()
           .diags.report<diag::NotAValue>(e->range, name, "a 'given' dependency")
           .note(hit.declRange, "'{}' is given here", name.str());
-      return record(e, tt.error(), RefKind::Dependency).type;
+      return invalid(e->range);
     }
-    ExprInfo& info = record(e, hit.type ? hit.type : tt.error(), hit.ref);
-    info.index = hit.index;
-    return info.type;
+    if (quiet(hit.type)) return invalid(e->range);
+    return scopedValue(hit, e->range);
   }
   if (name == "None") {
     const Type* opt = expected;
     if (opt != nullptr && opt->kind == TypeKind::Option)
-      return record(e, opt, RefKind::OptionNone).type;
-    if (quiet(expected) && expected != nullptr)
-      return record(e, tt.error(), RefKind::OptionNone).type;
+      return emit(InstKind::OptionNone, opt, e->range);
+    if (quiet(expected) && expected != nullptr) return invalid(e->range);
     sema()
         .diags.report<diag::CannotInfer>(e->range, "'None'")
         .note("give the binding a type, e.g. 'let x: Option[String] = None'");
-    return record(e, tt.error(), RefKind::OptionNone).type;
+    return invalid(e->range);
   }
   if (const FnInfo* f = localFn(name)) {
     reportNotAValue(e, name, f);
-    return record(e, tt.error(), RefKind::Function).type;
+    return invalid(e->range);
   }
-  if (const Type* t = bareVariant(e, e->name, expected, false)) return t;
+  if (InstId v = bareVariant(e, e->name, expected, false); v.valid()) return v;
   ast::Ident part = e->name;
   PathHit path = lookupPath(llvm::ArrayRef<ast::Ident>(part));
   switch (path.status) {
     case LookupResult::Status::Found:
       reportNotAValue(e, name, path.decl);
-      return record(e, tt.error(), RefKind::TypeName).type;
+      return invalid(e->range);
     case LookupResult::Status::Ambiguous:
       reportAmbiguous(e->name, path);
-      return record(e, tt.error()).type;
+      return invalid(e->range);
     case LookupResult::Status::NotFound:
       break;
   }
@@ -288,38 +312,38 @@ const Type* BodyChecker::checkName(const ast::NameExpr* e,
       report.note("did you mean '{}'?", best);
       report.fixit(e->range, best);
     }
-    return record(e, tt.error()).type;
+    return invalid(e->range);
   }
   std::vector<std::string> sums = sumsWithVariant(name);
   if (!sums.empty()) {
-    if (quiet(expected) && expected != nullptr)
-      return record(e, tt.error()).type;
+    if (quiet(expected) && expected != nullptr) return invalid(e->range);
     auto report = sema().diags.report<diag::CannotInfer>(
         e->range, "'" + name.str() + "'");
     report.note("no sum type is expected here; name the type: '{}'",
                 sums.front());
     report.fixit(e->range, sums.front());
-    return record(e, tt.error()).type;
+    return invalid(e->range);
   }
   reportUnknownName(e->name);
-  return record(e, tt.error()).type;
+  return invalid(e->range);
 }
 
-const Type* BodyChecker::checkField(const ast::FieldExpr* e,
-                                    const Type* /*expected*/) {
+InstId BodyChecker::checkField(const ast::FieldExpr* e,
+                               const Type* /*expected*/) {
   TypeTable& tt = types();
   if (e->name.empty()) {
     check(e->base, nullptr);
-    return record(e, tt.error()).type;
+    return invalid(e->range);
   }
   // A named capability dependency: `Fx.convert`, `Clock.now`.
   if (const auto* baseName = dyn_cast_or_null<ast::NameExpr>(e->base)) {
     ScopeHit hit;
     if (lookupScoped(baseName->name.name, hit) &&
-        hit.ref == RefKind::Dependency && hit.type != nullptr &&
+        hit.kind == ScopeKind::Dependency && hit.type != nullptr &&
         hit.type->kind == TypeKind::Capability) {
-      record(e->base, hit.type, RefKind::Dependency).index = hit.index;
-      return capabilityOp(e, nullptr, hit.type->capability, e->name, true);
+      InstId reach = scopedValue(hit, e->base->range);
+      return capabilityOp(e, nullptr, hit.type->capability, e->name, reach,
+                          e->base->range);
     }
   }
   llvm::SmallVector<ast::Ident, 4> parts;
@@ -329,44 +353,43 @@ const Type* BodyChecker::checkField(const ast::FieldExpr* e,
     PathHit path = lookupPath(parts);
     if (path.status == LookupResult::Status::Ambiguous) {
       reportAmbiguous(parts[0], path);
-      return record(e, tt.error()).type;
+      return invalid(e->range);
     }
     if (path.status == LookupResult::Status::NotFound) {
       reportUnknownName(parts[0]);
-      return record(e, tt.error()).type;
+      return invalid(e->range);
     }
     std::size_t remaining = parts.size() - path.partsUsed;
     DeclInfo* decl = path.decl;
-    if (decl == nullptr) return record(e, tt.error()).type;
+    if (decl == nullptr) return invalid(e->range);
     if (remaining == 0) {
       reportNotAValue(e, sema().sources.textOf(e->range), decl);
-      return record(e, tt.error(), RefKind::TypeName).type;
+      return invalid(e->range);
     }
     if (remaining == 1) {
       const ast::Ident& member = parts.back();
-      record(e->base, tt.error(), RefKind::TypeName).decl = decl;
       if (auto* cap = dyn_cast<CapabilityInfo>(decl))
-        return capabilityOp(e, nullptr, cap, member, false);
+        return capabilityOp(e, nullptr, cap, member, InstId{}, e->base->range);
       if (auto* type = dyn_cast<TypeInfo>(decl)) {
         if (type->def == TypeDefKind::Sum)
           if (const VariantInfo* v = type->variant(member.name)) {
             const Type* sum = tt.named(type);
-            ExprInfo& info = record(e, sum, RefKind::Variant);
-            info.decl = type;
-            info.setTarget(v);
-            if (!v->fields.empty())
+            if (!v->fields.empty()) {
               sema()
                   .diags
                   .report<diag::ArgumentCount>(
                       e->range, member.name,
                       static_cast<std::uint32_t>(v->fields.size()), 0u)
                   .note("build it with '{}(...)'", member.name.str());
-            return sum;
+              return invalid(e->range, sum);
+            }
+            return emit(InstKind::Variant, sum, e->range,
+                        ir().variants.intern({type, v}), list({}));
           }
         for (const FnInfo* f : type->staticFns)
           if (f != nullptr && f->name == member.name) {
             reportNotAValue(e, sema().sources.textOf(e->range), f);
-            return record(e, tt.error(), RefKind::Function).type;
+            return invalid(e->range);
           }
         std::vector<std::string> names;
         for (const VariantInfo& v : type->variants) names.push_back(v.name);
@@ -388,24 +411,23 @@ const Type* BodyChecker::checkField(const ast::FieldExpr* e,
             report.fixit(member.range, best);
           }
         }
-        return record(e, tt.error()).type;
+        return invalid(e->range);
       }
       if (e->base != nullptr)
         reportNotAValue(e->base, sema().sources.textOf(e->base->range), decl);
-      return record(e, tt.error()).type;
+      return invalid(e->range);
     }
     // Longer paths: the prefix is resolved by the recursion on the base.
   }
-  const Type* base = check(e->base, nullptr);
-  return checkValueField(e, base);
+  InstId base = check(e->base, nullptr);
+  return checkValueField(e, base, typeOf(base));
 }
 
-const Type* BodyChecker::checkValueField(const ast::FieldExpr* e,
-                                         const Type* base) {
+InstId BodyChecker::checkValueField(const ast::FieldExpr* e, InstId value,
+                                    const Type* base) {
   TypeTable& tt = types();
   llvm::StringRef name = e->name.name;
-  if (quiet(base) || base->kind == TypeKind::Never)
-    return record(e, tt.error()).type;
+  if (quiet(base) || base->kind == TypeKind::Never) return invalid(e->range);
   llvm::ArrayRef<FieldInfo> fields;
   std::string typeName = displayName(base);
   bool hasFields = false;
@@ -413,7 +435,10 @@ const Type* BodyChecker::checkValueField(const ast::FieldExpr* e,
     case TypeKind::Named: {
       const TypeInfo* type = base->named;
       if (type->def == TypeDefKind::Refined && type->base != nullptr)
-        return checkValueField(e, type->base);
+        return checkValueField(
+            e,
+            emit(InstKind::Unrefine, type->base, e->base->range, value.index),
+            type->base);
       if (type->def == TypeDefKind::Opaque && name == "raw") {
         if (type->context != &context_) {
           sema()
@@ -426,13 +451,10 @@ const Type* BodyChecker::checkValueField(const ast::FieldExpr* e,
                     "'{}'; only code there can see its representation",
                     type->name,
                     type->context != nullptr ? type->context->name : "");
-          return record(e, tt.error(), RefKind::OpaqueRaw).type;
+          return invalid(e->range);
         }
-        ExprInfo& info =
-            record(e, type->base != nullptr ? type->base : tt.error(),
-                   RefKind::OpaqueRaw);
-        info.decl = type;
-        return info.type;
+        if (quiet(type->base)) return invalid(e->range);
+        return emit(InstKind::OpaqueRaw, type->base, e->range, value.index);
       }
       if (type->def == TypeDefKind::Record) {
         fields = type->fields;
@@ -449,14 +471,15 @@ const Type* BodyChecker::checkValueField(const ast::FieldExpr* e,
       hasFields = true;
       break;
     case TypeKind::Envelope:
-      for (const EnvelopeField& f : kEnvelopeFields)
-        if (f.name == name) {
+      for (const EnvelopeFieldType& f : kEnvelopeFields)
+        if (name == llvm::StringRef(envelopeSpelling(f.field))) {
           const Type* t = f.kind == TypeKind::String ? tt.string()
                           : f.kind == TypeKind::Int  ? tt.intType()
                           : f.kind == TypeKind::Instant
                               ? tt.instant()
                               : tt.option(tt.string());
-          return record(e, t, RefKind::EnvelopeField).type;
+          return emit(InstKind::EnvelopeGet, t, e->range, value.index, 0,
+                      static_cast<std::uint8_t>(f.field));
         }
       break;
     case TypeKind::Error:
@@ -477,10 +500,9 @@ const Type* BodyChecker::checkValueField(const ast::FieldExpr* e,
   }
   for (std::size_t i = 0; i < fields.size(); ++i)
     if (fields[i].name == name) {
-      ExprInfo& info = record(e, fields[i].type ? fields[i].type : tt.error(),
-                              RefKind::FieldAccess);
-      info.index = static_cast<std::uint32_t>(i);
-      return info.type;
+      if (quiet(fields[i].type)) return invalid(e->range);
+      return emit(InstKind::FieldGet, fields[i].type, e->range, value.index,
+                  static_cast<std::uint32_t>(i));
     }
   if (llvm::is_contained(builtinMethodNames(tt, base), name)) {
     sema()
@@ -489,13 +511,13 @@ const Type* BodyChecker::checkValueField(const ast::FieldExpr* e,
                                  "an operation of '" + typeName + "'")
         .note("call it: '{}()'", name.str())
         .fixit(SourceRange{e->range.file, e->range.end, e->range.end}, "()");
-    return record(e, tt.error(), RefKind::Method).type;
+    return invalid(e->range);
   }
   std::vector<std::string> names;
   for (const FieldInfo& f : fields) names.push_back(f.name);
   if (base->kind == TypeKind::Envelope)
-    for (const EnvelopeField& f : kEnvelopeFields)
-      names.push_back(f.name.str());
+    for (const EnvelopeFieldType& f : kEnvelopeFields)
+      names.push_back(std::string(envelopeSpelling(f.field)));
   auto report =
       sema().diags.report<diag::UnknownField>(e->name.range, typeName, name);
   if (base->kind == TypeKind::Int &&
@@ -515,7 +537,7 @@ const Type* BodyChecker::checkValueField(const ast::FieldExpr* e,
     report.note("did you mean '{}'?", best);
     report.fixit(e->name.range, best);
   }
-  return record(e, tt.error()).type;
+  return invalid(e->range);
 }
 
 }  // namespace herald::check

@@ -42,6 +42,10 @@ bool isComparison(ast::BinaryOp op) {
   return false;
 }
 
+bool isEquality(ast::BinaryOp op) {
+  return op == ast::BinaryOp::Eq || op == ast::BinaryOp::Ne;
+}
+
 // `a < b < c` without parentheses: the parser has reported the chain.
 bool chained(const ast::BinaryExpr* e) {
   if (!isComparison(e->op)) return false;
@@ -53,30 +57,32 @@ bool chained(const ast::BinaryExpr* e) {
 
 }  // namespace
 
-const Type* BodyChecker::checkBinary(const ast::BinaryExpr* e) {
+InstId BodyChecker::checkBinary(const ast::BinaryExpr* e) {
   TypeTable& tt = types();
   if (chained(e)) {
     checkUsed(e->lhs, nullptr);
     checkUsed(e->rhs, nullptr);
-    return record(e, tt.boolType()).type;
+    return invalid(e->range, tt.boolType());
   }
-  const Type* lt = nullptr;
-  const Type* rt = nullptr;
+  InstId lv;
+  InstId rv;
   // `status != Paid`, `None == x`: the side that knows its type goes first
   // and tells the other what is expected.
   if (needsExpected(e->lhs) && !needsExpected(e->rhs)) {
-    rt = checkUsed(e->rhs, nullptr);
-    lt = checkUsed(e->lhs, rt);
+    rv = checkUsed(e->rhs, nullptr);
+    lv = checkUsed(e->lhs, typeOf(rv));
   } else {
-    lt = checkUsed(e->lhs, nullptr);
-    rt = checkUsed(e->rhs, lt);
+    lv = checkUsed(e->lhs, nullptr);
+    rv = checkUsed(e->rhs, typeOf(lv));
   }
+  const Type* lt = typeOf(lv);
+  const Type* rt = typeOf(rv);
   bool isCompare = e->op == ast::BinaryOp::Eq || e->op == ast::BinaryOp::Ne ||
                    e->op == ast::BinaryOp::Lt || e->op == ast::BinaryOp::Le ||
                    e->op == ast::BinaryOp::Gt || e->op == ast::BinaryOp::Ge ||
                    e->op == ast::BinaryOp::And || e->op == ast::BinaryOp::Or;
   if (quiet(lt) || quiet(rt))
-    return record(e, isCompare ? tt.boolType() : tt.error()).type;
+    return invalid(e->range, isCompare ? tt.boolType() : nullptr);
   // `fail(...)` fits any operand.
   if (lt->kind == TypeKind::Never) lt = rt;
   if (rt->kind == TypeKind::Never) rt = lt;
@@ -141,9 +147,18 @@ const Type* BodyChecker::checkBinary(const ast::BinaryExpr* e) {
       report.note(
           "Int and Float do not mix; write both sides as the same "
           "type");
-    result = isCompare ? tt.boolType() : tt.error();
+    return invalid(e->range, isCompare ? tt.boolType() : nullptr);
   }
-  return record(e, result).type;
+  // Operands of a refined type take part as their base: the operation is
+  // the base type's.
+  // Equality of two values of one refined type compares them as they are.
+  bool same = lt == rt && isEquality(e->op);
+  if (typeOf(lv) == lt && lt != l && !same)
+    lv = emit(InstKind::Unrefine, l, e->lhs->range, lv.index);
+  if (typeOf(rv) == rt && rt != r && !same)
+    rv = emit(InstKind::Unrefine, r, e->rhs->range, rv.index);
+  return emit(InstKind::Binary, result, e->range, lv.index, rv.index,
+              static_cast<std::uint8_t>(e->op));
 }
 
 }  // namespace herald::check

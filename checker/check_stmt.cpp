@@ -6,28 +6,32 @@
 
 namespace herald::check {
 
-void BodyChecker::bind(llvm::StringRef name, const Type* type,
-                       SourceRange range) {
-  if (name.empty() || name == "_") return;
-  locals_.push_back(Local{name, type, range});
+SlotId BodyChecker::bind(llvm::StringRef name, const Type* type,
+                         SourceRange range, bool fromPattern) {
+  if (name.empty() || name == "_") return SlotId{};
+  SlotId slot = newSlot(name, type, fromPattern);
+  locals_.push_back(Local{name, type, range, slot});
+  return slot;
 }
 
-void BodyChecker::checkLet(const ast::Stmt* stmt) {
+InstId BodyChecker::checkLet(const ast::Stmt* stmt) {
   TypeTable& tt = types();
   const Type* declared = nullptr;
   if (stmt->type != nullptr)
     declared = resolveValueType(sema(), context_, stmt->type);
-  const Type* t = declared != nullptr ? checkAgainst(stmt->value, declared)
-                                      : checkUsed(stmt->value, nullptr);
-  if (declared != nullptr) t = declared;
+  InstId value = declared != nullptr ? checkAgainst(stmt->value, declared)
+                                     : checkUsed(stmt->value, nullptr);
+  const Type* t = declared != nullptr ? declared : typeOf(value);
   if (t == nullptr) t = tt.error();
   if (declared == nullptr && t->kind == TypeKind::Capability)
     t = tt.error();  // already reported as not-a-value where it was named
-  pass_.sema.program.bodies.lets[stmt] = t;
-  bind(stmt->name.name, t, stmt->name.range);
+  SlotId slot = bind(stmt->name.name, t, stmt->name.range, false);
+  // `let _ = e` binds nothing: the value is only evaluated.
+  if (!slot.valid()) return value;
+  return emit(InstKind::Let, tt.unit(), stmt->range, slot.index, value.index);
 }
 
-void BodyChecker::checkAssign(const ast::Stmt* stmt) {
+InstId BodyChecker::checkAssign(const ast::Stmt* stmt) {
   TypeTable& tt = types();
   bool agentBody = agent != nullptr &&
                    (role_ == BodyRole::AgentFn || role_ == BodyRole::Handler);
@@ -47,37 +51,46 @@ void BodyChecker::checkAssign(const ast::Stmt* stmt) {
       case BodyRole::AgentFn:
       case BodyRole::StoreInit:
       case BodyRole::Invariant:
+      case BodyRole::FieldDefault:
         break;
     }
     checkUsed(stmt->value, nullptr);
-    return;
+    return invalid(stmt->range);
   }
   const StoreInfo* store = agent->store(stmt->name.name);
   if (store == nullptr) {
     checkUsed(stmt->value, nullptr);
-    if (stmt->name.empty()) return;
+    if (stmt->name.empty()) return invalid(stmt->range);
     auto report = sema().diags.report<diag::UnknownStore>(
         stmt->name.range, agent->name, stmt->name.name);
     ScopeHit hit;
     if (lookupScoped(stmt->name.name, hit)) {
-      if (hit.ref == RefKind::Key)
-        report.note(hit.declRange,
-                    "'{}' is the agent's key, which never "
-                    "changes",
-                    stmt->name.name.str());
-      else if (hit.ref == RefKind::Param)
-        report.note(hit.declRange,
-                    "'{}' is a parameter; only stores can "
-                    "be written with ':='",
-                    stmt->name.name.str());
-      else if (hit.ref == RefKind::Local)
-        report.note(hit.declRange,
-                    "'{}' is a local binding; bind a new "
-                    "value with 'let' instead",
-                    stmt->name.name.str());
-      else
-        report.note(hit.declRange, "only stores can be written with ':='");
-      return;
+      switch (hit.kind) {
+        case ScopeKind::Key:
+          report.note(hit.declRange,
+                      "'{}' is the agent's key, which never "
+                      "changes",
+                      stmt->name.name.str());
+          break;
+        case ScopeKind::Param:
+          report.note(hit.declRange,
+                      "'{}' is a parameter; only stores can "
+                      "be written with ':='",
+                      stmt->name.name.str());
+          break;
+        case ScopeKind::Local:
+          report.note(hit.declRange,
+                      "'{}' is a local binding; bind a new "
+                      "value with 'let' instead",
+                      stmt->name.name.str());
+          break;
+        case ScopeKind::Store:
+        case ScopeKind::ActorBinder:
+        case ScopeKind::Dependency:
+          report.note(hit.declRange, "only stores can be written with ':='");
+          break;
+      }
+      return invalid(stmt->range);
     }
     std::vector<std::string> stores;
     for (const StoreInfo& s : agent->stores) stores.push_back(s.field.name);
@@ -86,12 +99,14 @@ void BodyChecker::checkAssign(const ast::Stmt* stmt) {
       report.note("did you mean '{}'?", best);
       report.fixit(stmt->name.range, best);
     }
-    return;
+    return invalid(stmt->range);
   }
   const Type* storeType =
       store->field.type != nullptr ? store->field.type : tt.error();
-  checkAgainst(stmt->value, storeType);
-  effects.addWrite(llvm::StringRef(store->field.name));
+  InstId value = checkAgainst(stmt->value, storeType);
+  effects.addWrite(store);
+  auto index = static_cast<std::uint32_t>(store - agent->stores.data());
+  return emit(InstKind::StoreWrite, tt.unit(), stmt->range, index, value.index);
 }
 
 }  // namespace herald::check

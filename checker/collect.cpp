@@ -375,10 +375,10 @@ class Collector {
 
   void addFirstParty() {
     TypeTable& t = program().types;
-    // `Events.emit` takes any event of the emitting context; the body
-    // checker special-cases it, so its parameter type accepts anything.
-    addCapability(FirstParty::Events, "Events",
-                  {{"emit", {{"event", t.error()}}, t.unit()}});
+    // `Events.emit` takes any event of the emitting context, which no
+    // parameter type says: it lists none and is marked `anyEvent`.
+    addCapability(FirstParty::Events, "Events", {{"emit", {}, t.unit()}});
+    program().firstParty.back()->ops.front().anyEvent = true;
     addCapability(FirstParty::Clock, "Clock", {{"now", {}, t.instant()}});
     addCapability(FirstParty::Logger, "Logger",
                   {{"info", {{"message", t.string()}}, t.unit()},

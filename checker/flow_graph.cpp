@@ -113,7 +113,7 @@ void buildFlowGraph(Sema& sema) {
         graph.edges.push_back(Edge{EdgeKind::Emits, i, *to, {}});
     for (const CommitShape::Message& m : n.handler->commit.sends) {
       if (m.agent == nullptr) continue;
-      if (auto to = lookup(m.agent->handler(m.handler)))
+      if (auto to = lookup(m.handler))
         graph.edges.push_back(Edge{EdgeKind::Sends, i, *to, {}});
     }
   }

@@ -1,10 +1,8 @@
 // The checked IR: the one input of code generation. Every declaration of
 // every context, resolved: qualified names, types, each handler's commit
 // shape, capabilities and dependencies, each subscription's pattern lowered
-// to a predicate, and the static event-flow graph. Bodies stay AST; what
-// the checker learnt about each expression of a body (its type and what
-// each name refers to) is in the side tables of body_ir.h, so codegen never
-// re-resolves a name.
+// to a predicate, the static event-flow graph, and every body lowered to
+// the body IR (body_ir.h), so codegen never re-resolves a name.
 //
 // Declarations are kind-tagged (LLVM-style isa/cast/dyn_cast). Containers
 // keep declaration order within a context; contexts are sorted by name, so
@@ -75,6 +73,7 @@ struct FieldInfo {
   // When defaultExpr is a constant. Boxed: most fields (every parameter)
   // have none, and a FieldInfo is copied and kept per parameter.
   std::shared_ptr<const ConstValue> defaultValue;
+  std::uint32_t defaultBody = kNoBody;  // event fields with a default
 };
 
 struct VariantInfo {
@@ -124,12 +123,15 @@ struct FnSignature {
 };
 
 // First-party capabilities (`Events`, `Clock`, `Logger`, `Idempotency`,
-// `Random`) have a null context and decl; `Events.emit` is special-cased by
-// the checker because its parameter is any event of the emitting context.
+// `Random`) have a null context and decl. `Events.emit` takes one event of
+// the emitting context, of any event type: no type says that, so its
+// signature lists no parameter and `anyEvent` is set; calls of it are
+// checked and lowered as Emit.
 struct CapabilityOp {
   std::string name;
   FnSignature sig;
   SourceRange nameRange;
+  bool anyEvent = false;
 };
 
 enum class FirstParty : std::uint8_t {
@@ -151,6 +153,8 @@ struct CapabilityInfo : DeclInfoOf<DeclInfoKind::Capability> {
 
 struct AgentInfo;
 struct ServiceInfo;
+struct StoreInfo;
+struct HandlerInfo;
 
 // A named dependency from `given Name: Type` (a Ref[Agent] or a capability),
 // or a capability given by name.
@@ -164,11 +168,11 @@ struct DependencyInfo {
 // What a handler's transaction may commit, from its body and every agent
 // `fn` it calls.
 struct CommitShape {
-  std::vector<const EventInfo*> emits;  // sorted by qualified name, unique
-  std::vector<std::string> writes;      // store names, sorted, unique
+  std::vector<const EventInfo*> emits;   // sorted by qualified name, unique
+  std::vector<const StoreInfo*> writes;  // sorted by name, unique
   struct Message {
     const AgentInfo* agent = nullptr;
-    std::string handler;
+    const HandlerInfo* handler = nullptr;
     SourceRange range;  // the call that sends it
   };
   std::vector<Message> sends;  // in source order
@@ -191,6 +195,7 @@ struct HandlerInfo {
   std::vector<const CapabilityInfo*> capabilitiesUsed;
   CommitShape commit;
   SourceRange nameRange;
+  std::uint32_t body = kNoBody;  // BodyIr::bodies
 };
 
 struct FnInfo : DeclInfoOf<DeclInfoKind::Fn> {
@@ -203,6 +208,7 @@ struct FnInfo : DeclInfoOf<DeclInfoKind::Fn> {
   // merged into every handler that calls it.
   std::vector<const CapabilityInfo*> capabilitiesUsed;
   CommitShape commit;
+  std::uint32_t body = kNoBody;  // BodyIr::bodies; none without a body
   // Pure: a context-level or static fn (no capabilities, no stores).
   [[nodiscard]] bool pure() const { return agent == nullptr; }
 };
@@ -210,12 +216,14 @@ struct FnInfo : DeclInfoOf<DeclInfoKind::Fn> {
 struct StoreInfo {
   FieldInfo field;
   const ast::Expr* init = nullptr;
+  std::uint32_t body = kNoBody;  // the initialiser's
 };
 
 struct InvariantInfo {
   std::string name;
   const ast::Expr* condition = nullptr;
   SourceRange nameRange;
+  std::uint32_t body = kNoBody;
 };
 
 struct AgentInfo : DeclInfoOf<DeclInfoKind::Agent> {
@@ -312,7 +320,7 @@ struct Program {
   // by qualified name: a failed lookup finds the contexts that would make
   // a name visible without scanning every context.
   llvm::StringMap<std::vector<DeclInfo*>> declsNamed;
-  BodyInfo bodies;
+  BodyIr bodies;  // every body, lowered
   FlowGraph flow;
 
   [[nodiscard]] ContextInfo* context(llvm::StringRef name) const;

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 #include <llvm/Support/Casting.h>
 
+#include "checker/ir_dump_body.h"
 #include "checker/ir_text.h"
 
 namespace herald::check {
@@ -11,7 +12,8 @@ namespace {
 
 class Dumper {
  public:
-  explicit Dumper(const SourceManager& sources) : sources_(sources) {}
+  Dumper(const Program& program, const SourceManager& sources)
+      : program_(program), sources_(sources) {}
 
   void program(const Program& program) {
     for (const auto& context : program.contexts) this->context(*context);
@@ -127,6 +129,7 @@ class Dumper {
       else if (field.defaultExpr != nullptr)
         text += " = " + source(field.defaultExpr) + " (not constant)";
       line(indent, "{}", text);
+      dumpBody(out_, indent + 1, program_, field.defaultBody);
     }
   }
 
@@ -149,20 +152,26 @@ class Dumper {
   void fn(int indent, const FnInfo& fn, const std::string& name) {
     line(indent, "fn {}{} -> {}{}", name, paramsText(fn.sig.params),
          typeText(fn.sig.result), fn.pure() ? " pure" : "");
-    if (fn.pure()) return;
-    capabilities(indent + 1, fn.capabilitiesUsed);
-    commit(indent + 1, fn.commit);
+    if (!fn.pure()) {
+      capabilities(indent + 1, fn.capabilitiesUsed);
+      commit(indent + 1, fn.commit);
+    }
+    dumpBody(out_, indent + 1, program_, fn.body);
   }
 
   void agent(const AgentInfo& agent) {
     line(1, "agent {}", declText(&agent));
     if (agent.key)
       line(2, "key {}: {}", agent.key->name, typeText(agent.key->type));
-    for (const StoreInfo& store : agent.stores)
+    for (const StoreInfo& store : agent.stores) {
       line(2, "store {}: {}{}", store.field.name, typeText(store.field.type),
            store.init == nullptr ? std::string() : " = " + source(store.init));
-    for (const InvariantInfo& invariant : agent.invariants)
+      dumpBody(out_, 3, program_, store.body);
+    }
+    for (const InvariantInfo& invariant : agent.invariants) {
       line(2, "invariant {}: {}", invariant.name, source(invariant.condition));
+      dumpBody(out_, 3, program_, invariant.body);
+    }
     for (const auto& fn : agent.fns) this->fn(2, *fn, fn->name);
     for (const HandlerInfo& handler : agent.handlers) this->handler(handler);
   }
@@ -202,6 +211,7 @@ class Dumper {
     if (!handler.given.empty()) line(3, "given {}", given(handler.given));
     capabilities(3, handler.capabilitiesUsed);
     commit(3, handler.commit);
+    dumpBody(out_, 3, program_, handler.body);
   }
 
   void capabilities(int indent,
@@ -222,12 +232,16 @@ class Dumper {
         names.push_back(declText(event));
       text += fmt::format(" emits [{}]", fmt::join(names, ", "));
     }
-    if (!commit.writes.empty())
-      text += fmt::format(" writes [{}]", fmt::join(commit.writes, ", "));
+    if (!commit.writes.empty()) {
+      std::vector<std::string> names;
+      for (const StoreInfo* store : commit.writes)
+        names.push_back(store->field.name);
+      text += fmt::format(" writes [{}]", fmt::join(names, ", "));
+    }
     if (!commit.sends.empty()) {
       std::vector<std::string> names;
       for (const CommitShape::Message& message : commit.sends)
-        names.push_back(declText(message.agent) + "." + message.handler);
+        names.push_back(declText(message.agent) + "." + message.handler->name);
       text += fmt::format(" sends [{}]", fmt::join(names, ", "));
     }
     line(indent, "{}", text);
@@ -271,6 +285,7 @@ class Dumper {
            edge.label.empty() ? std::string() : " [" + edge.label + "]");
   }
 
+  const Program& program_;
   const SourceManager& sources_;
   std::string out_;
 };
@@ -278,7 +293,7 @@ class Dumper {
 }  // namespace
 
 std::string dumpIr(const Program& program, const SourceManager& sources) {
-  Dumper dumper(sources);
+  Dumper dumper(program, sources);
   dumper.program(program);
   return dumper.take();
 }

@@ -12,7 +12,12 @@ TypeTable::TypeTable()
     : builtins_{{TypeKind::Error},   {TypeKind::Never},   {TypeKind::Unit},
                 {TypeKind::Int},     {TypeKind::Float},   {TypeKind::Bool},
                 {TypeKind::String},  {TypeKind::Instant}, {TypeKind::Duration},
-                {TypeKind::Envelope}} {}
+                {TypeKind::Envelope}} {
+  for (Type& t : builtins_) {
+    t.id = static_cast<TypeId>(byId_.size());
+    byId_.push_back(&t);
+  }
+}
 
 TypeTable::Key TypeTable::KeyInfo::getEmptyKey() {
   return {TypeKind::Error, llvm::DenseMapInfo<const void*>::getEmptyKey(),
@@ -36,7 +41,11 @@ bool TypeTable::KeyInfo::isEqual(const Key& l, const Key& r) {
 const Type* TypeTable::intern(TypeKind kind, const void* a, const void* b,
                               Type shape) {
   auto [it, inserted] = interned_.try_emplace(Key{kind, a, b}, nullptr);
-  if (inserted) it->second = &storage_.emplace_back(shape);
+  if (inserted) {
+    shape.id = static_cast<TypeId>(byId_.size());
+    it->second = &storage_.emplace_back(shape);
+    byId_.push_back(it->second);
+  }
   return it->second;
 }
 

@@ -9,6 +9,7 @@
 #include <deque>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <llvm/ADT/DenseMap.h>
 
@@ -41,6 +42,10 @@ enum class TypeKind : std::uint8_t {
   Actor,       // the presented actor bound by `by c: Customer`
 };
 
+// A type's index in its TypeTable: what the body IR stores (32 bits) in
+// place of a pointer.
+using TypeId = std::uint32_t;
+
 struct Type {
   TypeKind kind;
   const Type* arg0 = nullptr;
@@ -50,6 +55,7 @@ struct Type {
   const AgentInfo* agent = nullptr;
   const CapabilityInfo* capability = nullptr;
   const ActorInfo* actor = nullptr;
+  TypeId id = 0;  // set by the TypeTable
 };
 
 class TypeTable {
@@ -78,6 +84,8 @@ class TypeTable {
   const Type* capability(const CapabilityInfo* decl);
   const Type* actor(const ActorInfo* decl);
 
+  [[nodiscard]] const Type* byId(TypeId id) const { return byId_[id]; }
+
  private:
   // Hashed by the kind and the one or two pointers that make a composite
   // type; the types themselves live in a deque, which never moves them.
@@ -97,6 +105,7 @@ class TypeTable {
   Type builtins_[10];
   llvm::DenseMap<Key, const Type*, KeyInfo> interned_;
   std::deque<Type> storage_;
+  std::vector<const Type*> byId_;
 };
 
 // How a type is written in diagnostics: `Option[UserId]`, `Money`,

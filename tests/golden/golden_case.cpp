@@ -6,6 +6,7 @@
 
 #include "checker/checker.h"
 #include "checker/ir_dump.h"
+#include "checker/ir_verify.h"
 #include "frontend/ast_dump.h"
 #include "frontend/diagnostic_render.h"
 #include "frontend/format.h"
@@ -95,8 +96,11 @@ CaseOutput runCase(const GoldenCase& c) {
       out.text = out.diagnostics;
       return out;
     case CaseKind::Check:
-      if (!out.hasErrors && !out.hasWarnings)
+      if (!out.hasErrors && !out.hasWarnings) {
         out.text = check::dumpIr(*program, sources);
+        for (const std::string& p : check::verifyIr(*program))
+          out.problem += "IR verifier: " + p + "\n";
+      }
       return out;
     case CaseKind::Ast:
     case CaseKind::Fmt:

@@ -1,4 +1,4 @@
-// The bodies pass: expected-type inference, the side tables codegen reads,
+// The bodies pass: expected-type inference, the body IR codegen reads,
 // match exhaustiveness, effects and roles, and commit shapes.
 #include <fstream>
 #include <memory>
@@ -12,6 +12,7 @@
 
 #include "checker/checker.h"
 #include "checker/ir.h"
+#include "checker/ir_verify.h"
 #include "frontend/ast.h"
 #include "frontend/diagnostic.h"
 #include "frontend/parser.h"
@@ -59,20 +60,53 @@ struct Run {
     REQUIRE(d != nullptr);
     return d;
   }
-  // The statements of a context-level fn's body.
-  llvm::ArrayRef<ast::Stmt*> body(llvm::StringRef ctx,
-                                  llvm::StringRef fn) const {
+  // The body IR of a context-level fn, and the instructions of its block.
+  const Body& fnBody(llvm::StringRef ctx, llvm::StringRef fn) const {
     const FnInfo* f = decl<FnInfo>(ctx, fn);
-    REQUIRE(f->fn != nullptr);
-    REQUIRE(f->fn->body != nullptr);
-    return f->fn->body->stmts;
+    REQUIRE(f->body != kNoBody);
+    return program->bodies.bodies[f->body];
   }
-  const ExprInfo& info(const ast::Expr* e) const {
-    const ExprInfo* i = program->bodies.find(e);
-    REQUIRE(i != nullptr);
-    return *i;
+  const Inst& inst(InstId id) const {
+    REQUIRE(id.index < program->bodies.insts.size());
+    return program->bodies[id];
+  }
+  std::vector<InstId> operands(std::uint32_t list) const {
+    std::vector<InstId> out;
+    for (std::uint32_t id : program->bodies.list(list)) out.push_back({id});
+    return out;
+  }
+  std::vector<InstId> stmts(const Body& body) const {
+    const Inst& root = inst(body.root);
+    REQUIRE(root.kind == InstKind::Block);
+    return operands(root.a);
+  }
+  std::vector<InstId> stmts(llvm::StringRef ctx, llvm::StringRef fn) const {
+    return stmts(fnBody(ctx, fn));
+  }
+  // What a statement computes: the value bound by a `let`, the value
+  // written by `:=`, or the statement itself.
+  const Inst& value(InstId stmt) const {
+    const Inst& i = inst(stmt);
+    if (i.kind == InstKind::Let || i.kind == InstKind::StoreWrite)
+      return inst(InstId{i.b});
+    return i;
+  }
+  std::string type(const Inst& i) const {
+    return displayName(program->types.byId(i.type));
+  }
+  // The type of the slot a `let` binds.
+  std::string letType(InstId stmt) const {
+    const Inst& i = inst(stmt);
+    REQUIRE(i.kind == InstKind::Let);
+    return displayName(program->types.byId(program->bodies.slots[i.a].type));
   }
 };
+
+std::vector<std::string> storeNames(const std::vector<const StoreInfo*>& s) {
+  std::vector<std::string> out;
+  for (const StoreInfo* store : s) out.push_back(store->field.name);
+  return out;
+}
 
 std::unique_ptr<Run> check(
     const std::vector<std::pair<std::string, std::string>>& files) {
@@ -109,17 +143,18 @@ fn f(s: Status) -> Status {
 }
 )H");
   CHECK(run->codes() == Codes{});
-  auto stmts = run->body("t", "f");
-  const ExprInfo& paid = run->info(stmts[0]->value);
-  CHECK(paid.ref == RefKind::Variant);
-  REQUIRE(paid.variant() != nullptr);
-  CHECK(paid.variant()->name == "Paid");
-  CHECK(displayName(paid.type) == "Status");
-  CHECK(displayName(run->program->bodies.lets.lookup(stmts[1])) == "Bool");
-  const ExprInfo& cancelled = run->info(stmts[2]->value);
-  CHECK(cancelled.ref == RefKind::Variant);
-  CHECK(cancelled.variant()->index == 2);
-  CHECK(run->info(stmts[3]->value).ref == RefKind::Variant);
+  auto stmts = run->stmts("t", "f");
+  REQUIRE(stmts.size() == 4);
+  const Inst& paid = run->value(stmts[0]);
+  CHECK(paid.kind == InstKind::Variant);
+  CHECK(run->program->bodies.variants[paid.a].second->name == "Paid");
+  CHECK(run->type(paid) == "Status");
+  CHECK(run->letType(stmts[1]) == "Bool");
+  const Inst& cancelled = run->value(stmts[2]);
+  CHECK(cancelled.kind == InstKind::Variant);
+  CHECK(run->program->bodies.variants[cancelled.a].second->index == 2);
+  CHECK(run->operands(cancelled.b).size() == 1);
+  CHECK(run->value(stmts[3]).kind == InstKind::Variant);
 }
 
 TEST_CASE("None, [] and Some infer from the expected type or their argument") {
@@ -133,15 +168,15 @@ fn f() {
 }
 )H");
   CHECK(run->codes() == Codes{});
-  auto stmts = run->body("t", "f");
-  auto let = [&](std::size_t i) {
-    return displayName(run->program->bodies.lets.lookup(stmts[i]));
-  };
+  auto stmts = run->stmts("t", "f");
+  REQUIRE(stmts.size() == 5);
+  auto let = [&](std::size_t i) { return run->letType(stmts[i]); };
   CHECK(let(0) == "Option[Int]");
-  CHECK(run->info(stmts[0]->value).ref == RefKind::OptionNone);
+  CHECK(run->value(stmts[0]).kind == InstKind::OptionNone);
   CHECK(let(1) == "List[Money]");
+  CHECK(run->value(stmts[1]).kind == InstKind::ListLit);
   CHECK(let(2) == "Option[String]");
-  CHECK(run->info(stmts[2]->value).ref == RefKind::OptionSome);
+  CHECK(run->value(stmts[2]).kind == InstKind::OptionSome);
   CHECK(let(3) == "Option[Status]");
   CHECK(let(4) == "List[Int]");
 }
@@ -168,10 +203,40 @@ fn f(n: Int, q: Q) -> Int {
 }
 )H");
   CHECK(run->codes() == Codes{"E0310"});
-  auto stmts = run->body("t", "f");
-  CHECK(run->info(stmts[0]->value).coercion == Coercion::RefineCheck);
-  CHECK(run->info(stmts[1]->value).coercion == Coercion::RefineCheck);
-  CHECK(displayName(run->info(stmts[3]->value).type) == "Int");
+  auto stmts = run->stmts("t", "f");
+  REQUIRE(stmts.size() == 4);
+  // The check carries its target type.
+  CHECK(run->value(stmts[0]).kind == InstKind::RefineCheck);
+  CHECK(run->type(run->value(stmts[0])) == "Q");
+  CHECK(run->value(stmts[1]).kind == InstKind::RefineCheck);
+  const Inst& sum = run->value(stmts[3]);
+  CHECK(sum.kind == InstKind::Binary);
+  CHECK(run->type(sum) == "Int");
+  CHECK(run->inst(InstId{sum.a}).kind == InstKind::Unrefine);
+}
+
+TEST_CASE("locals: each let and binding is its own slot; shadowing resolved") {
+  auto run = check(std::string(kTypes) + R"H(
+fn f(n: Int) -> Int {
+  let x = n
+  let x = x + 1
+  x
+}
+)H");
+  CHECK(run->codes() == Codes{});
+  const Body& body = run->fnBody("t", "f");
+  CHECK(body.endSlot - body.firstSlot == 2);
+  auto stmts = run->stmts(body);
+  REQUIRE(stmts.size() == 3);
+  std::uint32_t first = run->inst(stmts[0]).a;
+  std::uint32_t second = run->inst(stmts[1]).a;
+  CHECK(first != second);
+  // `x + 1` reads the first x, the result the second.
+  const Inst& plus = run->value(stmts[1]);
+  CHECK(run->inst(InstId{plus.a}).kind == InstKind::LocalRef);
+  CHECK(run->inst(InstId{plus.a}).a == first);
+  CHECK(run->inst(stmts[2]).kind == InstKind::LocalRef);
+  CHECK(run->inst(stmts[2]).a == second);
 }
 
 TEST_CASE("names record what they refer to") {
@@ -190,16 +255,23 @@ actor Caller(name: String)
 )H");
   CHECK(run->codes() == Codes{});
   const auto* agent = run->decl<AgentInfo>("t", "A");
-  auto stmts = agent->handlers[0].decl->body->stmts;
-  const auto* sum = llvm::cast<ast::BinaryExpr>(stmts[0]->value);
-  CHECK(run->info(sum->lhs).ref == RefKind::Param);
-  CHECK(run->info(sum->rhs).ref == RefKind::Store);
-  CHECK(run->info(stmts[1]->value).ref == RefKind::Local);
-  const auto* field = llvm::cast<ast::FieldExpr>(stmts[2]->value);
-  CHECK(run->info(field->base).ref == RefKind::ActorBinder);
-  CHECK(run->info(field).ref == RefKind::FieldAccess);
-  CHECK(run->info(stmts[3]->value).ref == RefKind::Key);
-  CHECK(agent->handlers[0].commit.writes == std::vector<std::string>{"n"});
+  REQUIRE(agent->handlers[0].body != kNoBody);
+  auto stmts = run->stmts(run->program->bodies.bodies[agent->handlers[0].body]);
+  REQUIRE(stmts.size() == 4);
+  const Inst& sum = run->value(stmts[0]);
+  CHECK(run->inst(InstId{sum.a}).kind == InstKind::ParamRef);
+  CHECK(run->inst(InstId{sum.b}).kind == InstKind::StoreRef);
+  // `n := y` names its store.
+  CHECK(run->inst(stmts[1]).kind == InstKind::StoreWrite);
+  CHECK(run->inst(stmts[1]).a == 0);
+  CHECK(run->value(stmts[1]).kind == InstKind::LocalRef);
+  const Inst& field = run->value(stmts[2]);
+  CHECK(field.kind == InstKind::FieldGet);
+  CHECK(field.b == 0);
+  CHECK(run->inst(InstId{field.a}).kind == InstKind::ActorRef);
+  CHECK(run->value(stmts[3]).kind == InstKind::KeyRef);
+  CHECK(storeNames(agent->handlers[0].commit.writes) ==
+        std::vector<std::string>{"n"});
 }
 
 TEST_CASE("if branches must agree; fail fits any branch") {
@@ -211,8 +283,8 @@ fn f(b: Bool) -> Int {
 }
 )H");
   CHECK(run->codes() == Codes{"E0301"});
-  auto stmts = run->body("t", "f");
-  CHECK(displayName(run->program->bodies.lets.lookup(stmts[0])) == "Int");
+  auto stmts = run->stmts("t", "f");
+  CHECK(run->letType(stmts[0]) == "Int");
 }
 
 TEST_CASE("match: exhaustiveness for sums, Option and Bool") {
@@ -225,12 +297,24 @@ fn f(s: Status, o: Option[Int], b: Bool, n: Int) -> Int {
 }
 )H");
   CHECK(ok->codes() == Codes{});
-  auto stmts = ok->body("t", "f");
-  const auto* m = llvm::cast<ast::MatchExpr>(stmts[1]->value);
-  const auto* some = llvm::cast<ast::ConstructorPattern>(m->arms[0].pattern);
-  const Type* bound =
-      ok->program->bodies.bindings.lookup(some->fields[0].value);
-  CHECK(displayName(bound) == "Int");
+  auto stmts = ok->stmts("t", "f");
+  const Inst& m = ok->value(stmts[1]);
+  REQUIRE(m.kind == InstKind::Match);
+  auto arms = ok->operands(m.b);
+  REQUIRE(arms.size() == 2);
+  const Inst& some = ok->inst(InstId{ok->inst(arms[0]).a});
+  REQUIRE(some.kind == InstKind::PatSome);
+  const Inst& bind = ok->inst(InstId{some.a});
+  REQUIRE(bind.kind == InstKind::PatBind);
+  CHECK(displayName(ok->program->types.byId(
+            ok->program->bodies.slots[bind.a].type)) == "Int");
+  CHECK(ok->inst(InstId{ok->inst(arms[1]).a}).kind == InstKind::PatNone);
+  // The arms of `match s` carry their variants.
+  const Inst& first = ok->value(stmts[0]);
+  const Inst& orPattern =
+      ok->inst(InstId{ok->inst(ok->operands(first.b)[0]).a});
+  REQUIRE(orPattern.kind == InstKind::PatOr);
+  CHECK(ok->inst(InstId{orPattern.a}).kind == InstKind::PatVariant);
 
   auto bad = check(std::string(kTypes) + R"H(
 fn f(s: Status, o: Option[Int], b: Bool, n: Int) -> Int {
@@ -368,19 +452,20 @@ agent Shop {
   CHECK(run->codes() == Codes{});
   const auto* shop = run->decl<AgentInfo>("shop", "Shop");
   const HandlerInfo& sell = shop->handlers[0];
-  CHECK(sell.commit.writes == std::vector<std::string>{"count", "total"});
+  CHECK(storeNames(sell.commit.writes) ==
+        std::vector<std::string>{"count", "total"});
   REQUIRE(sell.commit.emits.size() == 1);
   CHECK(sell.commit.emits[0]->qualified == "shop.Sold");
   REQUIRE(sell.commit.sends.size() == 2);
-  CHECK(sell.commit.sends[0].handler == "post");
+  CHECK(sell.commit.sends[0].handler->name == "post");
   CHECK(sell.commit.sends[0].range.begin < sell.commit.sends[1].range.begin);
   REQUIRE(sell.capabilitiesUsed.size() == 1);
   CHECK(sell.capabilitiesUsed[0]->name == "Events");
   CHECK(shop->handlers[1].commit.readOnly());
   // Both fns see each other's effects.
-  CHECK(shop->fns[0]->commit.writes ==
+  CHECK(storeNames(shop->fns[0]->commit.writes) ==
         std::vector<std::string>{"count", "total"});
-  CHECK(shop->fns[1]->commit.writes ==
+  CHECK(storeNames(shop->fns[1]->commit.writes) ==
         std::vector<std::string>{"count", "total"});
 }
 
@@ -417,10 +502,10 @@ agent Shop {
   REQUIRE(sell.commit.emits.size() == 2);
   CHECK(sell.commit.emits[0]->name == "A");
   CHECK(sell.commit.emits[1]->name == "B");
-  CHECK(sell.commit.writes == std::vector<std::string>{"a", "z"});
+  CHECK(storeNames(sell.commit.writes) == std::vector<std::string>{"a", "z"});
   REQUIRE(sell.commit.sends.size() == 2);
-  CHECK(sell.commit.sends[0].handler == "ping");
-  CHECK(sell.commit.sends[1].handler == "post");
+  CHECK(sell.commit.sends[0].handler->name == "ping");
+  CHECK(sell.commit.sends[1].handler->name == "post");
   CHECK(sell.commit.sends[1].agent->name == "Room");
 }
 
@@ -497,10 +582,9 @@ fn f(i: Int, x: Float, s: String, t: Instant, d: Duration) -> Bool {
 }
 )H");
   CHECK(run->codes() == Codes{"E0314", "E0314"});
-  const FnInfo* f = run->decl<FnInfo>("t", "f");
-  auto stmts = f->fn->body->stmts;
-  CHECK(displayName(run->program->bodies.lets.lookup(stmts[0])) == "Instant");
-  CHECK(displayName(run->program->bodies.lets.lookup(stmts[1])) == "Duration");
+  auto stmts = run->stmts("t", "f");
+  CHECK(run->letType(stmts[0]) == "Instant");
+  CHECK(run->letType(stmts[1]) == "Duration");
 }
 
 TEST_CASE("malformed bodies do not crash or cascade") {
@@ -529,10 +613,44 @@ TEST_CASE("the payment example checks without diagnostics") {
   CHECK(run->codes() == Codes{});
   const HandlerInfo& markPaid =
       run->decl<AgentInfo>("commerce.order", "Order")->handlers[1];
-  CHECK(markPaid.commit.writes ==
+  CHECK(storeNames(markPaid.commit.writes) ==
         std::vector<std::string>{"authorisation", "status"});
   REQUIRE(markPaid.commit.emits.size() == 1);
   CHECK(markPaid.commit.emits[0]->name == "PaymentConfirmed");
+  CHECK(verifyIr(*run->program).empty());
+}
+
+TEST_CASE("the IR verifier accepts a clean program and finds a planted error") {
+  auto run = check(std::string(kTypes) + R"H(
+fn f(s: Status) -> Bool {
+  let b = s != Pending
+  b
+}
+)H");
+  CHECK(run->codes() == Codes{});
+  CHECK(verifyIr(*run->program).empty());
+  // An Error type in a body, as a checker bug would leave it.
+  BodyIr& ir = run->program->bodies;
+  REQUIRE(!ir.insts.empty());
+  TypeId saved = ir.insts[0].type;
+  ir.insts[0].type = run->program->types.error()->id;
+  std::vector<std::string> problems = verifyIr(*run->program);
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].find("the error type") != std::string::npos);
+  ir.insts[0].type = saved;
+  // An operand that is not an earlier instruction of its body.
+  const Body& body = run->fnBody("t", "f");
+  Inst& root = ir.insts[body.root.index];
+  REQUIRE(root.kind == InstKind::Block);
+  std::uint32_t& first = ir.operands[root.a + 1];
+  std::uint32_t was = first;
+  first = body.root.index;
+  CHECK(verifyIr(*run->program).size() == 1);
+  first = was;
+  // An Error type in a declaration.
+  auto* fn = const_cast<FnInfo*>(run->decl<FnInfo>("t", "f"));
+  fn->sig.result = run->program->types.error();
+  CHECK(verifyIr(*run->program).size() == 1);
 }
 
 }  // namespace

@@ -1,0 +1,16 @@
+// One body of the body IR as text, for the IR dump: its slots, then one line
+// per instruction in id order. Internal to checker/.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "checker/ir.h"
+
+namespace herald::check {
+
+// Appends body `id` to `out`, each line indented by `indent` levels.
+void dumpBody(std::string& out, int indent, const Program& program,
+              std::uint32_t id);
+
+}  // namespace herald::check

@@ -1,0 +1,294 @@
+#include "checker/ir_verify.h"
+
+#include <fmt/format.h>
+#include <llvm/Support/Casting.h>
+
+#include "checker/ir_text.h"
+
+namespace herald::check {
+namespace {
+
+class Verifier {
+ public:
+  explicit Verifier(const Program& program) : program_(program) {}
+
+  std::vector<std::string> run() {
+    for (const auto& cap : program_.firstParty) capability(*cap);
+    for (const auto& context : program_.contexts)
+      for (const auto& decl : context->decls) this->decl(*decl);
+    for (std::uint32_t i = 0; i < program_.bodies.bodies.size(); ++i) body(i);
+    return std::move(problems_);
+  }
+
+ private:
+  void problem(const std::string& where, const std::string& what) {
+    problems_.push_back(where + ": " + what);
+  }
+
+  void type(const std::string& where, const Type* t) {
+    if (t == nullptr)
+      problem(where, "no type");
+    else if (!isWellFormed(t))
+      problem(where, "the error type in '" + typeText(t) + "'");
+  }
+
+  void fields(const std::string& where, const std::vector<FieldInfo>& fields) {
+    for (const FieldInfo& f : fields) {
+      type(where + "." + f.name, f.type);
+      if (f.defaultValue && f.defaultBody == kNoBody)
+        problem(where + "." + f.name, "a default without a body");
+    }
+  }
+
+  void signature(const std::string& where, const FnSignature& sig) {
+    fields(where, sig.params);
+    type(where + " result", sig.result);
+  }
+
+  void capability(const CapabilityInfo& cap) {
+    std::string where = declText(&cap);
+    type(where, cap.type);
+    for (const CapabilityOp& op : cap.ops)
+      signature(where + "." + op.name, op.sig);
+  }
+
+  void fn(const std::string& where, const FnInfo& fn) {
+    signature(where, fn.sig);
+    if (fn.fn != nullptr && fn.body == kNoBody) problem(where, "no body");
+    commit(where, fn.commit);
+  }
+
+  void dependencies(const std::string& where,
+                    const std::vector<DependencyInfo>& given) {
+    for (const DependencyInfo& d : given)
+      type(where + " given " + d.name, d.type);
+  }
+
+  void commit(const std::string& where, const CommitShape& shape) {
+    for (const EventInfo* e : shape.emits)
+      if (e == nullptr) problem(where, "an emitted event is unresolved");
+    for (const StoreInfo* s : shape.writes)
+      if (s == nullptr) problem(where, "a written store is unresolved");
+    for (const CommitShape::Message& m : shape.sends)
+      if (m.agent == nullptr || m.handler == nullptr)
+        problem(where, "a message target is unresolved");
+  }
+
+  void handler(const std::string& owner, const HandlerInfo& h) {
+    std::string where = owner + "." + h.name;
+    fields(where, h.params);
+    type(where + " result", h.result);
+    dependencies(where, h.given);
+    if (h.decl != nullptr && h.body == kNoBody) problem(where, "no body");
+    commit(where, h.commit);
+  }
+
+  void decl(const DeclInfo& d) {
+    std::string where = declText(&d);
+    switch (d.kind) {
+      case DeclInfoKind::Type: {
+        const auto& t = llvm::cast<TypeInfo>(d);
+        type(where, t.type);
+        fields(where, t.fields);
+        for (const VariantInfo& v : t.variants)
+          fields(where + "." + v.name, v.fields);
+        if (t.def != TypeDefKind::Record && t.def != TypeDefKind::Sum)
+          type(where + " base", t.def == TypeDefKind::Alias && t.base == nullptr
+                                    ? t.type
+                                    : t.base);
+        for (const FnInfo* f : t.staticFns)
+          if (f != nullptr) fn(where + "." + f->name, *f);
+        return;
+      }
+      case DeclInfoKind::Event: {
+        const auto& e = llvm::cast<EventInfo>(d);
+        type(where, e.type);
+        fields(where, e.fields);
+        return;
+      }
+      case DeclInfoKind::Actor:
+        fields(where, llvm::cast<ActorInfo>(d).params);
+        return;
+      case DeclInfoKind::Capability:
+        capability(llvm::cast<CapabilityInfo>(d));
+        return;
+      case DeclInfoKind::Fn:
+        fn(where, llvm::cast<FnInfo>(d));
+        return;
+      case DeclInfoKind::Agent: {
+        const auto& a = llvm::cast<AgentInfo>(d);
+        if (a.key) type(where + " key", a.key->type);
+        for (const StoreInfo& s : a.stores) {
+          type(where + "." + s.field.name, s.field.type);
+          if (s.init != nullptr && s.body == kNoBody)
+            problem(where + "." + s.field.name,
+                    "an initialiser without a body");
+        }
+        for (const InvariantInfo& inv : a.invariants)
+          if (inv.condition != nullptr && inv.body == kNoBody)
+            problem(where + "." + inv.name, "an invariant without a body");
+        for (const auto& f : a.fns) fn(where + "." + f->name, *f);
+        for (const HandlerInfo& h : a.handlers) handler(where, h);
+        return;
+      }
+      case DeclInfoKind::Service: {
+        const auto& s = llvm::cast<ServiceInfo>(d);
+        dependencies(where, s.given);
+        if (s.subscription && s.subscription->event == nullptr)
+          problem(where, "the subscribed event is unresolved");
+        for (const auto& f : s.fns) fn(where + "." + f->name, *f);
+        for (const HandlerInfo& h : s.handlers) handler(where, h);
+        return;
+      }
+    }
+  }
+
+  // --- bodies -------------------------------------------------------------
+
+  struct Scope {
+    const Body* body;
+    std::uint32_t self;  // the instruction being verified
+    std::string where;
+  };
+
+  void operand(const Scope& s, std::uint32_t id, bool optional) {
+    if (optional && id == kNoInst) return;
+    if (id < s.body->firstInst || id >= s.self)
+      problem(s.where, fmt::format("operand {} is not an earlier instruction "
+                                   "of its body",
+                                   id));
+  }
+
+  std::size_t paramCount(const Body& b) const {
+    switch (b.kind) {
+      case BodyKind::Fn:
+        return static_cast<const FnInfo*>(b.owner)->sig.params.size();
+      case BodyKind::Handler:
+        return static_cast<const HandlerInfo*>(b.owner)->params.size();
+      case BodyKind::StoreInit:
+      case BodyKind::Invariant:
+      case BodyKind::FieldDefault:
+        return 0;
+    }
+    return 0;
+  }
+
+  std::size_t fieldCount(const Inst& inst) const {
+    const BodyIr& ir = program_.bodies;
+    if (inst.kind == InstKind::FieldDefault)
+      return inst.a < ir.events.size() && ir.events[inst.a] != nullptr
+                 ? ir.events[inst.a]->fields.size()
+                 : 0;
+    if (inst.a >= ir.insts.size()) return 0;
+    const Type* base = program_.types.byId(ir.insts[inst.a].type);
+    if (base->kind == TypeKind::Named) return base->named->fields.size();
+    if (base->kind == TypeKind::Event) return base->event->fields.size();
+    if (base->kind == TypeKind::Actor) return base->actor->params.size();
+    return 0;
+  }
+
+  template <typename Table>
+  void target(const Scope& s, const Table& table, std::uint32_t v,
+              const char* what) {
+    if (v >= table.size())
+      problem(s.where, fmt::format("an unresolved {}", what));
+  }
+
+  void arg(const Scope& s, const Inst& inst, ArgKind kind, std::uint32_t v) {
+    const BodyIr& ir = program_.bodies;
+    const Body& b = *s.body;
+    switch (kind) {
+      case ArgKind::None:
+      case ArgKind::Bits64:
+        return;
+      case ArgKind::Inst:
+        return operand(s, v, false);
+      case ArgKind::OptInst:
+        return operand(s, v, true);
+      case ArgKind::Insts:
+        if (v >= ir.operands.size() ||
+            v + 1 + ir.operands[v] > ir.operands.size()) {
+          problem(s.where, "an operand list out of range");
+          return;
+        }
+        for (std::uint32_t id : ir.list(v)) operand(s, id, false);
+        return;
+      case ArgKind::Slot:
+        if (v < b.firstSlot || v >= b.endSlot)
+          problem(s.where, "a slot outside its body");
+        return;
+      case ArgKind::Param:
+        if (v >= paramCount(b)) problem(s.where, "an unresolved parameter");
+        return;
+      case ArgKind::Store:
+        if (b.agent == nullptr || v >= b.agent->stores.size())
+          problem(s.where, "an unresolved store");
+        return;
+      case ArgKind::Dep: {
+        DepRef dep = DepRef::decode(v);
+        const std::vector<DependencyInfo>* given = nullptr;
+        if (dep.list == DepRef::List::Service && b.service != nullptr)
+          given = &b.service->given;
+        if (dep.list == DepRef::List::Handler && b.kind == BodyKind::Handler)
+          given = &static_cast<const HandlerInfo*>(b.owner)->given;
+        if (given == nullptr || dep.index >= given->size())
+          problem(s.where, "an unresolved dependency");
+        return;
+      }
+      case ArgKind::Capability:
+        return target(s, ir.capabilities, v, "capability");
+      case ArgKind::Fn:
+        return target(s, ir.fns, v, "fn");
+      case ArgKind::Handler:
+        return target(s, ir.handlers, v, "handler");
+      case ArgKind::Variant:
+        return target(s, ir.variants, v, "variant");
+      case ArgKind::CapOp:
+        return target(s, ir.capOps, v, "capability operation");
+      case ArgKind::Event:
+        return target(s, ir.events, v, "event");
+      case ArgKind::Field:
+        if (v >= fieldCount(inst)) problem(s.where, "an unresolved field");
+        return;
+      case ArgKind::String:
+        if (v >= ir.strings.size()) problem(s.where, "a string out of range");
+        return;
+    }
+  }
+
+  void body(std::uint32_t id) {
+    const BodyIr& ir = program_.bodies;
+    const Body& b = ir.bodies[id];
+    std::string where = fmt::format("body {}", id);
+    if (b.owner == nullptr) problem(where, "no owner");
+    if (!b.root.valid() || b.root.index < b.firstInst ||
+        b.root.index >= b.endInst)
+      problem(where, "the root is not an instruction of the body");
+    for (std::uint32_t i = b.firstSlot; i < b.endSlot; ++i)
+      type(fmt::format("{} slot ${}", where, i - b.firstSlot),
+           program_.types.byId(ir.slots[i].type));
+    for (std::uint32_t i = b.firstInst; i < b.endInst; ++i) {
+      const Inst& inst = ir.insts[i];
+      const InstKindInfo& info = instKindInfo(inst.kind);
+      Scope s{
+          &b, i,
+          fmt::format("{} %{} ({})", where, i - b.firstInst, info.spelling)};
+      if (inst.kind == InstKind::Invalid)
+        problem(s.where, "an instruction an error was reported for");
+      type(s.where, program_.types.byId(inst.type));
+      arg(s, inst, info.a, inst.a);
+      if (info.a != ArgKind::Bits64) arg(s, inst, info.b, inst.b);
+    }
+  }
+
+  const Program& program_;
+  std::vector<std::string> problems_;
+};
+
+}  // namespace
+
+std::vector<std::string> verifyIr(const Program& program) {
+  return Verifier(program).run();
+}
+
+}  // namespace herald::check
