@@ -46,11 +46,13 @@ void resolveLine(Sema& sema, ContextInfo& ctx, const ast::ConsumesDecl& decl) {
     wellFormed = wellFormed && !part.empty();
   if (wellFormed) {
     std::string name = joinName(decl.context.parts);
-    info.target = sema.program.context(name);
+    info.target = findContext(sema.program, name);
     if (info.target == nullptr) {
       auto report =
           sema.diags.report<diag::UnknownContext>(decl.context.range, name);
-      std::string close = closestName(name, contextNames(sema.program));
+      std::string close;
+      if (sema.speller.admit())
+        close = sema.speller.closest(name, contextNames(sema.program));
       if (!close.empty()) {
         report.note("did you mean '{}'?", close);
         report.fixit(decl.context.range, close);
@@ -61,10 +63,13 @@ void resolveLine(Sema& sema, ContextInfo& ctx, const ast::ConsumesDecl& decl) {
     std::vector<std::string> candidates;
     for (const ast::Ident& name : decl.only) {
       if (name.empty() || info.target->lookup(name.name) != nullptr) continue;
-      if (candidates.empty()) candidates = declNames(*info.target);
       auto report = sema.diags.report<diag::UnknownConsumedName>(
           name.range, info.target->name, name.name);
-      std::string close = closestName(name.name, candidates);
+      std::string close;
+      if (sema.speller.admit()) {
+        if (candidates.empty()) candidates = declNames(*info.target);
+        close = sema.speller.closest(name.name, candidates);
+      }
       if (!close.empty()) {
         report.note("did you mean '{}'?", close);
         report.fixit(name.range, close);

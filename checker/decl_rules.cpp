@@ -1,11 +1,12 @@
 // The declaration rules that need no bodies, run once signatures are
-// resolved: refinement predicates, `@schema` annotations, field defaults
-// and serialisable event fields.
+// resolved: refinement predicates, `@schema` annotations, field defaults,
+// serialisable event fields and store initialisers present.
 #include "checker/decl_rules.h"
 
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <string>
 
 #include <fmt/format.h>
 #include <llvm/Support/Casting.h>
@@ -80,6 +81,49 @@ void checkSchemaAnnotations(Sema& sema, EventInfo& event) {
   }
 }
 
+// The value a fix-it offers as a store's initial value: the obvious empty
+// or zero value of its type, or empty when the type has none (a record, a
+// sum, a refined or opaque type: only the author knows where it starts).
+std::string initialValueFor(const Type* type) {
+  if (type == nullptr) return {};
+  if (type->kind == TypeKind::Int) return "0";
+  if (type->kind == TypeKind::Float) return "0.0";
+  if (type->kind == TypeKind::Bool) return "false";
+  if (type->kind == TypeKind::String) return "\"\"";
+  if (type->kind == TypeKind::List) return "[]";
+  if (type->kind == TypeKind::Option) return "None";
+  return {};
+}
+
+// store-without-initialiser: a store's value before the agent's first
+// handler runs is its initialiser; there is no implicit zero, so a store
+// without `= e` would have no value at all.
+void checkStoreInitialisers(Sema& sema, const AgentInfo& agent) {
+  const auto* decl = llvm::dyn_cast_or_null<ast::AgentDecl>(agent.decl);
+  if (decl == nullptr) return;
+  for (const ast::Decl* m : decl->members) {
+    const auto* s = llvm::dyn_cast_or_null<ast::StoreDecl>(m);
+    if (s == nullptr || s->init != nullptr || s->name.empty() ||
+        s->type == nullptr)
+      continue;
+    const StoreInfo* info = agent.store(s->name.name);
+    const Type* type = info != nullptr ? info->field.type : nullptr;
+    if (type != nullptr && !isWellFormed(type)) continue;
+    auto report = sema.diags.report<diag::StoreWithoutInitialiser>(
+        s->name.range, s->name.name);
+    const std::string value = initialValueFor(type);
+    const std::uint32_t end = s->type->range.end;
+    if (!value.empty()) {
+      report.note("a store starts with the value of its initialiser");
+      report.fixit(SourceRange{s->range.file, end, end}, " = " + value);
+    } else {
+      report.note(
+          "a store starts with the value of its initialiser; write "
+          "'= e' after its type");
+    }
+  }
+}
+
 }  // namespace
 
 void checkDeclarationRules(Sema& sema) {
@@ -93,6 +137,8 @@ void checkDeclarationRules(Sema& sema) {
         checkSchemaAnnotations(sema, *event);
         serialisable.check(*event);
         checkEventDefaults(sema, *event);
+      } else if (const auto* agent = llvm::dyn_cast<AgentInfo>(decl.get())) {
+        checkStoreInitialisers(sema, *agent);
       }
     }
   }

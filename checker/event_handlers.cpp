@@ -46,8 +46,30 @@ SourceRange arrowAndType(const SourceManager& sources,
                      result.range.end};
 }
 
+// `range` with the blanks before it, so removing it leaves `...) {`.
+SourceRange withBlanksBefore(const SourceManager& sources, SourceRange range) {
+  std::string_view text = sources.file(range.file).text();
+  std::uint32_t begin = range.begin;
+  if (begin > text.size()) return range;
+  while (begin > 0 && (text[begin - 1] == ' ' || text[begin - 1] == '\t'))
+    --begin;
+  return SourceRange{range.file, begin, range.end};
+}
+
 void checkShape(Sema& sema, const ast::HandlerDecl& h, const HandlerInfo* info,
                 const EventInfo* event, llvm::StringRef eventWritten) {
+  if (h.by != nullptr) {
+    // A delivery is the runtime handing over a committed event; no caller
+    // presents an actor, so a `by` guard could never be satisfied.
+    sema.diags
+        .report<diag::EventHandlerShape>(
+            h.by->range,
+            "'on event' cannot have 'by': a delivery presents no actor")
+        .note(
+            "check who may trigger the event where it is emitted, in the "
+            "handler that emits it")
+        .fixit(withBlanksBefore(sema.sources, h.by->range), "");
+  }
   std::string eventName = eventWritten.empty() ? "E" : eventWritten.str();
   if (h.params.empty()) {
     sema.diags

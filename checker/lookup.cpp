@@ -47,23 +47,19 @@ bool consumedFor(const ContextInfo& from, const ContextInfo& ctx,
   return false;
 }
 
-// The declarations a NotFound lookup would have found had `from` consumed
-// (all of) their context: a bare name anywhere, or a name after the full
-// name of its context.
+// The declarations a NotFound lookup of a bare first part would have found
+// had `from` consumed (all of) their context. Qualified names never need a
+// `consumes` line, so only the first part can be hidden.
 void findHidden(const Program& program, const ContextInfo& from,
                 llvm::ArrayRef<ast::Ident> parts, LookupResult& r) {
-  for (std::size_t k = 0; k < parts.size(); ++k) {
-    auto it = program.declsNamed.find(parts[k].name);
-    if (it == program.declsNamed.end()) continue;
-    for (DeclInfo* d : it->second) {
-      if (d->context == nullptr || d->context == &from) continue;
-      if (k != 0 && matchContextName(d->context->name, parts) != k) continue;
-      if (consumedFor(from, *d->context, parts[k].name)) continue;
-      r.hidden.push_back(d);
-    }
+  auto it = program.declsNamed.find(parts.front().name);
+  if (it == program.declsNamed.end()) return;
+  for (DeclInfo* d : it->second) {
+    if (d->context == nullptr || d->context == &from) continue;
+    if (consumedFor(from, *d->context, parts.front().name)) continue;
+    r.hidden.push_back(d);
   }
-  std::sort(r.hidden.begin(), r.hidden.end(), byQualified);
-  r.hidden.erase(std::unique(r.hidden.begin(), r.hidden.end()), r.hidden.end());
+  // declsNamed is sorted by qualified name, so hidden is too.
 }
 
 }  // namespace
@@ -96,25 +92,14 @@ LookupResult lookupDecl(const Program& program, const ContextInfo& from,
       if (DeclInfo* d = line.target->lookup(parts[1].name)) hits.push_back(d);
     }
     if (!hits.empty()) return pick(hits, 2);
-
-    // `full.context.Name`, the longest visible context name first.
-    DeclInfo* best = nullptr;
-    std::size_t bestParts = 0;
-    auto consider = [&](const ContextInfo& ctx, const ConsumesInfo* line) {
-      const std::size_t k = matchContextName(ctx.name, parts);
-      if (k == 0 || k >= parts.size() || k + 1 <= bestParts) return;
-      if (parts[k].empty()) return;
-      if (line != nullptr && !admits(*line, parts[k].name)) return;
-      if (DeclInfo* d = ctx.lookup(parts[k].name)) {
-        best = d;
-        bestParts = k + 1;
-      }
-    };
-    consider(from, nullptr);
-    for (const ConsumesInfo& line : from.consumes)
-      if (line.target != nullptr)
-        consider(*line.target, line.target == &from ? nullptr : &line);
-    if (best != nullptr) return found(best, bestParts);
+  }
+  // `full.context.Name` names that context's declaration whether or not
+  // `from` consumes it, as a Java or Rust path does; the longest context
+  // name wins. Probing declsNamed by each part keeps this independent of
+  // the number of contexts.
+  if (DeclInfo* d = lookupQualified(program, parts)) {
+    const std::size_t k = matchContextName(d->context->name, parts);
+    return found(d, k + 1);
   }
 
   LookupResult r;
@@ -122,22 +107,45 @@ LookupResult lookupDecl(const Program& program, const ContextInfo& from,
   return r;
 }
 
+DeclInfo* lookupQualified(const Program& program,
+                          llvm::ArrayRef<ast::Ident> parts) {
+  for (std::size_t k = parts.size(); k-- > 1;) {
+    if (parts[k].empty()) continue;
+    auto it = program.declsNamed.find(parts[k].name);
+    if (it == program.declsNamed.end()) continue;
+    for (DeclInfo* d : it->second)
+      if (d->context != nullptr &&
+          matchContextName(d->context->name, parts) == k)
+        return d;
+  }
+  return nullptr;
+}
+
 std::string closestName(llvm::StringRef name,
-                        llvm::ArrayRef<std::string> candidates) {
+                        llvm::ArrayRef<std::string> candidates,
+                        SpellingStats* stats) {
   // About one edit in three characters, rounded up: `Logr` finds
   // `Logger`, while short names only suggest near-identical ones.
   const unsigned limit =
       std::max<unsigned>(1, static_cast<unsigned>((name.size() + 2) / 3));
   const std::string* best = nullptr;
   unsigned bestDistance = limit + 1;
+  std::size_t compared = 0;
   for (const std::string& c : candidates) {
     if (c == name) continue;
+    // The distance is at least the difference in length.
+    const std::size_t gap = c.size() > name.size() ? c.size() - name.size()
+                                                   : name.size() - c.size();
+    if (gap >= bestDistance) continue;
+    if (compared == kMaxComparedPerLookup) break;
+    ++compared;
     const unsigned d = llvm::StringRef(c).edit_distance(name, true, limit);
     if (d < bestDistance) {
       bestDistance = d;
       best = &c;
     }
   }
+  if (stats != nullptr) stats->compared += compared;
   return best != nullptr ? *best : std::string();
 }
 

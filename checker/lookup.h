@@ -1,11 +1,13 @@
 // Name lookup across contexts: bare names, names qualified by a context
-// (`commerce.order.PaymentConfirmed`) or by a `consumes ... as` alias
-// (`order.PaymentConfirmed`), and the `consumes X { A, B }` restriction.
+// (`commerce.order.PaymentConfirmed`, consumed or not) or by a `consumes
+// ... as` alias (`order.PaymentConfirmed`), and the `consumes X { A, B }`
+// restriction of bare and alias-qualified names.
 // Lookup itself reports nothing; the resolve* helpers report unknown and
 // ambiguous names with candidates and "did you mean" suggestions.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -14,6 +16,7 @@
 
 #include "checker/ir.h"
 #include "checker/sema.h"
+#include "checker/spelling.h"
 #include "frontend/ast.h"
 
 namespace herald::check {
@@ -35,10 +38,16 @@ struct LookupResult {
 
 // Resolves the longest prefix of `parts` that names a declaration visible
 // from `from`: the context's own names first, then bare names of consumed
-// contexts, then `alias.Name` and `full.context.Name`. Reports nothing.
+// contexts, then `alias.Name` and `full.context.Name` (any context, consumed
+// or not). Reports nothing.
 [[nodiscard]] LookupResult lookupDecl(const Program& program,
                                       const ContextInfo& from,
                                       llvm::ArrayRef<ast::Ident> parts);
+
+// `full.context.Name` for any context: the declaration named right after
+// the longest leading parts that spell a context's name, or null.
+[[nodiscard]] DeclInfo* lookupQualified(const Program& program,
+                                        llvm::ArrayRef<ast::Ident> parts);
 
 // Like lookupDecl, but every part must be used, and unknown or ambiguous
 // names are reported (`what` is "type", "event", "actor", ... for
@@ -57,11 +66,6 @@ const Type* resolveType(Sema& sema, const ContextInfo& from,
 // since capabilities are given to handlers, never passed or stored.
 const Type* resolveValueType(Sema& sema, const ContextInfo& from,
                              const ast::TypeExpr* type);
-
-// The closest of `candidates` to `name` by edit distance, or empty when
-// none is close enough to suggest.
-[[nodiscard]] std::string closestName(llvm::StringRef name,
-                                      llvm::ArrayRef<std::string> candidates);
 
 // Every name visible bare from `from` (for suggestions), sorted, unique.
 [[nodiscard]] std::vector<std::string> visibleNames(const Program& program,

@@ -61,38 +61,36 @@ std::vector<std::string> suggestionsFor(const Program& program,
       if (line.target != nullptr && line.alias == first && parts.size() == 2)
         addNames(out, *line.target, line.target == &from ? nullptr : &line,
                  what);
-    auto consider = [&](const ContextInfo& ctx, const ConsumesInfo* line) {
-      if (matchContextName(ctx.name, parts) + 1 == parts.size())
-        addNames(out, ctx, line, what);
-    };
-    consider(from, nullptr);
-    for (const ConsumesInfo& line : from.consumes)
-      if (line.target != nullptr)
-        consider(*line.target, line.target == &from ? nullptr : &line);
+    // `full.context.Name` in any context, consumed or not.
+    if (const ContextInfo* ctx =
+            findContext(program, joinName(parts.drop_back())))
+      addNames(out, *ctx, nullptr, what);
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 
-// `context.Name` and `alias.Name` for every visible context declaring
-// `last`: what a qualified name with a misspelt prefix may have meant.
-std::vector<std::string> qualifiedSpellings(const ContextInfo& from,
+// `context.Name` for every context declaring `last`, and `alias.Name` for
+// every alias that admits it: what a qualified name with a misspelt prefix
+// may have meant.
+std::vector<std::string> qualifiedSpellings(const Program& program,
+                                            const ContextInfo& from,
                                             llvm::StringRef last,
                                             llvm::StringRef what) {
   std::vector<std::string> out;
-  auto consider = [&](const ContextInfo& ctx, const ConsumesInfo* line) {
-    const DeclInfo* d = ctx.lookup(last);
-    if (d == nullptr || !fits(what, d->kind)) return;
-    if (line != nullptr && !admits(*line, last)) return;
-    out.push_back(qualify(ctx.name, last));
-    if (line != nullptr && !line->alias.empty())
-      out.push_back(qualify(line->alias, last));
-  };
-  consider(from, nullptr);
-  for (const ConsumesInfo& line : from.consumes)
-    if (line.target != nullptr)
-      consider(*line.target, line.target == &from ? nullptr : &line);
+  auto it = program.declsNamed.find(last);
+  if (it != program.declsNamed.end())
+    for (const DeclInfo* d : it->second)
+      if (d->context != nullptr && fits(what, d->kind))
+        out.push_back(d->qualified);
+  for (const ConsumesInfo& line : from.consumes) {
+    if (line.target == nullptr || line.alias.empty()) continue;
+    const DeclInfo* d = line.target->lookup(last);
+    if (d == nullptr || !fits(what, d->kind)) continue;
+    if (line.target != &from && !admits(line, last)) continue;
+    out.push_back(qualify(line.alias, last));
+  }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
@@ -130,6 +128,38 @@ void reportAmbiguous(Sema& sema, const LookupResult& r,
                 r.candidates.front()->qualified);
 }
 
+// A `consumes` line of `from` names a context that does not exist (E0203
+// reported it): any bare name may be that context's.
+bool consumesUnknownContext(const ContextInfo& from) {
+  for (const ConsumesInfo& line : from.consumes)
+    if (line.target == nullptr) return true;
+  return false;
+}
+
+// Whether the prefix of a qualified name names a context or an alias of
+// `from`; when it does not, the prefix itself is the mistake.
+bool prefixNamesSomething(const Program& program, const ContextInfo& from,
+                          llvm::ArrayRef<ast::Ident> prefix) {
+  if (prefix.size() == 1)
+    for (const ConsumesInfo& line : from.consumes)
+      if (line.alias == prefix.front().name) return true;
+  return findContext(program, joinName(prefix)) != nullptr;
+}
+
+// One mistake, one diagnostic: a bare name in a context that consumes an
+// unknown context, or a second use of a prefix that names nothing, is
+// covered by the report already made.
+bool coveredByEarlierReport(Sema& sema, const ContextInfo& from,
+                            llvm::ArrayRef<ast::Ident> parts) {
+  if (parts.size() == 1) return consumesUnknownContext(from);
+  llvm::ArrayRef<ast::Ident> prefix = parts.drop_back();
+  if (prefixNamesSomething(sema.program, from, prefix)) return false;
+  std::string key = from.name;
+  key += ' ';
+  key += joinName(prefix);
+  return !sema.unknownPrefixes.insert(key).second;
+}
+
 }  // namespace
 
 void reportUnresolved(Sema& sema, const ContextInfo& from,
@@ -154,35 +184,48 @@ void reportUnresolved(Sema& sema, const ContextInfo& from,
     case LookupResult::Status::NotFound:
       break;
   }
+  if (coveredByEarlierReport(sema, from, parts)) return;
   auto report = reportUnknown(sema, range, what, joinName(parts));
-  const std::string close = closestName(
-      parts.back().name, suggestionsFor(sema.program, from, parts, what));
   std::string meant;
-  if (!close.empty())
-    meant =
-        parts.size() == 1 ? close : joinName(parts.drop_back()) + "." + close;
-  else if (parts.size() > 1)
-    meant = closestName(joinName(parts),
-                        qualifiedSpellings(from, parts.back().name, what));
+  if (sema.speller.admit()) {
+    const std::string close = sema.speller.closest(
+        parts.back().name, suggestionsFor(sema.program, from, parts, what));
+    if (!close.empty())
+      meant =
+          parts.size() == 1 ? close : joinName(parts.drop_back()) + "." + close;
+    else if (parts.size() > 1)
+      meant = sema.speller.closest(
+          joinName(parts),
+          qualifiedSpellings(sema.program, from, parts.back().name, what));
+  }
   if (!meant.empty()) {
     report.note("did you mean '{}'?", meant);
     report.fixit(range, meant);
   }
+  // A name declared in many contexts would otherwise get a note for each.
+  constexpr std::size_t kMaxHiddenNotes = 3;
+  std::size_t noted = 0;
   for (const DeclInfo* d : r.hidden) {
     if (d->context == nullptr) continue;
+    if (noted == kMaxHiddenNotes) {
+      report.note("'{}' is declared in {} more contexts", d->name,
+                  r.hidden.size() - noted);
+      break;
+    }
+    ++noted;
     bool restricted = false;
     for (const ConsumesInfo& line : from.consumes)
       restricted = restricted || line.target == d->context;
     if (restricted)
       report.note(
           "'{}' is declared in context '{}', but its `consumes` line does "
-          "not list it; add '{}' to the list",
-          d->name, d->context->name, d->name);
+          "not list it; add '{}' to the list, or write '{}'",
+          d->name, d->context->name, d->name, d->qualified);
     else
       report.note(
-          "'{}' is declared in context '{}'; add `consumes {}` to "
-          "use it",
-          d->name, d->context->name, d->context->name);
+          "'{}' is declared in context '{}'; add `consumes {}` or write "
+          "'{}' to use it",
+          d->name, d->context->name, d->context->name, d->qualified);
   }
 }
 

@@ -42,6 +42,14 @@ std::size_t matchContextName(llvm::StringRef contextName,
   return 0;
 }
 
+ContextInfo* findContext(const Program& program, llvm::StringRef name) {
+  auto it = std::lower_bound(
+      program.contexts.begin(), program.contexts.end(), name,
+      [](const auto& c, llvm::StringRef n) { return c->name < n; });
+  if (it == program.contexts.end() || (*it)->name != name) return nullptr;
+  return it->get();
+}
+
 std::string describeWithArticle(DeclInfoKind kind) {
   const llvm::StringRef word = describeKind(kind);
   const bool vowel =

@@ -40,6 +40,11 @@ namespace herald::check {
 [[nodiscard]] std::size_t matchContextName(llvm::StringRef contextName,
                                            llvm::ArrayRef<ast::Ident> parts);
 
+// The context named `name`, by binary search: Program::contexts is sorted
+// by name once collection is done. Null when there is none.
+[[nodiscard]] ContextInfo* findContext(const Program& program,
+                                       llvm::StringRef name);
+
 // "an agent", "a type", ...: describeKind with its article.
 [[nodiscard]] std::string describeWithArticle(DeclInfoKind kind);
 

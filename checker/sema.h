@@ -3,8 +3,10 @@
 #pragma once
 
 #include <llvm/ADT/ArrayRef.h>
+#include <llvm/ADT/StringSet.h>
 
 #include "checker/ir.h"
+#include "checker/spelling.h"
 #include "frontend/ast.h"
 #include "frontend/diagnostic.h"
 #include "frontend/source.h"
@@ -16,6 +18,11 @@ struct Sema {
   DiagnosticEngine& diags;
   const SourceManager& sources;
   llvm::ArrayRef<const ast::File*> files;
+  // The program's budget of "did you mean" lookups.
+  Speller speller;
+  // `context prefix` for each qualified name whose prefix names no context
+  // or alias, reported once per context (names_report.cpp).
+  llvm::StringSet<> unknownPrefixes;
 };
 
 // 1. Contexts (merged across files), their declarations and the first-party

@@ -126,12 +126,15 @@ void attachStatic(Sema& sema, ContextInfo& ctx, FnInfo& fn) {
       return;
     }
     auto report = sema.diags.report<diag::UnknownType>(owner.range, owner.name);
-    std::vector<std::string> names;
-    for (const auto& entry : ctx.byName)
-      if (entry.getValue()->kind == DeclInfoKind::Type)
-        names.push_back(entry.getKey().str());
-    std::sort(names.begin(), names.end());
-    const std::string close = closestName(owner.name, names);
+    std::string close;
+    if (sema.speller.admit()) {
+      std::vector<std::string> names;
+      for (const auto& entry : ctx.byName)
+        if (entry.getValue()->kind == DeclInfoKind::Type)
+          names.push_back(entry.getKey().str());
+      std::sort(names.begin(), names.end());
+      close = sema.speller.closest(owner.name, names);
+    }
     if (!close.empty()) {
       report.note("did you mean '{}'?", close);
       report.fixit(owner.range, close);

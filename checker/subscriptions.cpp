@@ -1,11 +1,15 @@
 // Events services: `from Events(E pattern?) via ...`. Resolves the event
 // (unknown-subscription, with the `consumes` line that would make a hidden
 // event visible), checks `via` and the pattern, fills
-// ServiceInfo::subscription, and checks handler shapes (event_handlers.cpp).
+// ServiceInfo::subscription, and checks handler shapes (event_handlers.cpp)
+// and the number of subscriptions per event.
+#include <algorithm>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
+#include <llvm/ADT/DenseMap.h>
 #include <llvm/Support/Casting.h>
 
 #include "checker/lookup.h"
@@ -132,8 +136,7 @@ class SubscriptionChecker {
         return nullptr;
       case LookupResult::Status::Found:
         if (found.partsUsed == type.path.parts.size())
-          if (const auto* event = llvm::dyn_cast<EventInfo>(found.decl))
-            return event;
+          if (const EventInfo* event = eventOf(*found.decl)) return event;
         notAnEvent(type.path, *found.decl);
         return nullptr;
       case LookupResult::Status::NotFound:
@@ -143,13 +146,33 @@ class SubscriptionChecker {
     return nullptr;
   }
 
+  // The event `decl` names: an event, or an alias of one (aliases are
+  // transparent, so `type Paid = PaymentConfirmed` subscribes to
+  // PaymentConfirmed). Null for anything else, and for an alias whose
+  // target did not resolve (reported where the alias is declared).
+  static const EventInfo* eventOf(const DeclInfo& decl) {
+    if (const auto* event = llvm::dyn_cast<EventInfo>(&decl)) return event;
+    const auto* alias = llvm::dyn_cast<TypeInfo>(&decl);
+    if (alias == nullptr || alias->def != TypeDefKind::Alias) return nullptr;
+    if (alias->type == nullptr || alias->type->kind != TypeKind::Event)
+      return nullptr;
+    return alias->type->event;
+  }
+
+  // An alias whose target is unresolved has been reported already.
+  static bool brokenAlias(const DeclInfo& decl) {
+    const auto* alias = llvm::dyn_cast<TypeInfo>(&decl);
+    return alias != nullptr && alias->def == TypeDefKind::Alias &&
+           (alias->type == nullptr || !isWellFormed(alias->type));
+  }
+
   void notAnEvent(const ast::QualifiedName& name, const DeclInfo& decl) {
+    if (brokenAlias(decl)) return;
     auto report = sema_.diags.report<diag::UnknownSubscription>(name.range,
                                                                 written(name));
     report.note(decl.nameRange, "'{}' is {}, not an event", decl.name,
                 withArticle(describeKind(decl.kind)));
-    std::string closest =
-        closestName(name.parts.back().name, visibleEvents(ctx_));
+    std::string closest = suggestEvent(name.parts.back().name);
     if (!closest.empty()) report.note("did you mean '{}'?", closest);
   }
 
@@ -158,20 +181,32 @@ class SubscriptionChecker {
     auto report = sema_.diags.report<diag::UnknownSubscription>(name.range,
                                                                 written(name));
     bool hinted = false;
-    for (const auto& other : sema_.program.contexts) {
-      if (other.get() == &ctx_) continue;
-      const auto* event =
-          llvm::dyn_cast_or_null<EventInfo>(other->lookup(last.name));
-      if (event == nullptr) continue;
+    // Only a bare name can be hidden: a qualified one names its context
+    // whether or not it is consumed. declsNamed holds just the contexts
+    // declaring the name, so this does not scan every context.
+    auto named = sema_.program.declsNamed.find(last.name);
+    llvm::ArrayRef<DeclInfo*> sameName;
+    if (name.parts.size() == 1 && named != sema_.program.declsNamed.end())
+      sameName = named->second;
+    // An event declared in many contexts would otherwise get notes for
+    // each.
+    constexpr std::size_t kMaxContextsNoted = 3;
+    std::size_t noted = 0;
+    for (const DeclInfo* d : sameName) {
+      const auto* event = llvm::dyn_cast<EventInfo>(d);
+      const ContextInfo* other = d->context;
+      if (event == nullptr || other == nullptr || other == &ctx_) continue;
+      if (++noted > kMaxContextsNoted) break;
       const ConsumesInfo* consumed = nullptr;
       for (const ConsumesInfo& c : ctx_.consumes)
-        if (c.target == other.get()) consumed = &c;
+        if (c.target == other) consumed = &c;
       if (consumed == nullptr) {
         report.note(event->nameRange,
                     "event '{}' is declared in context '{}', which '{}' does "
                     "not consume",
                     event->name, other->name, ctx_.name);
-        report.note("add 'consumes {}' to make it visible", other->name);
+        report.note("add 'consumes {}' to make it visible, or write '{}'",
+                    other->name, event->qualified);
         if (!hinted) {
           if (auto fix = consumesFixIt(sema_, ctx_, name.range, other->name))
             report.fixit(fix->range, fix->replacement);
@@ -192,11 +227,16 @@ class SubscriptionChecker {
         hinted = true;
       }
     }
-    std::string closest = closestName(last.name, visibleEvents(ctx_));
+    std::string closest = suggestEvent(last.name);
     if (!closest.empty()) {
       report.note("did you mean '{}'?", closest);
       if (!hinted) report.fixit(last.range, closest);
     }
+  }
+
+  std::string suggestEvent(llvm::StringRef name) {
+    if (!sema_.speller.admit()) return {};
+    return sema_.speller.closest(name, visibleEvents(ctx_));
   }
 
   static std::string withArticle(llvm::StringRef noun) {
@@ -207,6 +247,47 @@ class SubscriptionChecker {
   Sema& sema_;
   const ContextInfo& ctx_;
 };
+
+// The runtime's limit on subscriptions per event type (runtime D10).
+constexpr std::uint32_t kMaxSubscriptionsPerEvent = 512;
+
+// too-many-subscriptions: reported once per event, at the first
+// subscription past the limit in the runtime's serving order (qualified
+// service name), so the program is rejected before the runtime refuses it.
+void checkSubscriptionCounts(Sema& sema) {
+  llvm::DenseMap<const EventInfo*, std::vector<const ServiceInfo*>> byEvent;
+  for (const auto& ctx : sema.program.contexts)
+    for (const auto& d : ctx->decls)
+      if (const auto* service = llvm::dyn_cast<ServiceInfo>(d.get()))
+        if (service->subscription && service->subscription->event != nullptr)
+          byEvent[service->subscription->event].push_back(service);
+  std::vector<const EventInfo*> over;
+  for (const auto& [event, services] : byEvent)
+    if (services.size() > kMaxSubscriptionsPerEvent) over.push_back(event);
+  // DenseMap order is not deterministic; diagnostics are sorted anyway, but
+  // each report must pick the same subscription every run.
+  for (const EventInfo* event : over) {
+    std::vector<const ServiceInfo*>& services = byEvent[event];
+    std::sort(services.begin(), services.end(),
+              [](const ServiceInfo* a, const ServiceInfo* b) {
+                return a->qualified < b->qualified;
+              });
+    const ServiceInfo* first = services[kMaxSubscriptionsPerEvent];
+    const ast::Subscription* syntax = first->subscription->syntax;
+    SourceRange at = syntax != nullptr && syntax->eventType != nullptr
+                         ? syntax->eventType->range
+                         : first->nameRange;
+    sema.diags
+        .report<diag::TooManySubscriptions>(
+            at, event->qualified, static_cast<std::uint32_t>(services.size()),
+            kMaxSubscriptionsPerEvent)
+        .note(event->nameRange, "event '{}' is declared here", event->name)
+        .note(
+            "service '{}' is the first past the limit; merge subscribers "
+            "that do the same work, or subscribe to narrower events",
+            first->qualified);
+  }
+}
 
 }  // namespace
 
@@ -230,6 +311,7 @@ void checkSubscriptions(Sema& sema) {
       }
     }
   }
+  checkSubscriptionCounts(sema);
 }
 
 }  // namespace herald::check

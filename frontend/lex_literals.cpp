@@ -1,5 +1,6 @@
 #include "frontend/lex_literals.h"
 
+#include <algorithm>
 #include <charconv>
 #include <system_error>
 
@@ -118,12 +119,69 @@ std::optional<std::string> decodeInteger(std::string_view spelling,
     if (c == '_') continue;
     const auto digit = static_cast<std::uint64_t>(c - '0');
     if (result > (UINT64_MAX - digit) / 10) {
-      return std::string("the value does not fit in 64 bits");
+      return std::string(
+          "the value does not fit in Int (the largest is "
+          "9223372036854775807)");
     }
     result = result * 10 + digit;
   }
   value = result;
   return std::nullopt;
+}
+
+namespace {
+
+bool isWordByte(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+         (c >= '0' && c <= '9') || c == '_';
+}
+
+bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+// A keyword that may stand before an expression (`if`, `match`, `else`,
+// ...): `true` and `false` end one instead.
+bool keywordBeforeExpression(std::string_view word) {
+  static constexpr std::string_view kKeywords[] = {
+#define KEYWORD(Id, Spelling) Spelling,
+#include "frontend/token_kinds.def"
+  };
+  if (word == "true" || word == "false") return false;
+  for (std::string_view k : kKeywords)
+    if (k == word) return true;
+  return false;
+}
+
+}  // namespace
+
+bool followsPrefixMinus(std::string_view text, std::size_t at) {
+  std::size_t i = std::min(at, text.size());
+  while (i > 0 && isBlank(text[i - 1])) --i;
+  if (i == 0 || text[i - 1] != '-') return false;
+  --i;
+  while (i > 0 && isBlank(text[i - 1])) --i;
+  // First on its line: a new expression starts.
+  if (i == 0 || text[i - 1] == '\n') return true;
+  const char before = text[i - 1];
+  if (before == ')' || before == ']' || before == '}' || before == '"')
+    return false;
+  if (!isWordByte(before)) return true;
+  std::size_t start = i;
+  while (start > 0 && isWordByte(text[start - 1])) --start;
+  const std::string_view word = text.substr(start, i - start);
+  // A name or a number (`5.seconds` ends in a word too) ends an operand.
+  return keywordBeforeExpression(word);
+}
+
+std::optional<std::string> checkIntRange(std::uint64_t magnitude,
+                                         bool negated) {
+  if (magnitude < kMinIntMagnitude) return std::nullopt;
+  if (magnitude == kMinIntMagnitude && negated) return std::nullopt;
+  if (magnitude == kMinIntMagnitude)
+    return std::string(
+        "the value does not fit in Int (the largest is 9223372036854775807; "
+        "only '-9223372036854775808' may be written)");
+  return std::string(
+      "the value does not fit in Int (the largest is 9223372036854775807)");
 }
 
 std::optional<std::string> decodeFloat(std::string_view spelling,

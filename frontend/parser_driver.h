@@ -254,6 +254,10 @@ class ParserDriver {
                           ast::Pattern* rhs);
   ast::Expr* logicalNot(SourceRange range, ast::Expr* operand);
   ast::Expr* duration(SourceRange range, yy::DurationValue value);
+  // An Int or Float literal, or an Error node when the lexer rejected its
+  // spelling (invalid-number), so no later phase reports its value again.
+  ast::Expr* intLiteral(SourceRange range, std::uint64_t value);
+  ast::Expr* floatLiteral(SourceRange range, double value);
   ast::Expr* recordLiteral(SourceRange range, ast::Expr* type,
                            const yy::List<ast::FieldInit>& fields,
                            bool inCondition);

@@ -7,6 +7,7 @@
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Support/Casting.h>
 
+#include "frontend/lex_literals.h"
 #include "frontend/parser_driver.h"
 
 namespace herald {
@@ -213,8 +214,7 @@ void ParserDriver::appendOp(yy::List<ast::FnDecl*>& ops, ast::FnDecl* op) {
   if (op != nullptr) push(ops, op);
 }
 
-void ParserDriver::appendStmt(yy::List<ast::Stmt*>& stmts,
-                              ast::Stmt* stmt) {
+void ParserDriver::appendStmt(yy::List<ast::Stmt*>& stmts, ast::Stmt* stmt) {
   if (stmts.size == 0) {
     push(stmts, stmt);
     return;
@@ -229,8 +229,8 @@ void ParserDriver::appendStmt(yy::List<ast::Stmt*>& stmts,
   // Statements have no separator but a line break; an error stretch has
   // been reported already.
   if (!prevError && !error && prev->range.end <= stmt->range.begin) {
-    llvm::StringRef between = textOf({file_.id(), prev->range.end,
-                                      stmt->range.begin});
+    llvm::StringRef between =
+        textOf({file_.id(), prev->range.end, stmt->range.begin});
     if (!between.contains('\n')) {
       diags_.report<diag::ConsecutiveStatements>(stmt->range)
           .note(prev->range, "the previous statement ends here");
@@ -239,8 +239,7 @@ void ParserDriver::appendStmt(yy::List<ast::Stmt*>& stmts,
   push(stmts, stmt);
 }
 
-void ParserDriver::appendArm(yy::List<ast::MatchArm>& arms,
-                             ast::MatchArm arm) {
+void ParserDriver::appendArm(yy::List<ast::MatchArm>& arms, ast::MatchArm arm) {
   if (arms.size != 0 && llvm::isa<ast::ErrorPattern>(arm.pattern) &&
       llvm::isa<ast::ErrorPattern>(arms.data[arms.size - 1].pattern) &&
       mergesWith(arms.data[arms.size - 1].range)) {
@@ -343,13 +342,47 @@ ast::Expr* ParserDriver::logicalNot(SourceRange range, ast::Expr* operand) {
   return chain(arena.node<ast::UnaryExpr>(range, ast::UnaryOp::Not, operand));
 }
 
+// The lexer reported a malformed number once; the literal becomes an Error
+// node, which every later phase accepts quietly. Its value (0 after an
+// error) cannot tell, so the spelling is decoded again, but only for the
+// values an error can leave.
+ast::Expr* ParserDriver::intLiteral(SourceRange range, std::uint64_t value) {
+  if (value == 0 || value >= lex::kMinIntMagnitude) {
+    std::uint64_t decoded = 0;
+    const llvm::StringRef text = textOf(range);
+    if (lex::decodeInteger({text.data(), text.size()}, decoded) ||
+        lex::checkIntRange(decoded,
+                           lex::followsPrefixMinus(file_.text(), range.begin)))
+      return arena.node<ast::ErrorExpr>(range);
+  }
+  return arena.node<ast::IntLitExpr>(range, value);
+}
+
+ast::Expr* ParserDriver::floatLiteral(SourceRange range, double value) {
+  if (value == 0) {
+    double decoded = 0;
+    const llvm::StringRef text = textOf(range);
+    if (lex::decodeFloat({text.data(), text.size()}, decoded))
+      return arena.node<ast::ErrorExpr>(range);
+  }
+  return arena.node<ast::FloatLitExpr>(range, value);
+}
+
 ast::Expr* ParserDriver::duration(SourceRange range, yy::DurationValue value) {
+  if (value.value == 0) {
+    const llvm::StringRef text = textOf(range);
+    const llvm::StringRef digits =
+        text.take_until([](char c) { return c == '.'; });
+    std::uint64_t decoded = 0;
+    if (lex::decodeInteger({digits.data(), digits.size()}, decoded))
+      return arena.node<ast::ErrorExpr>(range);
+  }
   return arena.node<ast::DurationLitExpr>(range, value.value, value.unit);
 }
 
-ast::Expr* ParserDriver::recordLiteral(
-    SourceRange range, ast::Expr* type,
-    const yy::List<ast::FieldInit>& fields, bool inCondition) {
+ast::Expr* ParserDriver::recordLiteral(SourceRange range, ast::Expr* type,
+                                       const yy::List<ast::FieldInit>& fields,
+                                       bool inCondition) {
   if (!isTypePath(type)) {
     diags_.report<diag::RecordLiteralType>(type->range)
         .note("a '{{' on a new line would open a block instead");
@@ -357,15 +390,14 @@ ast::Expr* ParserDriver::recordLiteral(
     const bool isIf = recordConditionKeyword_ == TokenKind::KwIf;
     diags_
         .report<diag::RecordLiteralInCondition>(
-            range, std::string_view(isIf ? "'if' condition"
-                                         : "'match' scrutinee"))
+            range,
+            std::string_view(isIf ? "'if' condition" : "'match' scrutinee"))
         .note("without them, '{{' would open the {}",
               isIf ? "'if' body" : "'match' arms")
         .fixit({range.file, range.begin, range.begin}, "(")
         .fixit({range.file, range.end, range.end}, ")");
   }
-  return chain(
-      arena.node<ast::RecordLitExpr>(range, type, list(fields)));
+  return chain(arena.node<ast::RecordLitExpr>(range, type, list(fields)));
 }
 
 ast::Expr* ParserDriver::plainString(SourceRange range, llvm::StringRef text) {

@@ -334,6 +334,16 @@ Token Lexer::lexInteger(Cursor begin, Cursor end) {
   Token token = make(TokenKind::IntLiteral, begin, end);
   if (auto error = lex::decodeInteger(textBetween(begin, end), token.intValue)) {
     reportNumber(begin, end, *error);
+  } else if (token.intValue >= lex::kMinIntMagnitude) {
+    // Only here is the `-` before a literal still visible as text; the
+    // parser sees the magnitude alone.
+    const std::string_view text(reinterpret_cast<const char*>(base_),
+                                static_cast<std::size_t>(limit_ - base_));
+    const bool negated = lex::followsPrefixMinus(text, offset(begin));
+    if (auto range = lex::checkIntRange(token.intValue, negated)) {
+      reportNumber(begin, end, *range);
+      token.intValue = 0;
+    }
   }
   return token;
 }

@@ -654,13 +654,13 @@ pat_atom_common:
   ;
 
 int_pat:
-    INT            { $$ = d.arena.node<ast::IntLitExpr>(@$, $1); }
-  | MINUS_PRE INT  { $$ = d.negate(@$, d.arena.node<ast::IntLitExpr>(@2, $2)); }
+    INT            { $$ = d.intLiteral(@$, $1); }
+  | MINUS_PRE INT  { $$ = d.negate(@$, d.intLiteral(@2, $2)); }
   ;
 
 lit_pat:
-    FLOAT            { $$ = d.arena.node<ast::FloatLitExpr>(@$, $1); }
-  | MINUS_PRE FLOAT  { $$ = d.negate(@$, d.arena.node<ast::FloatLitExpr>(@2, $2)); }
+    FLOAT            { $$ = d.floatLiteral(@$, $1); }
+  | MINUS_PRE FLOAT  { $$ = d.negate(@$, d.floatLiteral(@2, $2)); }
   | STRING           { $$ = d.plainString(@$, $1); }
   | KW_TRUE          { $$ = d.arena.node<ast::BoolLitExpr>(@$, true); }
   | KW_FALSE         { $$ = d.arena.node<ast::BoolLitExpr>(@$, false); }
@@ -749,8 +749,8 @@ stmts:
 
 expr:
     IDENT        { $$ = d.arena.node<ast::NameExpr>(@$, $1); }
-  | INT          { $$ = d.arena.node<ast::IntLitExpr>(@$, $1); }
-  | FLOAT        { $$ = d.arena.node<ast::FloatLitExpr>(@$, $1); }
+  | INT          { $$ = d.intLiteral(@$, $1); }
+  | FLOAT        { $$ = d.floatLiteral(@$, $1); }
   | DURATION     { $$ = d.duration(@$, $1); }
   | KW_TRUE      { $$ = d.arena.node<ast::BoolLitExpr>(@$, true); }
   | KW_FALSE     { $$ = d.arena.node<ast::BoolLitExpr>(@$, false); }
@@ -793,8 +793,8 @@ expr:
 
 expr_nr:
     IDENT        { $$ = d.arena.node<ast::NameExpr>(@$, $1); }
-  | INT          { $$ = d.arena.node<ast::IntLitExpr>(@$, $1); }
-  | FLOAT        { $$ = d.arena.node<ast::FloatLitExpr>(@$, $1); }
+  | INT          { $$ = d.intLiteral(@$, $1); }
+  | FLOAT        { $$ = d.floatLiteral(@$, $1); }
   | DURATION     { $$ = d.duration(@$, $1); }
   | KW_TRUE      { $$ = d.arena.node<ast::BoolLitExpr>(@$, true); }
   | KW_FALSE     { $$ = d.arena.node<ast::BoolLitExpr>(@$, false); }

@@ -1,6 +1,10 @@
 // The checker's name passes: contexts merged across files, declarations
 // and members (duplicates), type resolution, signatures.
+#include <algorithm>
+#include <cstdint>
+
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include "checker_names_util.h"
 
@@ -371,6 +375,59 @@ TEST_CASE("closest names are suggested only when close") {
   CHECK(closestName("Y", names) == "X");
   CHECK(closestName("Money", names) == "");
   CHECK(closestName("Zzzzz", names) == "");
+}
+
+TEST_CASE("a suggestion lookup computes a bounded number of distances") {
+  using herald::check::closestName;
+  using herald::check::kMaxComparedPerLookup;
+  using herald::check::SpellingStats;
+  Lines sameLength;
+  for (int i = 0; i < 100000; ++i)
+    sameLength.push_back(fmt::format("N{:06}", i));
+  SpellingStats stats;
+  // Only "N999999" is close, and it comes after the cap.
+  CHECK(closestName("Z999999", sameLength, &stats) == "");
+  CHECK(stats.compared == kMaxComparedPerLookup);
+  // Candidates whose length alone rules them out cost no distance.
+  Lines tooLong;
+  for (int i = 0; i < 100000; ++i)
+    tooLong.push_back(fmt::format("Long{:020}", i));
+  stats = {};
+  CHECK(closestName("Mony", tooLong, &stats) == "");
+  CHECK(stats.compared == 0);
+}
+
+TEST_CASE(
+    "a program with thousands of unknown names gets bounded suggestions") {
+  using herald::check::kMaxComparedPerLookup;
+  using herald::check::Speller;
+  // 200 contexts of 10 types each; 4000 misspelt uses of them in fields,
+  // each with a close candidate, and 100 misspelt `consumes` lines.
+  std::string text;
+  for (int c = 0; c < 200; ++c) {
+    text += fmt::format("context c{} {{\n", c);
+    for (int t = 0; t < 10; ++t)
+      text += fmt::format("type Type{}x{} = Int\n", c, t);
+    text += "}\n";
+  }
+  // Unknown contexts in `consumes` lines of a context of their own: there
+  // they would silence its unknown bare names.
+  text += "context other {\n";
+  for (int c = 0; c < 100; ++c) text += fmt::format("consumes cc{}\n", c);
+  text += "}\ncontext user {\n";
+  for (int c = 0; c < 200; ++c) text += fmt::format("consumes c{}\n", c);
+  for (int i = 0; i < 4000; ++i)
+    text += fmt::format("type U{} = {{ f: Type{}x{}y }}\n", i, i % 200, i % 10);
+  text += "}\n";
+  auto run = runNames(std::move(text));
+  REQUIRE_FALSE(run->parseErrors);
+  const Lines codes = run->codes();
+  // Every mistake is still reported; only the suggestions stop.
+  CHECK(std::count(codes.begin(), codes.end(), "E0203") == 100);
+  CHECK(std::count(codes.begin(), codes.end(), "E0202") == 4000);
+  CHECK(run->spelling.lookups == Speller::kMaxLookups);
+  CHECK(run->spelling.compared <=
+        std::uint64_t{Speller::kMaxLookups} * kMaxComparedPerLookup);
 }
 
 TEST_CASE("one alias for two contexts is a duplicate; for one, harmless") {

@@ -84,6 +84,7 @@ std::unique_ptr<NamesRun> runNames(
   check::collectDeclarations(sema);
   check::resolveConsumes(sema);
   check::resolveSignatures(sema);
+  run->spelling = sema.speller.stats();
   run->diags->finalize();
   return run;
 }

@@ -28,6 +28,7 @@ struct NamesRun {
   std::vector<const ast::File*> files;
   std::unique_ptr<check::Program> program = std::make_unique<check::Program>();
   bool parseErrors = false;
+  check::SpellingStats spelling;  // what "did you mean" cost the passes
   std::deque<std::string> spellings;  // backs the Idents made by `parts`
 
   // "E0204 a.herald:3:5 message", sorted by location.

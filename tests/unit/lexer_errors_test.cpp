@@ -1,13 +1,13 @@
 // The lexer's diagnostics: each lexical error at its location, recovery
 // after it, and termination on arbitrary bytes.
-#include <doctest/doctest.h>
-
 #include <cstdint>
 #include <map>
 #include <random>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <doctest/doctest.h>
 
 #include "lexer_test_util.h"
 
@@ -19,32 +19,53 @@ using lexer_test::SourceFile;
 using lexer_test::Token;
 using lexer_test::TokenKind;
 
+constexpr const char* kNoFit =
+    "the value does not fit in Int (the largest is 9223372036854775807)";
+constexpr const char* kOnlyNegated =
+    "the value does not fit in Int (the largest is 9223372036854775807; "
+    "only '-9223372036854775808' may be written)";
+
 TEST_CASE("invalid integer literals are reported and lexing continues") {
   struct Case {
     std::string text;
     std::string reason;
   };
-  for (const Case& c :
-       {Case{"1__0", "'_' must sit between two digits"},
-        Case{"1_", "'_' must sit between two digits"},
-        Case{"1_000_", "'_' must sit between two digits"},
-        Case{"18446744073709551616", "the value does not fit in 64 bits"},
-        Case{"99999999999999999999999", "the value does not fit in 64 bits"},
-        Case{"12abc", "'a' is not a decimal digit"},
-        Case{"1e5", "'e' is not a decimal digit"},
-        Case{"0x1F", "only decimal literals are supported"},
-        Case{"0b101", "only decimal literals are supported"}}) {
+  for (const Case& c : {Case{"1__0", "'_' must sit between two digits"},
+                        Case{"1_", "'_' must sit between two digits"},
+                        Case{"1_000_", "'_' must sit between two digits"},
+                        Case{"18446744073709551616", kNoFit},
+                        Case{"99999999999999999999999", kNoFit},
+                        Case{"9223372036854775809", kNoFit},
+                        Case{"9223372036854775808", kOnlyNegated},
+                        Case{"12abc", "'a' is not a decimal digit"},
+                        Case{"1e5", "'e' is not a decimal digit"},
+                        Case{"0x1F", "only decimal literals are supported"},
+                        Case{"0b101", "only decimal literals are supported"}}) {
     CAPTURE(c.text);
     Lexed l = lex("x " + c.text + " y");
-    CHECK(l.kinds() ==
-          std::vector<TokenKind>{TokenKind::Identifier, TokenKind::IntLiteral,
-                                 TokenKind::Identifier});
+    CHECK(l.kinds() == std::vector<TokenKind>{TokenKind::Identifier,
+                                              TokenKind::IntLiteral,
+                                              TokenKind::Identifier});
     CHECK(l.tokens[1].intValue == 0);
-    REQUIRE(l.errors() ==
-            std::vector<std::string>{"E0005@2-" +
-                                     std::to_string(2 + c.text.size())});
+    REQUIRE(l.errors() == std::vector<std::string>{
+                              "E0005@2-" + std::to_string(2 + c.text.size())});
     CHECK(l.message() ==
           "invalid number literal '" + c.text + "': " + c.reason);
+  }
+}
+
+TEST_CASE("2^63 after a binary minus or alone does not fit in Int") {
+  for (const char* text :
+       {"x -9223372036854775808", "f() -9223372036854775808",
+        "a[0] - 9223372036854775808", "5.seconds -9223372036854775808",
+        "true -9223372036854775808", "-(9223372036854775808)",
+        "--9223372036854775808\n9223372036854775808"}) {
+    CAPTURE(text);
+    Lexed l = lex(text);
+    REQUIRE(l.errors().size() == 1);
+    CHECK(l.message() ==
+          std::string("invalid number literal '9223372036854775808': ") +
+              kOnlyNegated);
   }
 }
 
@@ -111,10 +132,9 @@ TEST_CASE("unterminated strings are reported at the opening quote") {
     Lexed l = lex("x = \"abc\ny");
     CHECK(l.errors() == std::vector<std::string>{"E0001@4-5"});
     CHECK(l.message() == "unterminated string literal");
-    REQUIRE(l.kinds() ==
-            std::vector<TokenKind>{TokenKind::Identifier, TokenKind::Eq,
-                                   TokenKind::StringLiteral,
-                                   TokenKind::Identifier});
+    REQUIRE(l.kinds() == std::vector<TokenKind>{
+                             TokenKind::Identifier, TokenKind::Eq,
+                             TokenKind::StringLiteral, TokenKind::Identifier});
     CHECK(l.tokens[2].stringValue == "abc");
     CHECK(l.text(l.tokens[2]) == "\"abc");
     CHECK(l.tokens[3].firstOnLine);
@@ -139,19 +159,16 @@ TEST_CASE("unterminated strings are reported at the opening quote") {
     CHECK(l.errors() == std::vector<std::string>{"E0001@0-1"});
     CHECK(l.kinds() ==
           std::vector<TokenKind>{TokenKind::StringHead, TokenKind::Identifier,
-                                 TokenKind::StringTail,
-                                 TokenKind::Identifier});
+                                 TokenKind::StringTail, TokenKind::Identifier});
     CHECK(l.tokens[2].stringValue == " b");
   }
   SUBCASE("inside an interpolation: the string is closed with an empty tail") {
     Lexed l = lex("\"a \\(f(x\ny");
     CHECK(l.errors() == std::vector<std::string>{"E0001@0-1"});
-    REQUIRE(l.kinds() ==
-            std::vector<TokenKind>{TokenKind::StringHead,
-                                   TokenKind::Identifier, TokenKind::LParen,
-                                   TokenKind::Identifier,
-                                   TokenKind::StringTail,
-                                   TokenKind::Identifier});
+    REQUIRE(l.kinds() == std::vector<TokenKind>{
+                             TokenKind::StringHead, TokenKind::Identifier,
+                             TokenKind::LParen, TokenKind::Identifier,
+                             TokenKind::StringTail, TokenKind::Identifier});
     CHECK(l.tokens[4].range.begin == 8);
     CHECK(l.tokens[4].range.end == 8);
     CHECK(l.tokens[5].firstOnLine);
@@ -169,8 +186,7 @@ TEST_CASE("unterminated strings are reported at the opening quote") {
     CHECK(l.kinds() ==
           std::vector<TokenKind>{TokenKind::StringHead, TokenKind::Identifier,
                                  TokenKind::StringLiteral,
-                                 TokenKind::StringTail,
-                                 TokenKind::Identifier});
+                                 TokenKind::StringTail, TokenKind::Identifier});
   }
   SUBCASE("nested strings inside an interpolation, at end of file") {
     Lexed l = lex("\"a \\(\"b \\(\"c");
@@ -183,8 +199,7 @@ TEST_CASE("unterminated strings are reported at the opening quote") {
   }
   SUBCASE("a backslash at the end of the line") {
     Lexed l = lex("\"abc\\\nx");
-    CHECK(l.errors() ==
-          std::vector<std::string>{"E0002@4-5", "E0001@0-1"});
+    CHECK(l.errors() == std::vector<std::string>{"E0002@4-5", "E0001@0-1"});
     CHECK(l.message(0) == "invalid escape sequence '\\' in string literal");
     CHECK(l.diags.diagnostics()[1].fixits.empty());
     CHECK(l.kinds().back() == TokenKind::Identifier);
@@ -197,35 +212,32 @@ TEST_CASE("stray characters are named and skipped") {
     std::string error;
     std::string name;
   };
-  for (const Case& c : {Case{"a $ b", "E0004@2-3", "'$'"},
-                        Case{"a # b", "E0004@2-3", "'#'"},
-                        Case{"a ; b", "E0004@2-3", "';'"},
-                        Case{"a & b", "E0004@2-3", "'&'"},
-                        Case{"a ' b", "E0004@2-3", "'''"},
-                        Case{"a \\ b", "E0004@2-3", "'\\'"},
-                        Case{"a \x01 b", "E0004@2-3", "U+0001"},
-                        Case{"a \f b", "E0004@2-3", "U+000C"},
-                        Case{"a \x7F b", "E0004@2-3", "U+007F"},
-                        Case{"a \0 b"s, "E0004@2-3", "U+0000"},
-                        Case{"a \xC3\xA9 b", "E0004@2-4", "'\xC3\xA9' (U+00E9)"},
-                        Case{"a \xE2\x82\xAC b", "E0004@2-5",
-                             "'\xE2\x82\xAC' (U+20AC)"},
-                        Case{"a \xF0\x9F\x98\x80 b", "E0004@2-6",
-                             "'\xF0\x9F\x98\x80' (U+1F600)"}}) {
+  for (const Case& c :
+       {Case{"a $ b", "E0004@2-3", "'$'"}, Case{"a # b", "E0004@2-3", "'#'"},
+        Case{"a ; b", "E0004@2-3", "';'"}, Case{"a & b", "E0004@2-3", "'&'"},
+        Case{"a ' b", "E0004@2-3", "'''"}, Case{"a \\ b", "E0004@2-3", "'\\'"},
+        Case{"a \x01 b", "E0004@2-3", "U+0001"},
+        Case{"a \f b", "E0004@2-3", "U+000C"},
+        Case{"a \x7F b", "E0004@2-3", "U+007F"},
+        Case{"a \0 b"s, "E0004@2-3", "U+0000"},
+        Case{"a \xC3\xA9 b", "E0004@2-4", "'\xC3\xA9' (U+00E9)"},
+        Case{"a \xE2\x82\xAC b", "E0004@2-5", "'\xE2\x82\xAC' (U+20AC)"},
+        Case{"a \xF0\x9F\x98\x80 b", "E0004@2-6",
+             "'\xF0\x9F\x98\x80' (U+1F600)"}}) {
     CAPTURE(c.text);
     Lexed l = lex(c.text);
     REQUIRE(l.errors() == std::vector<std::string>{c.error});
     CHECK(l.message() == "unexpected character " + c.name + " in source");
-    CHECK(l.kinds() == std::vector<TokenKind>{TokenKind::Identifier,
-                                              TokenKind::Identifier});
+    CHECK(l.kinds() ==
+          std::vector<TokenKind>{TokenKind::Identifier, TokenKind::Identifier});
   }
   // Adjacent stray characters are one diagnostic each.
   CHECK(lex("$$").errors() ==
         std::vector<std::string>{"E0004@0-1", "E0004@1-2"});
   // A NUL does not end the file.
   Lexed nul = lex("a\0b\0"s);
-  CHECK(nul.kinds() == std::vector<TokenKind>{TokenKind::Identifier,
-                                              TokenKind::Identifier});
+  CHECK(nul.kinds() ==
+        std::vector<TokenKind>{TokenKind::Identifier, TokenKind::Identifier});
   CHECK(nul.errors() == std::vector<std::string>{"E0004@1-2", "E0004@3-4"});
   CHECK(nul.tokens.back().range.begin == 4);
 }
@@ -244,14 +256,17 @@ TEST_CASE("invalid UTF-8 is one diagnostic per run of bad bytes") {
       CAPTURE(bad.size());
       Lexed l = lex("x" + bad);
       REQUIRE(l.errors().size() == 1);
-      CHECK(l.errors()[0] ==
-            "E0007@1-" + std::to_string(1 + bad.size()));
+      CHECK(l.errors()[0] == "E0007@1-" + std::to_string(1 + bad.size()));
     }
   }
   SUBCASE("in a string: replaced by U+FFFD") {
-    Lexed l = lex("\"a\xFF\xFE" "b\" c");
+    Lexed l =
+        lex("\"a\xFF\xFE"
+            "b\" c");
     CHECK(l.errors() == std::vector<std::string>{"E0007@2-4"});
-    CHECK(l.tokens[0].stringValue == "a\xEF\xBF\xBD" "b");
+    CHECK(l.tokens[0].stringValue ==
+          "a\xEF\xBF\xBD"
+          "b");
     CHECK(l.kinds().size() == 2);
   }
   SUBCASE("in a comment and a doc block") {
@@ -264,9 +279,8 @@ TEST_CASE("invalid UTF-8 is one diagnostic per run of bad bytes") {
 TEST_CASE("every lexical diagnostic can be produced") {
   // One input per E00xx code; a new lexical code needs an entry here.
   const std::map<std::string_view, std::string> samples = {
-      {"E0001", "\"open"},       {"E0002", "\"\\q\""},
-      {"E0003", "\"\\u{}\""},    {"E0004", "$"},
-      {"E0005", "1__0"},         {"E0006", "---\nx"},
+      {"E0001", "\"open"},   {"E0002", "\"\\q\""}, {"E0003", "\"\\u{}\""},
+      {"E0004", "$"},        {"E0005", "1__0"},    {"E0006", "---\nx"},
       {"E0007", "\"\xFF\""},
   };
   for (herald::DiagKind kind : herald::allDiagKinds()) {
@@ -288,11 +302,11 @@ TEST_CASE("next() keeps returning EndOfFile") {
   std::vector<TokenKind> kinds;
   kinds.reserve(8);
   for (int i = 0; i < 8; ++i) kinds.push_back(lexer.next().kind);
-  CHECK(kinds == std::vector<TokenKind>{
-                     TokenKind::Identifier, TokenKind::StringHead,
-                     TokenKind::Identifier, TokenKind::StringTail,
-                     TokenKind::EndOfFile, TokenKind::EndOfFile,
-                     TokenKind::EndOfFile, TokenKind::EndOfFile});
+  CHECK(kinds ==
+        std::vector<TokenKind>{TokenKind::Identifier, TokenKind::StringHead,
+                               TokenKind::Identifier, TokenKind::StringTail,
+                               TokenKind::EndOfFile, TokenKind::EndOfFile,
+                               TokenKind::EndOfFile, TokenKind::EndOfFile});
   CHECK(diags.diagnostics().size() == 1);
 }
 

@@ -1,13 +1,13 @@
 // The lexer (lang/lexer.re): every token kind, literals and their values,
 // interpolation, comments and doc blocks. Errors: lexer_errors_test.cpp.
-#include <doctest/doctest.h>
-
 #include <cstdint>
 #include <map>
 #include <set>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <doctest/doctest.h>
 
 #include "frontend/lex_literals.h"
 #include "lexer_test_util.h"
@@ -118,12 +118,11 @@ TEST_CASE("keywords and identifiers") {
   }
   Lexed l = lex("Events schema self None Some Context _ _x __ _1 x_y9");
   CHECK(l.kinds() ==
-        std::vector<TokenKind>{TokenKind::Identifier, TokenKind::Identifier,
-                               TokenKind::Identifier, TokenKind::Identifier,
-                               TokenKind::Identifier, TokenKind::Identifier,
-                               TokenKind::Underscore, TokenKind::Identifier,
-                               TokenKind::Identifier, TokenKind::Identifier,
-                               TokenKind::Identifier});
+        std::vector<TokenKind>{
+            TokenKind::Identifier, TokenKind::Identifier, TokenKind::Identifier,
+            TokenKind::Identifier, TokenKind::Identifier, TokenKind::Identifier,
+            TokenKind::Underscore, TokenKind::Identifier, TokenKind::Identifier,
+            TokenKind::Identifier, TokenKind::Identifier});
   CHECK(l.errors().empty());
   Lexed ev = lex("on event(e: E)");
   CHECK(ev.kinds()[1] == TokenKind::KwEvent);
@@ -156,10 +155,10 @@ TEST_CASE("integer literals") {
     std::string text;
     std::uint64_t value;
   };
-  for (const Case& c : {Case{"0", 0}, Case{"42", 42}, Case{"007", 7},
-                        Case{"1_000", 1000}, Case{"1_000_000", 1000000},
-                        Case{"1_2_3", 123},
-                        Case{"18446744073709551615", UINT64_MAX}}) {
+  for (const Case& c :
+       {Case{"0", 0}, Case{"42", 42}, Case{"007", 7}, Case{"1_000", 1000},
+        Case{"1_000_000", 1000000}, Case{"1_2_3", 123},
+        Case{"9223372036854775807", INT64_MAX}}) {
     CAPTURE(c.text);
     Lexed l = lex(c.text);
     CHECK(l.errors().empty());
@@ -174,14 +173,27 @@ TEST_CASE("integer literals") {
   CHECK(neg.tokens[1].intValue == 7);
 }
 
+TEST_CASE("the most negative Int is written only under a prefix minus") {
+  for (const char* text :
+       {"-9223372036854775808", "f(-9223372036854775808)",
+        "1 - -9223372036854775808", "x\n-9223372036854775808",
+        "if -9223372036854775808 < x", "[1, - 9223372036854775808]"}) {
+    CAPTURE(text);
+    Lexed l = lex(text);
+    CHECK(l.errors().empty());
+  }
+  Lexed l = lex("-9223372036854775808");
+  CHECK(l.tokens[1].intValue == 9223372036854775808ULL);
+}
+
 TEST_CASE("float literals") {
   struct Case {
     std::string text;
     double value;
   };
-  for (const Case& c : {Case{"3.25", 3.25}, Case{"0.5", 0.5},
-                        Case{"1_000.000_1", 1000.0001}, Case{"10.0", 10.0},
-                        Case{"0.1", 0.1}}) {
+  for (const Case& c :
+       {Case{"3.25", 3.25}, Case{"0.5", 0.5}, Case{"1_000.000_1", 1000.0001},
+        Case{"10.0", 10.0}, Case{"0.1", 0.1}}) {
     CAPTURE(c.text);
     Lexed l = lex(c.text);
     CHECK(l.errors().empty());
@@ -192,21 +204,21 @@ TEST_CASE("float literals") {
     CAPTURE(bad);
     Lexed l = lex(bad);
     CHECK(l.kinds() == std::vector<TokenKind>{TokenKind::FloatLiteral});
-    CHECK(l.errors() == std::vector<std::string>{
-                            "E0005@0-" + std::to_string(bad.size())});
+    CHECK(l.errors() ==
+          std::vector<std::string>{"E0005@0-" + std::to_string(bad.size())});
   }
   // Not floats: a range, member access on an integer, a trailing dot.
-  CHECK(lex("1..5").kinds() ==
-        std::vector<TokenKind>{TokenKind::IntLiteral, TokenKind::DotDot,
-                               TokenKind::IntLiteral});
-  CHECK(lex("1.foo").kinds() ==
-        std::vector<TokenKind>{TokenKind::IntLiteral, TokenKind::Dot,
-                               TokenKind::Identifier});
+  CHECK(lex("1..5").kinds() == std::vector<TokenKind>{TokenKind::IntLiteral,
+                                                      TokenKind::DotDot,
+                                                      TokenKind::IntLiteral});
+  CHECK(lex("1.foo").kinds() == std::vector<TokenKind>{TokenKind::IntLiteral,
+                                                       TokenKind::Dot,
+                                                       TokenKind::Identifier});
   CHECK(lex("1.").kinds() ==
         std::vector<TokenKind>{TokenKind::IntLiteral, TokenKind::Dot});
-  CHECK(lex("x.1").kinds() ==
-        std::vector<TokenKind>{TokenKind::Identifier, TokenKind::Dot,
-                               TokenKind::IntLiteral});
+  CHECK(lex("x.1").kinds() == std::vector<TokenKind>{TokenKind::Identifier,
+                                                     TokenKind::Dot,
+                                                     TokenKind::IntLiteral});
 }
 
 TEST_CASE("duration literals, every unit") {
@@ -240,12 +252,12 @@ TEST_CASE("duration literals, every unit") {
   CHECK(herald::durationUnitName(DurationUnit::Days) == "days");
 
   // A longer word is not a unit: integer, `.`, identifier.
-  for (const std::string& text : {"1.daysx"s, "1.msec"s, "1.day_"s,
-                                  "2.hours2"s, "3.Days"s}) {
+  for (const std::string& text :
+       {"1.daysx"s, "1.msec"s, "1.day_"s, "2.hours2"s, "3.Days"s}) {
     CAPTURE(text);
-    CHECK(lex(text).kinds() ==
-          std::vector<TokenKind>{TokenKind::IntLiteral, TokenKind::Dot,
-                                 TokenKind::Identifier});
+    CHECK(lex(text).kinds() == std::vector<TokenKind>{TokenKind::IntLiteral,
+                                                      TokenKind::Dot,
+                                                      TokenKind::Identifier});
   }
   // Only directly attached: `7 .days` and `7. days` are not durations.
   CHECK(lex("7 .days").kinds()[0] == TokenKind::IntLiteral);
@@ -269,9 +281,9 @@ TEST_CASE("string literals and escapes") {
   for (const Case& c :
        {Case{R"("")", ""}, Case{R"("hello world")", "hello world"},
         Case{R"("a\nb")", "a\nb"}, Case{R"("a\tb")", "a\tb"},
-        Case{R"("say \"hi\"")", "say \"hi\""}, Case{R"("back\\slash")", "back\\slash"},
-        Case{R"("\u{41}")", "A"}, Case{R"("\u{e9}")", "\xC3\xA9"},
-        Case{R"("\u{20AC}")", "\xE2\x82\xAC"},
+        Case{R"("say \"hi\"")", "say \"hi\""},
+        Case{R"("back\\slash")", "back\\slash"}, Case{R"("\u{41}")", "A"},
+        Case{R"("\u{e9}")", "\xC3\xA9"}, Case{R"("\u{20AC}")", "\xE2\x82\xAC"},
         Case{R"("\u{1F600}")", "\xF0\x9F\x98\x80"},
         Case{R"("\u{10FFFF}")", "\xF4\x8F\xBF\xBF"},
         Case{R"("\u{000041}")", "A"},
@@ -295,8 +307,8 @@ TEST_CASE("interpolation splits a string into head, middle and tail") {
   CHECK(l.errors().empty());
   REQUIRE(l.kinds() ==
           std::vector<TokenKind>{TokenKind::StringHead, TokenKind::Identifier,
-                                 TokenKind::StringMiddle,
-                                 TokenKind::Identifier, TokenKind::StringTail});
+                                 TokenKind::StringMiddle, TokenKind::Identifier,
+                                 TokenKind::StringTail});
   CHECK(l.tokens[0].stringValue == "a ");
   CHECK(l.tokens[2].stringValue == " b ");
   CHECK(l.tokens[4].stringValue == " c");
@@ -307,9 +319,9 @@ TEST_CASE("interpolation splits a string into head, middle and tail") {
   CHECK(l.text(l.tokens[4]) == R"() c")");
 
   Lexed bare = lex(R"~("\(x)")~");
-  REQUIRE(bare.kinds() ==
-          std::vector<TokenKind>{TokenKind::StringHead, TokenKind::Identifier,
-                                 TokenKind::StringTail});
+  REQUIRE(bare.kinds() == std::vector<TokenKind>{TokenKind::StringHead,
+                                                 TokenKind::Identifier,
+                                                 TokenKind::StringTail});
   CHECK(bare.tokens[0].stringValue.empty());
   CHECK(bare.tokens[2].stringValue.empty());
 
@@ -344,18 +356,17 @@ TEST_CASE("interpolation nests parentheses, braces and strings") {
   Lexed nested = lex(R"~("a \(f("b \(g(")")) c")) d")~");
   CHECK(nested.errors().empty());
   REQUIRE(nested.kinds() ==
-          std::vector<TokenKind>{
-              TokenKind::StringHead,    // "a \(
-              TokenKind::Identifier,    // f
-              TokenKind::LParen,        // (
-              TokenKind::StringHead,    // "b \(
-              TokenKind::Identifier,    // g
-              TokenKind::LParen,        // (
-              TokenKind::StringLiteral, // ")"
-              TokenKind::RParen,        // ) of g(
-              TokenKind::StringTail,    // ) c"
-              TokenKind::RParen,        // )
-              TokenKind::StringTail});  // ) d"
+          std::vector<TokenKind>{TokenKind::StringHead,     // "a \(
+                                 TokenKind::Identifier,     // f
+                                 TokenKind::LParen,         // (
+                                 TokenKind::StringHead,     // "b \(
+                                 TokenKind::Identifier,     // g
+                                 TokenKind::LParen,         // (
+                                 TokenKind::StringLiteral,  // ")"
+                                 TokenKind::RParen,         // ) of g(
+                                 TokenKind::StringTail,     // ) c"
+                                 TokenKind::RParen,         // )
+                                 TokenKind::StringTail});   // ) d"
   CHECK(nested.tokens[0].stringValue == "a ");
   CHECK(nested.tokens[3].stringValue == "b ");
   CHECK(nested.tokens[6].stringValue == ")");
@@ -380,7 +391,9 @@ TEST_CASE("interpolation nests parentheses, braces and strings") {
 }
 
 TEST_CASE("comments") {
-  Lexed l = lex("a -- comment ( \" \\( \xE2\x82\xAC\nb--tight\n-- whole line\nc -- at end");
+  Lexed l =
+      lex("a -- comment ( \" \\( \xE2\x82\xAC\nb--tight\n-- whole line\nc -- "
+          "at end");
   CHECK(l.errors().empty());
   REQUIRE(l.kinds() == std::vector<TokenKind>{TokenKind::Identifier,
                                               TokenKind::Identifier,
@@ -389,12 +402,13 @@ TEST_CASE("comments") {
   CHECK(l.text(l.tokens[2]) == "c");
   CHECK(l.tokens[3].kind == TokenKind::EndOfFile);
   // `---` that is not alone on its line is an ordinary comment.
-  for (const std::string& text : {"x ---\ny"s, "---x\ny"s, "--- text\ny"s,
-                                  "----\ny"s, "  ---  y\nz"s}) {
+  for (const std::string& text :
+       {"x ---\ny"s, "---x\ny"s, "--- text\ny"s, "----\ny"s, "  ---  y\nz"s}) {
     CAPTURE(text);
     Lexed c = lex(text);
     CHECK(c.errors().empty());
-    for (const Token& token : c.tokens) CHECK(token.doc == herald::SourceRange{});
+    for (const Token& token : c.tokens)
+      CHECK(token.doc == herald::SourceRange{});
   }
 }
 
@@ -437,8 +451,7 @@ TEST_CASE("doc blocks attach to the next token") {
   SUBCASE("unterminated") {
     Lexed c = lex("fn\n  ---\nnever closed\nfn x");
     CHECK(c.errors() == std::vector<std::string>{"E0006@5-8"});
-    CHECK(c.message() ==
-          "doc comment opened with '---' is never closed");
+    CHECK(c.message() == "doc comment opened with '---' is never closed");
     CHECK(c.kinds() == std::vector<TokenKind>{TokenKind::KwFn});
     Lexed atEnd = lex("---");
     CHECK(atEnd.errors() == std::vector<std::string>{"E0006@0-3"});
@@ -453,11 +466,21 @@ TEST_CASE("firstOnLine") {
       got.emplace_back(std::string(l.text(token)), token.firstOnLine);
     }
   }
-  CHECK(got == std::vector<std::pair<std::string, bool>>{
-                   {"a", true},  {"b", false}, {"c", true},  {"(", false},
-                   {"d", false}, {")", false}, {"(", true},  {"e", false},
-                   {"[", true},  {"f", false}, {"]", false}, {"-", false},
-                   {"g", false}, {"-", true},  {"h", false}});
+  CHECK(got == std::vector<std::pair<std::string, bool>>{{"a", true},
+                                                         {"b", false},
+                                                         {"c", true},
+                                                         {"(", false},
+                                                         {"d", false},
+                                                         {")", false},
+                                                         {"(", true},
+                                                         {"e", false},
+                                                         {"[", true},
+                                                         {"f", false},
+                                                         {"]", false},
+                                                         {"-", false},
+                                                         {"g", false},
+                                                         {"-", true},
+                                                         {"h", false}});
   // Tokens inside an interpolation are never first on their line.
   Lexed s = lex("\"\\(x)\"");
   CHECK(s.tokens[0].firstOnLine);
@@ -475,9 +498,15 @@ TEST_CASE("token ranges are byte offsets") {
     ranges.emplace_back(token.range.begin, token.range.end);
     CHECK(token.range.file == 0);
   }
-  CHECK(ranges == std::vector<std::pair<std::uint32_t, std::uint32_t>>{
-                      {0, 3}, {4, 9}, {10, 12}, {13, 18}, {19, 20},
-                      {21, 28}, {36, 42}, {42, 42}});
+  CHECK(ranges ==
+        std::vector<std::pair<std::uint32_t, std::uint32_t>>{{0, 3},
+                                                             {4, 9},
+                                                             {10, 12},
+                                                             {13, 18},
+                                                             {19, 20},
+                                                             {21, 28},
+                                                             {36, 42},
+                                                             {42, 42}});
   // A byte-order mark is skipped.
   Lexed bom = lex("\xEF\xBB\xBFx");
   CHECK(bom.errors().empty());
@@ -486,9 +515,9 @@ TEST_CASE("token ranges are byte offsets") {
 }
 
 TEST_CASE("dumpTokens") {
-  Lexed l = lex(
-      "---\nThe order.\n---\ncontext a {\n  let n = 1_000 + 2.5\n"
-      "  x := \"paid \\(amount) at\\t\\(7.days)\"\n}");
+  Lexed l =
+      lex("---\nThe order.\n---\ncontext a {\n  let n = 1_000 + 2.5\n"
+          "  x := \"paid \\(amount) at\\t\\(7.days)\"\n}");
   CHECK(herald::dumpTokens(*l.file, l.tokens) ==
         "4:1 KwContext 'context' doc \"The order.\"\n"
         "4:9 Identifier 'a'\n"
@@ -537,8 +566,8 @@ TEST_CASE("literal helpers") {
   std::string_view cut("\xE2\x82\xAC", 3);
   CHECK(herald::lex::utf8Length(bytes(cut), bytes(cut) + 2) == 0);
 
-  for (char32_t scalar : {U'\u0000', U'\u007F', U'\u0080', U'\u07FF',
-                          U'\u0800', U'\uFFFF', U'\U00010000', U'\U0010FFFF'}) {
+  for (char32_t scalar : {U'\u0000', U'\u007F', U'\u0080', U'\u07FF', U'\u0800',
+                          U'\uFFFF', U'\U00010000', U'\U0010FFFF'}) {
     std::string encoded;
     herald::lex::appendUtf8(encoded, scalar);
     const unsigned n = length(encoded);
