@@ -94,6 +94,7 @@ std::string_view severityName(Severity s) {
 
 DiagnosticBuilder& DiagnosticBuilder::fixit(SourceRange range,
                                             std::string replacement) {
+  if (index_ == kDropped) return *this;
   engine_.diagnostics_[index_].fixits.push_back(
       {range, std::move(replacement)});
   return *this;
@@ -108,8 +109,44 @@ void DiagnosticBuilder::addNote(std::string message, SourceRange range,
 DiagnosticBuilder DiagnosticEngine::add(DiagKind kind, SourceRange range,
                                         std::string message) {
   diagnostics_.push_back({kind, range, std::move(message), {}, {}});
-  if (diagInfo(kind).severity == Severity::Error) ++errors_;
+  if (diagInfo(kind).severity == Severity::Error) {
+    ++errors_;
+    // Amortised: a pass over the kept diagnostics each time `limit` more
+    // errors were kept.
+    if (errorLimit_ != 0 && errors_ >= errorsAtCutoff_ + errorLimit_)
+      updateCutoff();
+  }
   return {*this, diagnostics_.size() - 1};
+}
+
+DiagnosticBuilder DiagnosticEngine::drop(DiagKind kind) {
+  switch (diagInfo(kind).severity) {
+    case Severity::Error:
+      ++errors_;
+      ++omittedErrors_;
+      break;
+    case Severity::Warning:
+      ++omittedWarnings_;
+      break;
+    case Severity::Note:
+      break;
+  }
+  return {*this, DiagnosticBuilder::kDropped};
+}
+
+void DiagnosticEngine::updateCutoff() {
+  errorsAtCutoff_ = errors_;
+  std::vector<SourceRange> starts;
+  for (const Diagnostic& d : diagnostics_)
+    if (d.severity() == Severity::Error) starts.push_back(d.range);
+  if (starts.size() < errorLimit_) return;
+  auto before = [](const SourceRange& a, const SourceRange& b) {
+    return std::tie(a.file, a.begin) < std::tie(b.file, b.begin);
+  };
+  auto nth = starts.begin() + static_cast<std::ptrdiff_t>(errorLimit_ - 1);
+  std::nth_element(starts.begin(), nth, starts.end(), before);
+  if (!hasCutoff_ || before(*nth, cutoff_)) cutoff_ = *nth;
+  hasCutoff_ = true;
 }
 
 void DiagnosticEngine::finalize() {

@@ -77,14 +77,20 @@ class DiagnosticBuilder {
   DiagnosticBuilder(DiagnosticEngine& engine, std::size_t index)
       : engine_(engine), index_(index) {}
 
+  // The builder of a report the error limit dropped: notes and fix-its
+  // are ignored.
+  static constexpr std::size_t kDropped = static_cast<std::size_t>(-1);
+
   template <typename... A>
   DiagnosticBuilder& note(SourceRange range, fmt::format_string<A...> format,
                           A&&... args) {
+    if (index_ == kDropped) return *this;
     addNote(fmt::format(format, std::forward<A>(args)...), range, true);
     return *this;
   }
   template <typename... A>
   DiagnosticBuilder& note(fmt::format_string<A...> format, A&&... args) {
+    if (index_ == kDropped) return *this;
     addNote(fmt::format(format, std::forward<A>(args)...), {}, false);
     return *this;
   }
@@ -104,6 +110,8 @@ class DiagnosticEngine {
     using Args = typename D::Args;
     static_assert(sizeof...(A) == std::tuple_size_v<Args>,
                   "wrong number of arguments for this diagnostic");
+    if (beyondLimit(range)) [[unlikely]]
+      return drop(D::kind);
     return reportTyped<D>(range, std::index_sequence_for<A...>{},
                           std::forward<A>(args)...);
   }
@@ -125,6 +133,14 @@ class DiagnosticEngine {
     return errorLimit_ != 0 && errors_ > errorLimit_;
   }
   void stopEarly() { stoppedEarly_ = true; }
+  // Whether a report at `range` would surely not be shown: it sorts after
+  // the limit-th error already kept. A phase may skip costly work for it
+  // (suggestions, notes); report() drops it without formatting or storing.
+  [[nodiscard]] bool beyondLimit(SourceRange range) const {
+    return hasCutoff_ && (range.file > cutoff_.file ||
+                          (range.file == cutoff_.file &&
+                           range.begin > cutoff_.begin));
+  }
   // Whether some phase stopped at the limit, so more errors may exist than
   // were found.
   [[nodiscard]] bool stoppedEarly() const { return stoppedEarly_; }
@@ -151,6 +167,8 @@ class DiagnosticEngine {
     return add(D::kind, range, std::move(message));
   }
   DiagnosticBuilder add(DiagKind kind, SourceRange range, std::string message);
+  DiagnosticBuilder drop(DiagKind kind);
+  void updateCutoff();
 
   std::vector<Diagnostic> diagnostics_;
   std::size_t errors_ = 0;
@@ -158,6 +176,13 @@ class DiagnosticEngine {
   std::size_t omittedErrors_ = 0;
   std::size_t omittedWarnings_ = 0;
   bool stoppedEarly_ = false;
+  // Under a limit, the position of the limit-th error in sorted order among
+  // those kept (recomputed as errors arrive), so that the reports after it
+  // cost neither time nor memory. Diagnostics already kept never move, as
+  // builders hold their index.
+  bool hasCutoff_ = false;
+  SourceRange cutoff_;
+  std::size_t errorsAtCutoff_ = 0;
 };
 
 }  // namespace herald

@@ -68,8 +68,8 @@ void ChildPool::start(ChildJob job) {
     job.done(result);
     return;
   }
-  running_.push_back(
-      {pid, std::chrono::steady_clock::now() + timeout_, std::move(job)});
+  const auto now = std::chrono::steady_clock::now();
+  running_.push_back({pid, now, now + timeout_, std::move(job)});
 }
 
 void ChildPool::drain() {
@@ -84,11 +84,12 @@ bool ChildPool::reap() {
   for (std::size_t i = 0; i < running_.size();) {
     Running& r = running_[i];
     int status = 0;
-    pid_t ended = waitpid(r.pid, &status, WNOHANG);
+    rusage usage{};
+    pid_t ended = wait4(r.pid, &status, WNOHANG, &usage);
     bool timedOut = false;
     if (ended == 0 && now >= r.deadline) {
       kill(r.pid, SIGKILL);
-      ended = waitpid(r.pid, &status, 0);
+      ended = wait4(r.pid, &status, 0, &usage);
       timedOut = true;
     }
     if (ended == 0 || (ended < 0 && errno == EINTR)) {
@@ -100,7 +101,7 @@ bool ChildPool::reap() {
       lost.output = std::string("waitpid failed: ") + std::strerror(errno);
       r.job.done(lost);
     } else {
-      finish(r, status, timedOut);
+      finish(r, status, timedOut, usage);
     }
     running_.erase(running_.begin() + static_cast<std::ptrdiff_t>(i));
     freed = true;
@@ -108,10 +109,19 @@ bool ChildPool::reap() {
   return freed;
 }
 
-void ChildPool::finish(Running& r, int status, bool timedOut) {
+void ChildPool::finish(Running& r, int status, bool timedOut,
+                       const rusage& usage) {
   ChildResult result;
   result.spawned = true;
   result.timedOut = timedOut;
+  result.peakRssKiB = usage.ru_maxrss;  // KiB on Linux
+  auto ms = [](const timeval& t) {
+    return std::chrono::milliseconds(static_cast<long long>(t.tv_sec) * 1000 +
+                                     t.tv_usec / 1000);
+  };
+  result.cpu = ms(usage.ru_utime) + ms(usage.ru_stime);
+  result.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - r.started);
   if (!timedOut) {
     if (WIFSIGNALED(status)) {
       result.signal = WTERMSIG(status);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include <sys/resource.h>
 #include <sys/types.h>
 
 namespace herald::robustness {
@@ -17,6 +18,12 @@ struct ChildResult {
   int signal = 0;      // the signal that ended it, 0 if it exited
   int exitCode = -1;   // valid when signal == 0 and !timedOut
   std::string output;  // stdout and stderr, interleaved
+  // From wait4(): the child's peak resident set and CPU time (user and
+  // system), and the wall time from spawn to reaping (at most a poll
+  // interval late).
+  long peakRssKiB = 0;
+  std::chrono::milliseconds cpu{0};
+  std::chrono::milliseconds elapsed{0};
 };
 
 struct ChildJob {
@@ -39,6 +46,7 @@ class ChildPool {
  private:
   struct Running {
     pid_t pid;
+    std::chrono::steady_clock::time_point started;
     std::chrono::steady_clock::time_point deadline;
     ChildJob job;
   };
@@ -46,7 +54,7 @@ class ChildPool {
   // Reaps children that have ended and kills those past their deadline;
   // returns whether any slot was freed.
   bool reap();
-  void finish(Running& r, int status, bool timedOut);
+  void finish(Running& r, int status, bool timedOut, const rusage& usage);
 
   std::size_t parallel_;
   std::chrono::milliseconds timeout_;
