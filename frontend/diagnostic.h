@@ -137,9 +137,9 @@ class DiagnosticEngine {
   // the limit-th error already kept. A phase may skip costly work for it
   // (suggestions, notes); report() drops it without formatting or storing.
   [[nodiscard]] bool beyondLimit(SourceRange range) const {
-    return hasCutoff_ && (range.file > cutoff_.file ||
-                          (range.file == cutoff_.file &&
-                           range.begin > cutoff_.begin));
+    return hasCutoff_ &&
+           (range.file > cutoff_.file ||
+            (range.file == cutoff_.file && range.begin > cutoff_.begin));
   }
   // Whether some phase stopped at the limit, so more errors may exist than
   // were found.
