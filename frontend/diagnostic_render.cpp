@@ -121,9 +121,13 @@ DisplayLine layoutLine(std::string_view line) {
   return d;
 }
 
+// At most three steps back, as far as a UTF-8 sequence reaches: a longer run
+// of continuation bytes is invalid text, and following it back could carry a
+// clip's end to before its focus.
 std::uint32_t backToCodePointStart(std::string_view s, std::uint32_t i) {
-  while (i > 0 && i < s.size() &&
-         (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80)
+  for (int step = 0; step < 3 && i > 0 && i < s.size() &&
+                     (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80;
+       ++step)
     --i;
   return i;
 }
