@@ -266,6 +266,8 @@ InstId BodyChecker::checkName(const ast::NameExpr* e, const Type* expected) {
   ScopeHit hit;
   if (lookupScoped(name, hit)) {
     if (hit.kind == ScopeKind::Dependency) {
+      // A dependency whose type did not resolve was reported at its `given`.
+      if (quiet(hit.type)) return invalid(e->range);
       sema()
           .diags.report<diag::NotAValue>(e->range, name, "a 'given' dependency")
           .note(hit.declRange, "'{}' is given here", name.str());

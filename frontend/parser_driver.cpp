@@ -551,14 +551,16 @@ void ParserDriver::addDecl(ast::Decl* decl) {
   ContextBuilder* ctx = current();
   if (ctx == nullptr) {
     // Dropped: there is no context to put it in. One report per run of
-    // stray declarations; a stretch skipped by recovery is reported already.
+    // stray declarations; a stretch skipped by recovery is reported
+    // already, and so are the declarations after it (after `contxt shop`,
+    // the syntax error is the one mistake).
     if (!looseRun_ && !isError) {
       diags_.report<diag::DeclOutsideContext>(headRange(decl))
           .note(
               "start the file with 'context name', or wrap declarations "
               "in 'context name {{ ... }}'");
-      looseRun_ = true;
     }
+    looseRun_ = true;
     return;
   }
   looseRun_ = false;

@@ -13,6 +13,46 @@ namespace {
 using Sym = yy::Parser::symbol_kind;
 using SymKind = yy::Parser::symbol_kind_type;
 
+// The declaration keywords a misspelling is checked against: those of at
+// least four letters, since a shorter word is as close to too many names.
+struct DeclKeyword {
+  std::string_view spelling;
+  TokenKind token;
+  SymKind symbol;
+};
+constexpr std::array kSpellableDeclKeywords = {
+    DeclKeyword{"type", TokenKind::KwType, Sym::S_KW_TYPE},
+    DeclKeyword{"event", TokenKind::KwEvent, Sym::S_KW_EVENT},
+    DeclKeyword{"actor", TokenKind::KwActor, Sym::S_KW_ACTOR},
+    DeclKeyword{"capability", TokenKind::KwCapability, Sym::S_KW_CAPABILITY},
+    DeclKeyword{"agent", TokenKind::KwAgent, Sym::S_KW_AGENT},
+    DeclKeyword{"service", TokenKind::KwService, Sym::S_KW_SERVICE},
+    DeclKeyword{"consumes", TokenKind::KwConsumes, Sym::S_KW_CONSUMES},
+    DeclKeyword{"context", TokenKind::KwContext, Sym::S_KW_CONTEXT},
+    DeclKeyword{"store", TokenKind::KwStore, Sym::S_KW_STORE},
+    DeclKeyword{"invariant", TokenKind::KwInvariant, Sym::S_KW_INVARIANT},
+};
+
+// The declaration keyword `word` is a misspelling of (`evnet`, `agnet`,
+// `sevice`, `consume`, `contxt`): within about one edit in three letters,
+// as the checker's "did you mean" has it. Null when none is that close.
+const DeclKeyword* misspeltDeclKeyword(llvm::StringRef word) {
+  const auto limit =
+      std::max<unsigned>(1, static_cast<unsigned>((word.size() + 2) / 3));
+  const DeclKeyword* best = nullptr;
+  unsigned bestDistance = limit + 1;
+  for (const DeclKeyword& k : kSpellableDeclKeywords) {
+    const llvm::StringRef spelling(k.spelling.data(), k.spelling.size());
+    if (spelling == word) continue;
+    const unsigned d = spelling.edit_distance(word, true, limit);
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = &k;
+    }
+  }
+  return best;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------
@@ -95,14 +135,14 @@ const std::array kGroups = {
            Sym::S_LBRACE_OPEN, Sym::S_KW_IF, Sym::S_KW_MATCH, Sym::S_KW_FAIL,
            Sym::S_BANG, Sym::S_MINUS_PRE},
           2},
-    Group{"expression",
-          {Sym::S_INT, Sym::S_BANG, Sym::S_KW_IF},
-          {Sym::S_IDENT, Sym::S_INT, Sym::S_FLOAT, Sym::S_DURATION,
-           Sym::S_STRING, Sym::S_STR_HEAD, Sym::S_KW_TRUE, Sym::S_KW_FALSE,
-           Sym::S_LPAREN_OPEN, Sym::S_LBRACKET_OPEN, Sym::S_LBRACE_OPEN,
-           Sym::S_KW_IF, Sym::S_KW_MATCH, Sym::S_KW_FAIL, Sym::S_BANG,
-           Sym::S_MINUS_PRE},
-          2},
+    Group{
+        "expression",
+        {Sym::S_INT, Sym::S_BANG, Sym::S_KW_IF},
+        {Sym::S_IDENT, Sym::S_INT, Sym::S_FLOAT, Sym::S_DURATION, Sym::S_STRING,
+         Sym::S_STR_HEAD, Sym::S_KW_TRUE, Sym::S_KW_FALSE, Sym::S_LPAREN_OPEN,
+         Sym::S_LBRACKET_OPEN, Sym::S_LBRACE_OPEN, Sym::S_KW_IF,
+         Sym::S_KW_MATCH, Sym::S_KW_FAIL, Sym::S_BANG, Sym::S_MINUS_PRE},
+        2},
     Group{"pattern",
           {Sym::S_UNDERSCORE, Sym::S_INT, Sym::S_IDENT},
           {Sym::S_UNDERSCORE, Sym::S_IDENT, Sym::S_INT, Sym::S_FLOAT,
@@ -112,8 +152,8 @@ const std::array kGroups = {
     Group{"declaration",
           {Sym::S_KW_CONSUMES, Sym::S_KW_AGENT, Sym::S_KW_SERVICE},
           {Sym::S_KW_CONSUMES, Sym::S_KW_TYPE, Sym::S_KW_EVENT, Sym::S_AT,
-           Sym::S_KW_ACTOR, Sym::S_KW_CAPABILITY, Sym::S_KW_FN,
-           Sym::S_KW_AGENT, Sym::S_KW_SERVICE},
+           Sym::S_KW_ACTOR, Sym::S_KW_CAPABILITY, Sym::S_KW_FN, Sym::S_KW_AGENT,
+           Sym::S_KW_SERVICE},
           2},
     Group{"agent member",
           {Sym::S_KW_KEY, Sym::S_KW_STORE, Sym::S_KW_INVARIANT},
@@ -139,13 +179,13 @@ std::string ParserDriver::describeExpected(
 
   std::vector<ExpectedItem> items;
   for (const Group& group : kGroups) {
-    bool all = std::all_of(group.required.begin(), group.required.end(),
-                           [&](SymKind k) {
-                             return present[static_cast<std::size_t>(k)];
-                           });
+    bool all = std::all_of(
+        group.required.begin(), group.required.end(),
+        [&](SymKind k) { return present[static_cast<std::size_t>(k)]; });
     if (!all) continue;
     items.push_back({group.rank, group.name});
-    for (SymKind k : group.members) present[static_cast<std::size_t>(k)] = false;
+    for (SymKind k : group.members)
+      present[static_cast<std::size_t>(k)] = false;
   }
   for (SymKind k : expected) {
     if (!present[static_cast<std::size_t>(k)]) continue;
@@ -194,8 +234,19 @@ void ParserDriver::syntaxError(SourceRange at,
   }
   const std::string want = describeExpected(expected);
   const std::string found = describeFound();
-  auto report = diags_.report<diag::UnexpectedToken>(
-      at, std::string_view(want), std::string_view(found));
+  auto report = diags_.report<diag::UnexpectedToken>(at, std::string_view(want),
+                                                     std::string_view(found));
+  // `evnet Paid = ...` where a declaration may start: a misspelt keyword
+  // (a name followed by a name on its line, where the grammar wants one of
+  // the keywords it resembles).
+  if (lastKind_ == TokenKind::Identifier && lastFirstOnLine_ &&
+      peek(0).kind == TokenKind::Identifier && !peek(0).firstOnLine) {
+    const DeclKeyword* keyword = misspeltDeclKeyword(textOf(lastRange_));
+    if (keyword != nullptr && std::find(expected.begin(), expected.end(),
+                                        keyword->symbol) != expected.end())
+      report.note("did you mean '{}'?", keyword->spelling)
+          .fixit(lastRange_, std::string(keyword->spelling));
+  }
   if (lastKind_ == TokenKind::EndOfFile && !open_.empty()) {
     report.note(open_.back().range, "unclosed {} opened here",
                 describeTokenKind(open_.back().kind));
@@ -270,72 +321,136 @@ SymKind closerSymbol(TokenKind kind) {
 // the grammar's error message).
 SymKind symbolOf(TokenKind kind, bool continues) {
   switch (kind) {
-    case TokenKind::EndOfFile: return Sym::S_YYEOF;
-    case TokenKind::Identifier: return Sym::S_IDENT;
-    case TokenKind::IntLiteral: return Sym::S_INT;
-    case TokenKind::FloatLiteral: return Sym::S_FLOAT;
-    case TokenKind::DurationLiteral: return Sym::S_DURATION;
-    case TokenKind::StringLiteral: return Sym::S_STRING;
-    case TokenKind::StringHead: return Sym::S_STR_HEAD;
-    case TokenKind::StringMiddle: return Sym::S_STR_MID;
-    case TokenKind::StringTail: return Sym::S_STR_TAIL;
-    case TokenKind::KwContext: return Sym::S_KW_CONTEXT;
-    case TokenKind::KwConsumes: return Sym::S_KW_CONSUMES;
-    case TokenKind::KwAs: return Sym::S_KW_AS;
-    case TokenKind::KwType: return Sym::S_KW_TYPE;
-    case TokenKind::KwEvent: return Sym::S_KW_EVENT;
-    case TokenKind::KwActor: return Sym::S_KW_ACTOR;
-    case TokenKind::KwCapability: return Sym::S_KW_CAPABILITY;
-    case TokenKind::KwFn: return Sym::S_KW_FN;
-    case TokenKind::KwAgent: return Sym::S_KW_AGENT;
-    case TokenKind::KwKey: return Sym::S_KW_KEY;
-    case TokenKind::KwStore: return Sym::S_KW_STORE;
-    case TokenKind::KwInvariant: return Sym::S_KW_INVARIANT;
-    case TokenKind::KwService: return Sym::S_KW_SERVICE;
-    case TokenKind::KwFrom: return Sym::S_KW_FROM;
-    case TokenKind::KwVia: return Sym::S_KW_VIA;
-    case TokenKind::KwOn: return Sym::S_KW_ON;
-    case TokenKind::KwCall: return Sym::S_KW_CALL;
-    case TokenKind::KwBy: return Sym::S_KW_BY;
-    case TokenKind::KwGiven: return Sym::S_KW_GIVEN;
-    case TokenKind::KwLet: return Sym::S_KW_LET;
-    case TokenKind::KwIf: return Sym::S_KW_IF;
-    case TokenKind::KwElse: return Sym::S_KW_ELSE;
-    case TokenKind::KwMatch: return Sym::S_KW_MATCH;
-    case TokenKind::KwTrue: return Sym::S_KW_TRUE;
-    case TokenKind::KwFalse: return Sym::S_KW_FALSE;
-    case TokenKind::KwOpaque: return Sym::S_KW_OPAQUE;
-    case TokenKind::KwWhere: return Sym::S_KW_WHERE;
-    case TokenKind::KwFail: return Sym::S_KW_FAIL;
+    case TokenKind::EndOfFile:
+      return Sym::S_YYEOF;
+    case TokenKind::Identifier:
+      return Sym::S_IDENT;
+    case TokenKind::IntLiteral:
+      return Sym::S_INT;
+    case TokenKind::FloatLiteral:
+      return Sym::S_FLOAT;
+    case TokenKind::DurationLiteral:
+      return Sym::S_DURATION;
+    case TokenKind::StringLiteral:
+      return Sym::S_STRING;
+    case TokenKind::StringHead:
+      return Sym::S_STR_HEAD;
+    case TokenKind::StringMiddle:
+      return Sym::S_STR_MID;
+    case TokenKind::StringTail:
+      return Sym::S_STR_TAIL;
+    case TokenKind::KwContext:
+      return Sym::S_KW_CONTEXT;
+    case TokenKind::KwConsumes:
+      return Sym::S_KW_CONSUMES;
+    case TokenKind::KwAs:
+      return Sym::S_KW_AS;
+    case TokenKind::KwType:
+      return Sym::S_KW_TYPE;
+    case TokenKind::KwEvent:
+      return Sym::S_KW_EVENT;
+    case TokenKind::KwActor:
+      return Sym::S_KW_ACTOR;
+    case TokenKind::KwCapability:
+      return Sym::S_KW_CAPABILITY;
+    case TokenKind::KwFn:
+      return Sym::S_KW_FN;
+    case TokenKind::KwAgent:
+      return Sym::S_KW_AGENT;
+    case TokenKind::KwKey:
+      return Sym::S_KW_KEY;
+    case TokenKind::KwStore:
+      return Sym::S_KW_STORE;
+    case TokenKind::KwInvariant:
+      return Sym::S_KW_INVARIANT;
+    case TokenKind::KwService:
+      return Sym::S_KW_SERVICE;
+    case TokenKind::KwFrom:
+      return Sym::S_KW_FROM;
+    case TokenKind::KwVia:
+      return Sym::S_KW_VIA;
+    case TokenKind::KwOn:
+      return Sym::S_KW_ON;
+    case TokenKind::KwCall:
+      return Sym::S_KW_CALL;
+    case TokenKind::KwBy:
+      return Sym::S_KW_BY;
+    case TokenKind::KwGiven:
+      return Sym::S_KW_GIVEN;
+    case TokenKind::KwLet:
+      return Sym::S_KW_LET;
+    case TokenKind::KwIf:
+      return Sym::S_KW_IF;
+    case TokenKind::KwElse:
+      return Sym::S_KW_ELSE;
+    case TokenKind::KwMatch:
+      return Sym::S_KW_MATCH;
+    case TokenKind::KwTrue:
+      return Sym::S_KW_TRUE;
+    case TokenKind::KwFalse:
+      return Sym::S_KW_FALSE;
+    case TokenKind::KwOpaque:
+      return Sym::S_KW_OPAQUE;
+    case TokenKind::KwWhere:
+      return Sym::S_KW_WHERE;
+    case TokenKind::KwFail:
+      return Sym::S_KW_FAIL;
     case TokenKind::LBrace:
       return continues ? Sym::S_LBRACE_POST : Sym::S_LBRACE_OPEN;
-    case TokenKind::RBrace: return Sym::S_RBRACE;
-    case TokenKind::RParen: return Sym::S_RPAREN;
-    case TokenKind::RBracket: return Sym::S_RBRACKET;
-    case TokenKind::Comma: return Sym::S_COMMA;
-    case TokenKind::Colon: return Sym::S_COLON;
-    case TokenKind::Dot: return Sym::S_DOT;
-    case TokenKind::DotDot: return Sym::S_DOTDOT;
-    case TokenKind::ColonEq: return Sym::S_COLONEQ;
-    case TokenKind::FatArrow: return Sym::S_FATARROW;
-    case TokenKind::Arrow: return Sym::S_ARROW;
-    case TokenKind::EqEq: return Sym::S_EQEQ;
-    case TokenKind::NotEq: return Sym::S_NOTEQ;
-    case TokenKind::LtEq: return Sym::S_LTEQ;
-    case TokenKind::GtEq: return Sym::S_GTEQ;
-    case TokenKind::Lt: return Sym::S_LT;
-    case TokenKind::Gt: return Sym::S_GT;
-    case TokenKind::AmpAmp: return Sym::S_ANDAND;
-    case TokenKind::PipePipe: return Sym::S_OROR;
-    case TokenKind::Pipe: return Sym::S_PIPE;
-    case TokenKind::Bang: return Sym::S_BANG;
-    case TokenKind::Plus: return Sym::S_PLUS;
-    case TokenKind::Star: return Sym::S_STAR;
-    case TokenKind::Slash: return Sym::S_SLASH;
-    case TokenKind::Percent: return Sym::S_PERCENT;
-    case TokenKind::Eq: return Sym::S_EQ;
-    case TokenKind::At: return Sym::S_AT;
-    case TokenKind::Underscore: return Sym::S_UNDERSCORE;
+    case TokenKind::RBrace:
+      return Sym::S_RBRACE;
+    case TokenKind::RParen:
+      return Sym::S_RPAREN;
+    case TokenKind::RBracket:
+      return Sym::S_RBRACKET;
+    case TokenKind::Comma:
+      return Sym::S_COMMA;
+    case TokenKind::Colon:
+      return Sym::S_COLON;
+    case TokenKind::Dot:
+      return Sym::S_DOT;
+    case TokenKind::DotDot:
+      return Sym::S_DOTDOT;
+    case TokenKind::ColonEq:
+      return Sym::S_COLONEQ;
+    case TokenKind::FatArrow:
+      return Sym::S_FATARROW;
+    case TokenKind::Arrow:
+      return Sym::S_ARROW;
+    case TokenKind::EqEq:
+      return Sym::S_EQEQ;
+    case TokenKind::NotEq:
+      return Sym::S_NOTEQ;
+    case TokenKind::LtEq:
+      return Sym::S_LTEQ;
+    case TokenKind::GtEq:
+      return Sym::S_GTEQ;
+    case TokenKind::Lt:
+      return Sym::S_LT;
+    case TokenKind::Gt:
+      return Sym::S_GT;
+    case TokenKind::AmpAmp:
+      return Sym::S_ANDAND;
+    case TokenKind::PipePipe:
+      return Sym::S_OROR;
+    case TokenKind::Pipe:
+      return Sym::S_PIPE;
+    case TokenKind::Bang:
+      return Sym::S_BANG;
+    case TokenKind::Plus:
+      return Sym::S_PLUS;
+    case TokenKind::Star:
+      return Sym::S_STAR;
+    case TokenKind::Slash:
+      return Sym::S_SLASH;
+    case TokenKind::Percent:
+      return Sym::S_PERCENT;
+    case TokenKind::Eq:
+      return Sym::S_EQ;
+    case TokenKind::At:
+      return Sym::S_AT;
+    case TokenKind::Underscore:
+      return Sym::S_UNDERSCORE;
     case TokenKind::LParen:
       return continues ? Sym::S_LPAREN_CALL : Sym::S_LPAREN_OPEN;
     case TokenKind::LBracket:
@@ -365,8 +480,10 @@ SyncPoint ParserDriver::findSync(
   // Inside a block context, a nested `context` is an error of its own and
   // no place to resume.
   const bool contextSyncs = block_.node == nullptr;
-  auto at = [&](TokenKind kind, bool firstOnLine, SourceRange range,
-                int depth, bool isLookahead, std::uint32_t before) {
+  // The misspelt declaration keyword the token looked at stands for.
+  const DeclKeyword* misspelt = nullptr;
+  auto at = [&](TokenKind kind, bool firstOnLine, SourceRange range, int depth,
+                bool isLookahead, std::uint32_t before) {
     SymKind sym = Sym::S_YYEOF;
     bool decl = false;
     // At the end of the file the parser's own recovery stops the parse,
@@ -378,6 +495,13 @@ SyncPoint ParserDriver::findSync(
                (depth == 0 || !startsMember(kind)) &&
                (kind != TokenKind::KwContext || contextSyncs)) {
       decl = true;
+    } else if (misspelt != nullptr && !isLookahead && depth == 0 &&
+               (misspelt->token != TokenKind::KwContext || contextSyncs)) {
+      // `evnet Paid = ...` after an error starts the next declaration too:
+      // resuming before it reports it, with "did you mean", instead of
+      // dropping it and all up to the next keyword.
+      sym = misspelt->symbol;
+      decl = true;
     } else {
       return false;
     }
@@ -386,10 +510,15 @@ SyncPoint ParserDriver::findSync(
   };
   auto step = [](TokenKind kind, int& depth) {
     switch (tokenRole(kind)) {
-      case TokenRole::Opener: ++depth; break;
-      case TokenRole::Closer: --depth; break;
+      case TokenRole::Opener:
+        ++depth;
+        break;
+      case TokenRole::Closer:
+        --depth;
+        break;
       case TokenRole::Plain:
-      case TokenRole::Condition: break;
+      case TokenRole::Condition:
+        break;
     }
   };
   int depth = 0;
@@ -400,7 +529,15 @@ SyncPoint ParserDriver::findSync(
   std::uint32_t before = lastRange_.end;
   bool endsExpr = tokenEndsExpression(lastKind_);
   for (std::size_t i = 0; i < kMaxSyncScan; ++i) {
+    // Peeked first: a peek may move the tokens read ahead.
+    const Token& next = peek(i + 1);
+    const bool nameFollows =
+        next.kind == TokenKind::Identifier && !next.firstOnLine;
     const Token& token = peek(i);
+    misspelt =
+        nameFollows && token.firstOnLine && token.kind == TokenKind::Identifier
+            ? misspeltDeclKeyword(textOf(token.range))
+            : nullptr;
     // Only where the error was, not inside brackets opened after it.
     const bool outside =
         depth == 0 && tokenRole(token.kind) != TokenRole::Closer;
@@ -409,7 +546,7 @@ SyncPoint ParserDriver::findSync(
       return sync;
     if (outside &&
         resumesBefore(symbolOf(token.kind, endsExpr && !token.firstOnLine))) {
-      sync = SyncPoint{true, Sym::S_YYEOF, false, false, token.range.begin,
+      sync = SyncPoint{true,   Sym::S_YYEOF, false, false, token.range.begin,
                        before, true};
       return sync;
     }
@@ -423,9 +560,9 @@ void ParserDriver::beginRecovery(SourceRange lookahead, SourceRange popped,
                                  const SyncPoint& sync, bool skip, bool resync,
                                  std::size_t openBrackets) {
   const bool anyPopped = popped.begin != popped.end;
-  errorRange_ = anyPopped ? popped
-                          : SourceRange{file_.id(), lookahead.begin,
-                                        lookahead.begin};
+  errorRange_ = anyPopped
+                    ? popped
+                    : SourceRange{file_.id(), lookahead.begin, lookahead.begin};
   dropLookahead_ = skip;
   if (skip) {
     errorRange_.end = std::max(errorRange_.end, sync.skipEnd);
@@ -481,12 +618,11 @@ ast::Ident ParserDriver::missingIdent(SourceRange at) const {
 
 ast::BlockExpr* ParserDriver::errorBlock(SourceRange before,
                                          SourceRange error) {
-  const SourceRange at =
-      error.begin != error.end
-          ? error
-          : SourceRange{before.file, before.end, before.end};
-  ast::Stmt* marker = stmt(ast::StmtKind::Error, at, ast::Ident{}, nullptr,
-                          nullptr);
+  const SourceRange at = error.begin != error.end
+                             ? error
+                             : SourceRange{before.file, before.end, before.end};
+  ast::Stmt* marker =
+      stmt(ast::StmtKind::Error, at, ast::Ident{}, nullptr, nullptr);
   return arena.node<ast::BlockExpr>(
       at, arena.copy(llvm::ArrayRef<ast::Stmt*>(marker)));
 }
@@ -512,7 +648,8 @@ void Parser::report_syntax_error(const context& ctx) const {
   using State = LookaheadStack::State;
   std::vector<State> current;
   current.reserve(yystack_.size());
-  for (auto i = yystack_.size(); i > 0; --i) current.push_back(yystack_[i - 1].state);
+  for (auto i = yystack_.size(); i > 0; --i)
+    current.push_back(yystack_[i - 1].state);
 
   // Walks the tables for `token` from `stack` (bottom first); on a shift,
   // pushes the new state and returns true.
