@@ -136,11 +136,23 @@ class Verifier {
         dependencies(where, s.given);
         if (s.subscription && s.subscription->event == nullptr)
           problem(where, "the subscribed event is unresolved");
+        if (s.subscription) predicate(where, s.subscription->predicate);
         for (const auto& f : s.fns) fn(where + "." + f->name, *f);
         for (const HandlerInfo& h : s.handlers) handler(where, h);
         return;
       }
     }
+  }
+
+  void predicate(const std::string& where, const Predicate& p) {
+    for (const PathStep& step : p.path) {
+      type(where + " pattern step " + step.name, step.type);
+      if (step.kind == PathStep::Kind::VariantField && step.variant == nullptr)
+        problem(where, "a variant field step names no variant");
+    }
+    if (p.kind == Predicate::Kind::VariantIs && p.variantInfo == nullptr)
+      problem(where, "a variant test names no variant");
+    for (const Predicate& child : p.children) predicate(where, child);
   }
 
   // --- bodies -------------------------------------------------------------

@@ -98,7 +98,7 @@ class PatternChecker {
 [[nodiscard]] Predicate makeAnd(std::vector<Predicate> children);
 [[nodiscard]] Predicate makeOr(Predicate lhs, Predicate rhs);
 
-[[nodiscard]] Path extend(const Path& path, PathStep::Kind kind,
-                          llvm::StringRef name);
+// `path` followed by `step`.
+[[nodiscard]] Path extend(const Path& path, PathStep step);
 
 }  // namespace herald::check

@@ -87,9 +87,9 @@ bool looksLikeBinding(const TypeInfo& sum, llvm::StringRef name) {
 
 }  // namespace
 
-Path extend(const Path& path, PathStep::Kind kind, llvm::StringRef name) {
+Path extend(const Path& path, PathStep step) {
   Path out = path;
-  out.push_back(PathStep{kind, name.str()});
+  out.push_back(std::move(step));
   return out;
 }
 
@@ -195,9 +195,10 @@ void PatternChecker::fieldList(llvm::ArrayRef<ast::PatternField> items,
           .note("combine both patterns into one, with '|' for alternatives");
       continue;
     }
-    out.push_back(value(item.value, field->type,
-                        extend(path, PathStep::Kind::Field, field->name),
-                        fieldText));
+    PathStep step{PathStep::Kind::Field, field->name, field->type, nullptr,
+                  static_cast<std::uint32_t>(field - shape.fields.data())};
+    out.push_back(
+        value(item.value, field->type, extend(path, step), fieldText));
   }
 }
 
@@ -374,6 +375,7 @@ Predicate PatternChecker::name(const ast::NamePattern& p, const Type* type,
     out.kind = Predicate::Kind::VariantIs;
     out.path = path;
     out.variant = v->name;
+    out.variantInfo = v;
     return out;
   }
   if (type->kind == TypeKind::Option && single && last.name == "None") {
@@ -446,7 +448,8 @@ Predicate PatternChecker::somePattern(const ast::ConstructorPattern& p,
   }
   Predicate inner =
       value(p.fields.front().value, type->arg0,
-            extend(path, PathStep::Kind::SomePayload, ""), text + "?");
+            extend(path, PathStep{PathStep::Kind::SomePayload, "", type->arg0}),
+            text + "?");
   std::vector<Predicate> tests;
   tests.push_back(std::move(isSome));
   tests.push_back(std::move(inner));
@@ -462,6 +465,7 @@ Predicate PatternChecker::variantPayload(const ast::ConstructorPattern& p,
   is.kind = Predicate::Kind::VariantIs;
   is.path = path;
   is.variant = variant.name;
+  is.variantInfo = &variant;
   tests.push_back(std::move(is));
   PatternShape shape{variant.fields, fmt::format("variant '{}'", variant.name),
                      variant.nameRange};
@@ -509,9 +513,11 @@ Predicate PatternChecker::variantPayload(const ast::ConstructorPattern& p,
           .note("combine both patterns into one, with '|' for alternatives");
       continue;
     }
-    tests.push_back(value(
-        item.value, field->type,
-        extend(path, PathStep::Kind::VariantField, field->name), fieldText));
+    PathStep step{PathStep::Kind::VariantField, field->name, field->type,
+                  &variant,
+                  static_cast<std::uint32_t>(field - variant.fields.data())};
+    tests.push_back(
+        value(item.value, field->type, extend(path, step), fieldText));
   }
   // `..` may be left out of a payload that lists every field.
   if (!p.hasRest && seen.size() < variant.fields.size()) {

@@ -13,6 +13,8 @@
 
 namespace herald::check {
 
+struct VariantInfo;
+
 struct PathStep {
   enum class Kind : std::uint8_t {
     Field,         // `.name` of a record or event
@@ -20,7 +22,11 @@ struct PathStep {
     VariantField,  // `.name` of a variant's payload; guarded by VariantIs
   };
   Kind kind;
-  std::string name;  // Field, VariantField
+  std::string name;            // Field, VariantField
+  const Type* type = nullptr;  // the value the step reaches
+  // VariantField: the variant whose payload the field is in.
+  const VariantInfo* variant = nullptr;
+  std::uint32_t field = 0;  // Field, VariantField: the field's index
   friend bool operator==(const PathStep&, const PathStep&) = default;
 };
 
@@ -37,11 +43,12 @@ struct Predicate {
   };
   Kind kind = Kind::True;
   std::vector<PathStep> path;
-  ConstValue value;                  // Equals
-  std::optional<std::int64_t> low;   // IntRange
-  std::optional<std::int64_t> high;  // IntRange
-  std::string variant;               // VariantIs
-  std::vector<Predicate> children;   // And, Or
+  ConstValue value;                          // Equals
+  std::optional<std::int64_t> low;           // IntRange
+  std::optional<std::int64_t> high;          // IntRange
+  std::string variant;                       // VariantIs: its name
+  const VariantInfo* variantInfo = nullptr;  // VariantIs
+  std::vector<Predicate> children;           // And, Or
 };
 
 // One line, deterministic: `region is Domestic && amount.cents in 100..`.

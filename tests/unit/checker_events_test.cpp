@@ -149,6 +149,31 @@ TEST_CASE("predicate render: every kind, precedence, paths") {
         "amount.cents == 5 || n in 100..");
 }
 
+// Each step of a path as `kind name: Type`, a variant field's with its
+// variant: `VariantField Refunded.reason: String`.
+std::vector<std::string> steps(const std::vector<PathStep>& path) {
+  std::vector<std::string> out;
+  for (const PathStep& step : path) {
+    std::string kind;
+    switch (step.kind) {
+      case PathStep::Kind::Field:
+        kind = "Field ";
+        break;
+      case PathStep::Kind::SomePayload:
+        kind = "SomePayload";
+        break;
+      case PathStep::Kind::VariantField:
+        kind = "VariantField " +
+               (step.variant != nullptr ? step.variant->name + "." : "?.");
+        break;
+    }
+    out.push_back(kind + step.name + ": " +
+                  (step.type != nullptr ? displayName(step.type) : "?") + " #" +
+                  std::to_string(step.field));
+  }
+  return out;
+}
+
 TEST_CASE("lowering: field tests conjoined, `_` dropped, nested paths") {
   Run run = subscribe(
       "Events(Paid { region: Domestic, amount: { cents: 100..500, "
@@ -164,8 +189,8 @@ TEST_CASE("lowering: field tests conjoined, `_` dropped, nested paths") {
   REQUIRE(s.predicate.children.size() == 4);
   const Predicate& cents = s.predicate.children[1];
   CHECK(cents.kind == Predicate::Kind::IntRange);
-  CHECK(cents.path == std::vector<PathStep>{{PathStep::Kind::Field, "amount"},
-                                            {PathStep::Kind::Field, "cents"}});
+  CHECK(steps(cents.path) == std::vector<std::string>{"Field amount: Money #0",
+                                                      "Field cents: Int #0"});
   CHECK(cents.low == 100);
   CHECK(cents.high == 500);
   const Predicate& currency = s.predicate.children[2];
@@ -191,14 +216,17 @@ TEST_CASE("lowering: variants with payloads, options, alternatives") {
   REQUIRE(region.kind == Predicate::Kind::Or);
   const Predicate& refunded = region.children[0];
   REQUIRE(refunded.kind == Predicate::Kind::And);
-  CHECK(refunded.children[1].path ==
-        std::vector<PathStep>{{PathStep::Kind::Field, "region"},
-                              {PathStep::Kind::VariantField, "reason"}});
+  REQUIRE(refunded.children[0].kind == Predicate::Kind::VariantIs);
+  REQUIRE(refunded.children[0].variantInfo != nullptr);
+  CHECK(refunded.children[0].variantInfo->name == "Refunded");
+  CHECK(steps(refunded.children[1].path) ==
+        std::vector<std::string>{"Field region: Region #1",
+                                 "VariantField Refunded.reason: String #0"});
   const Predicate& note = p.children[1];
   REQUIRE(note.kind == Predicate::Kind::Or);
-  CHECK(note.children[0].children[1].path ==
-        std::vector<PathStep>{{PathStep::Kind::Field, "note"},
-                              {PathStep::Kind::SomePayload, ""}});
+  CHECK(steps(note.children[0].children[1].path) ==
+        std::vector<std::string>{"Field note: Option[String] #3",
+                                 "SomePayload: String #0"});
 }
 
 TEST_CASE("lowering: positional payload, Some(..), a wildcard alternative") {
