@@ -142,6 +142,11 @@ const FnInfo* BodyChecker::localFn(llvm::StringRef name) const {
 
 void BodyChecker::reportUnknownName(const ast::Ident& name) {
   if (sawBrokenStmt_) return;
+  // Past the program's budget of suggestions, no candidate list is built.
+  if (!pass_.sema.speller.admit()) {
+    sema().diags.report<diag::UnknownName>(name.range, name.name);
+    return;
+  }
   std::vector<std::string> candidates;
   for (const Local& l : locals_) candidates.push_back(l.name.str());
   for (const FieldInfo& p : params) candidates.push_back(p.name);
@@ -163,7 +168,7 @@ void BodyChecker::reportUnknownName(const ast::Ident& name) {
   for (std::string& n : visibleNames(pass_.sema.program, context_))
     candidates.push_back(std::move(n));
   auto report = sema().diags.report<diag::UnknownName>(name.range, name.name);
-  std::string best = closestName(name.name, candidates);
+  std::string best = pass_.sema.speller.closest(name.name, candidates);
   if (!best.empty()) {
     report.note("did you mean '{}'?", best);
     report.fixit(name.range, best);
