@@ -104,6 +104,44 @@ TEST_CASE("E0100: the expected tokens are exactly those that fit") {
             "E0100 3:16 expected 'by', 'given', '{' or '->', found '='"});
 }
 
+TEST_CASE("E0100: a misspelt declaration keyword, and the declarations after") {
+  Parsed p = parseText(
+      "context a\nconsume b\nevnet E = { x: Int }\ntype T = Int\n"
+      "agnet A {\n  stor s: Int = 0\n  store t: Int = 0\n}\n"
+      "sevice S {}\nactor C(id: String)\n");
+  CHECK(p.diagnostics() ==
+        std::vector<std::string>{
+            "E0100 2:1 expected declaration, end of file, 'context', '{', "
+            "\u2026, found identifier 'consume'",
+            "E0100 3:1 expected declaration, end of file or 'context', found "
+            "identifier 'evnet'",
+            "E0100 5:1 expected declaration, end of file, 'context', 'where', "
+            "\u2026, found identifier 'agnet'",
+            "E0100 9:1 expected declaration, end of file or 'context', found "
+            "identifier 'sevice'"});
+  std::vector<std::string> meant;
+  for (const Diagnostic& d : p.diags->diagnostics())
+    for (const FixIt& f : d.fixits) meant.push_back(f.replacement);
+  CHECK(meant ==
+        std::vector<std::string>{"consumes", "event", "agent", "service"});
+  // `type T` and `actor C` are parsed, not dropped with the errors.
+  const auto& decls = p.context().decls;
+  REQUIRE(decls.size() == 6);
+  CHECK(isa<ast::TypeDecl>(decls[2]));
+  CHECK(isa<ast::ActorDecl>(decls[5]));
+}
+
+TEST_CASE("E0100: names that only resemble keywords are not misspellings") {
+  // `score := ...` and `state` alone are no declaration: no "did you mean".
+  for (const char* text :
+       {"context a\nagent A {\n  on call f() {\n    score := 1\n  }\n}\n",
+        "context a\nstate\n", "context a\nenum E {}\n"}) {
+    CAPTURE(text);
+    Parsed p = parseText(text);
+    for (const Diagnostic& d : p.diags->diagnostics()) CHECK(d.fixits.empty());
+  }
+}
+
 TEST_CASE("E0100 at end of file notes the unclosed bracket") {
   Parsed p = parseText("context a\nfn f() {\n  g(1\n");
   REQUIRE(p.diags->diagnostics().size() == 1);
