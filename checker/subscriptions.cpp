@@ -59,12 +59,17 @@ std::optional<FixIt> consumesFixIt(const Sema& sema, const ContextInfo& ctx,
   return {};
 }
 
-// Names of the events visible bare from `ctx`, for "did you mean".
+// Names of the events visible bare from `ctx`, and of aliases of events,
+// for "did you mean".
 std::vector<std::string> visibleEvents(const ContextInfo& ctx) {
   std::vector<std::string> names;
   auto addFrom = [&](const ContextInfo& c, const ConsumesInfo* through) {
     for (const auto& d : c.decls) {
-      if (!llvm::isa<EventInfo>(d.get())) continue;
+      const auto* alias = llvm::dyn_cast<TypeInfo>(d.get());
+      const bool eventAlias =
+          alias != nullptr && alias->def == TypeDefKind::Alias &&
+          alias->type != nullptr && alias->type->kind == TypeKind::Event;
+      if (!llvm::isa<EventInfo>(d.get()) && !eventAlias) continue;
       if (through != nullptr && through->restricted) {
         bool listed = false;
         for (const std::string& n : through->only) listed |= n == d->name;
