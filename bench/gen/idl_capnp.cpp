@@ -141,14 +141,7 @@ SchemaFiles capnpFiles(const Schema& schema, std::uint64_t seed) {
   w.line("@0x{:016x};", fileId(seed));
   w.blank();
   CapnpWriter writer(schema, w);
-  for (const ContextSchema& ctx : schema.contexts) {
-    w.line("# context {}", ctx.path);
-    w.blank();
-    for (const Decl& decl : ctx.decls) {
-      if (decl.type) writer.decl(*decl.type);
-      if (decl.event) writer.event(*decl.event);
-    }
-  }
+  writeContexts(schema, "#", writer, w);
   return files;
 }
 

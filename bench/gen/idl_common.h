@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "bench/gen/schema.h"
+#include "bench/gen/text_writer.h"
 
 namespace herald::bench {
 
@@ -38,5 +39,20 @@ class TypeIndex {
 [[nodiscard]] std::string lowerSnake(std::string_view name);
 // The first line of every written schema file.
 [[nodiscard]] std::string provenance(std::uint64_t seed);
+
+// Every context's types and events in declaration order through `writer`,
+// each context after a comment line that starts with `comment`.
+template <class Writer>
+void writeContexts(const Schema& schema, std::string_view comment,
+                   Writer& writer, TextWriter& w) {
+  for (const ContextSchema& ctx : schema.contexts) {
+    w.line("{} context {}", comment, ctx.path);
+    w.blank();
+    for (const Decl& decl : ctx.decls) {
+      if (decl.type) writer.decl(*decl.type);
+      if (decl.event) writer.event(*decl.event);
+    }
+  }
+}
 
 }  // namespace herald::bench

@@ -104,14 +104,7 @@ SchemaFiles flatBuffersFiles(const Schema& schema, std::uint64_t seed) {
   w.line("namespace herald.bench;");
   w.blank();
   FbsWriter writer(schema, w);
-  for (const ContextSchema& ctx : schema.contexts) {
-    w.line("// context {}", ctx.path);
-    w.blank();
-    for (const Decl& decl : ctx.decls) {
-      if (decl.type) writer.decl(*decl.type);
-      if (decl.event) writer.event(*decl.event);
-    }
-  }
+  writeContexts(schema, "//", writer, w);
   return files;
 }
 

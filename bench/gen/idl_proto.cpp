@@ -105,14 +105,7 @@ SchemaFiles protoFiles(const Schema& schema, std::uint64_t seed) {
   w.line("package herald.bench;");
   w.blank();
   ProtoWriter writer(schema, w);
-  for (const ContextSchema& ctx : schema.contexts) {
-    w.line("// context {}", ctx.path);
-    w.blank();
-    for (const Decl& decl : ctx.decls) {
-      if (decl.type) writer.decl(*decl.type);
-      if (decl.event) writer.event(*decl.event);
-    }
-  }
+  writeContexts(schema, "//", writer, w);
   return files;
 }
 
