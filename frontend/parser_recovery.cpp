@@ -6,52 +6,13 @@
 #include <vector>
 
 #include "frontend/parser_driver.h"
+#include "frontend/parser_keywords.h"
 
 namespace herald {
 namespace {
 
 using Sym = yy::Parser::symbol_kind;
 using SymKind = yy::Parser::symbol_kind_type;
-
-// The declaration keywords a misspelling is checked against: those of at
-// least four letters, since a shorter word is as close to too many names.
-struct DeclKeyword {
-  std::string_view spelling;
-  TokenKind token;
-  SymKind symbol;
-};
-constexpr std::array kSpellableDeclKeywords = {
-    DeclKeyword{"type", TokenKind::KwType, Sym::S_KW_TYPE},
-    DeclKeyword{"event", TokenKind::KwEvent, Sym::S_KW_EVENT},
-    DeclKeyword{"actor", TokenKind::KwActor, Sym::S_KW_ACTOR},
-    DeclKeyword{"capability", TokenKind::KwCapability, Sym::S_KW_CAPABILITY},
-    DeclKeyword{"agent", TokenKind::KwAgent, Sym::S_KW_AGENT},
-    DeclKeyword{"service", TokenKind::KwService, Sym::S_KW_SERVICE},
-    DeclKeyword{"consumes", TokenKind::KwConsumes, Sym::S_KW_CONSUMES},
-    DeclKeyword{"context", TokenKind::KwContext, Sym::S_KW_CONTEXT},
-    DeclKeyword{"store", TokenKind::KwStore, Sym::S_KW_STORE},
-    DeclKeyword{"invariant", TokenKind::KwInvariant, Sym::S_KW_INVARIANT},
-};
-
-// The declaration keyword `word` is a misspelling of (`evnet`, `agnet`,
-// `sevice`, `consume`, `contxt`): within about one edit in three letters,
-// as the checker's "did you mean" has it. Null when none is that close.
-const DeclKeyword* misspeltDeclKeyword(llvm::StringRef word) {
-  const auto limit =
-      std::max<unsigned>(1, static_cast<unsigned>((word.size() + 2) / 3));
-  const DeclKeyword* best = nullptr;
-  unsigned bestDistance = limit + 1;
-  for (const DeclKeyword& k : kSpellableDeclKeywords) {
-    const llvm::StringRef spelling(k.spelling.data(), k.spelling.size());
-    if (spelling == word) continue;
-    const unsigned d = spelling.edit_distance(word, true, limit);
-    if (d < bestDistance) {
-      bestDistance = d;
-      best = &k;
-    }
-  }
-  return best;
-}
 
 }  // namespace
 
