@@ -65,6 +65,21 @@ bool sameDiagnostic(const Diagnostic& a, const Diagnostic& b) {
                     });
 }
 
+// Counts a report that is not kept, in the total of its severity.
+void countOmitted(Severity severity, std::size_t& errors,
+                  std::size_t& warnings) {
+  switch (severity) {
+    case Severity::Error:
+      ++errors;
+      break;
+    case Severity::Warning:
+      ++warnings;
+      break;
+    case Severity::Note:
+      break;
+  }
+}
+
 }  // namespace
 
 const DiagInfo& diagInfo(DiagKind kind) {
@@ -120,17 +135,9 @@ DiagnosticBuilder DiagnosticEngine::add(DiagKind kind, SourceRange range,
 }
 
 DiagnosticBuilder DiagnosticEngine::drop(DiagKind kind) {
-  switch (diagInfo(kind).severity) {
-    case Severity::Error:
-      ++errors_;
-      ++omittedErrors_;
-      break;
-    case Severity::Warning:
-      ++omittedWarnings_;
-      break;
-    case Severity::Note:
-      break;
-  }
+  const Severity severity = diagInfo(kind).severity;
+  if (severity == Severity::Error) ++errors_;
+  countOmitted(severity, omittedErrors_, omittedWarnings_);
   return {*this, DiagnosticBuilder::kDropped};
 }
 
@@ -163,18 +170,8 @@ void DiagnosticEngine::finalize() {
   auto cut = diagnostics_.begin();
   for (std::size_t kept = 0; kept < errorLimit_; ++cut)
     if (isError(*cut)) ++kept;
-  for (auto it = cut; it != diagnostics_.end(); ++it) {
-    switch (it->severity()) {
-      case Severity::Error:
-        ++omittedErrors_;
-        break;
-      case Severity::Warning:
-        ++omittedWarnings_;
-        break;
-      case Severity::Note:
-        break;
-    }
-  }
+  for (auto it = cut; it != diagnostics_.end(); ++it)
+    countOmitted(it->severity(), omittedErrors_, omittedWarnings_);
   diagnostics_.erase(cut, diagnostics_.end());
   errors_ = errorLimit_;
 }
