@@ -1,10 +1,11 @@
 # Generates the C++ source that compiles the diagnostic catalogue into
 # heraldc, so `heraldc --explain CODE` needs no file at run time. Each
-# `### CODE name` section of the Markdown becomes one entry: its heading and
-# text up to the next heading of level 2 or 3.
+# `### CODE name` section of the Markdown (cmake/HeraldCatalogue.cmake)
+# becomes one entry: its heading and text.
 #
 # Usage: cmake -DCATALOGUE=lang/diagnostics.md -DOUTPUT=catalogue.cpp -P catalogue_source.cmake
 cmake_minimum_required(VERSION 3.25)
+include("${CMAKE_CURRENT_LIST_DIR}/../../cmake/HeraldCatalogue.cmake")
 
 file(READ "${CATALOGUE}" text)
 # A raw string literal holds the text as it is; its delimiter must not occur
@@ -17,31 +18,14 @@ endif()
 
 set(entries "")
 set(count 0)
-set(rest "\n${text}")
-while(TRUE)
-  string(FIND "${rest}" "\n### " at)
-  if(at EQUAL -1)
-    break()
-  endif()
-  math(EXPR at "${at} + 5")
-  string(SUBSTRING "${rest}" ${at} -1 rest)
-  set(section "${rest}")
-  foreach(next "\n## " "\n### ")
-    string(FIND "${section}" "${next}" end)
-    if(NOT end EQUAL -1)
-      string(SUBSTRING "${section}" 0 ${end} section)
-    endif()
-  endforeach()
-  if(NOT section MATCHES "^([EW][0-9]+) ([a-z0-9-]+)\n")
-    continue()
-  endif()
-  set(code "${CMAKE_MATCH_1}")
-  set(name "${CMAKE_MATCH_2}")
+herald_catalogue_sections("${text}" sections)
+foreach(item IN LISTS sections)
+  herald_catalogue_section("${text}" "${item}" code name section)
   string(STRIP "${section}" section)
   string(APPEND entries
          "    {\"${code}\", \"${name}\", R\"${delimiter}(${section}\n)${delimiter}\"},\n")
   math(EXPR count "${count} + 1")
-endwhile()
+endforeach()
 if(count EQUAL 0)
   message(FATAL_ERROR "no `### CODE name` sections in ${CATALOGUE}")
 endif()
