@@ -137,6 +137,7 @@ enum class ExprKind : std::uint8_t {
   TypeApply,  // base[typeArgs]   (`Events.emit[E]`)
   RecordLit,  // type { fields }  (type: a Name/Field chain)
   ListLit,    // [elements]
+  MapLit,     // [key: value, ...], `[:]` when empty
   If,
   Match,
   Block,
@@ -208,6 +209,13 @@ struct FieldInit {
   SourceRange range;
 };
 
+// `key: value` in a map literal.
+struct MapEntry {
+  Expr* key;
+  Expr* value;
+  SourceRange range;
+};
+
 struct MatchArm {
   Pattern* pattern;
   Expr* body;
@@ -254,6 +262,9 @@ struct RecordLitExpr : ExprOf<ExprKind::RecordLit> {
 };
 struct ListLitExpr : ExprOf<ExprKind::ListLit> {
   llvm::ArrayRef<Expr*> elements;
+};
+struct MapLitExpr : ExprOf<ExprKind::MapLit> {
+  llvm::ArrayRef<MapEntry> entries;
 };
 struct BlockExpr : ExprOf<ExprKind::Block> {
   llvm::ArrayRef<Stmt*> stmts;
@@ -439,6 +450,9 @@ struct FnDecl : DeclOf<DeclKind::Fn> {
   llvm::ArrayRef<Param> params;
   TypeExpr* returnType;  // null when omitted (`-> ()`)
   BlockExpr* body;       // null for a capability operation
+  // `given ...` after the result type, as on a handler; never on a
+  // capability operation.
+  llvm::ArrayRef<GivenItem> given;
 };
 struct CapabilityDecl : DeclOf<DeclKind::Capability> {
   Ident name;

@@ -360,6 +360,15 @@ class Dumper {
         for (const Expr* el : llvm::cast<ListLitExpr>(e)->elements)
           n.kids.push_back(expr(el));
         break;
+      case ExprKind::MapLit:
+        n.head = "map" + at;
+        for (const MapEntry& entry : llvm::cast<MapLitExpr>(e)->entries) {
+          Node kid{"", "entry" + loc(entry.range), {}};
+          kid.kids.push_back(labelled("key:", expr(entry.key)));
+          kid.kids.push_back(labelled("value:", expr(entry.value)));
+          n.kids.push_back(std::move(kid));
+        }
+        break;
       case ExprKind::If: {
         const auto* i = llvm::cast<IfExpr>(e);
         n.head = "if" + at;
@@ -554,6 +563,7 @@ class Dumper {
         for (const Param& p : f->params) n.kids.push_back(param(p));
         if (f->returnType != nullptr)
           n.kids.push_back(labelled("returns:", type(f->returnType)));
+        for (const GivenItem& g : f->given) n.kids.push_back(given(g));
         if (f->body != nullptr) n.kids.push_back(expr(f->body));
         break;
       }

@@ -402,6 +402,10 @@ void SourcePrinter::decl(const Decl* d) {
         put(" -> ");
         type(f->returnType);
       }
+      if (!f->given.empty()) {
+        put(" ");
+        given(f->given);
+      }
       if (f->body != nullptr) {
         put(" ");
         block(f->body);

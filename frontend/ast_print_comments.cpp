@@ -215,6 +215,12 @@ class CommentPlan::Builder {
         for (const Expr* el : llvm::cast<ListLitExpr>(e)->elements)
           expr(el, out);
         return;
+      case ExprKind::MapLit:
+        for (const MapEntry& entry : llvm::cast<MapLitExpr>(e)->entries) {
+          expr(entry.key, out);
+          expr(entry.value, out);
+        }
+        return;
       case ExprKind::If: {
         const auto* i = llvm::cast<IfExpr>(e);
         expr(i->cond, out);

@@ -290,6 +290,21 @@ void SourcePrinter::expr(const Expr* e) {
                 [&](const Expr* el) { expr(el); });
       put("]");
       return;
+    case ExprKind::MapLit: {
+      const auto* m = llvm::cast<MapLitExpr>(e);
+      if (m->entries.empty()) {
+        put("[:]");
+        return;
+      }
+      put("[");
+      commaList(m->entries, [&](const MapEntry& entry) {
+        expr(entry.key);
+        put(": ");
+        expr(entry.value);
+      });
+      put("]");
+      return;
+    }
     case ExprKind::If: {
       const auto* i = llvm::cast<IfExpr>(e);
       put("if ");

@@ -211,8 +211,8 @@ class ParserDriver {
   ast::FnDecl* fnDecl(SourceRange range, yy::FnName name,
                       const yy::List<ast::Param>& params,
                       ast::TypeExpr* returnType, ast::BlockExpr* body);
-  ast::FnDecl* withBody(ast::FnDecl* fn, ast::BlockExpr* body,
-                        SourceRange range);
+  ast::FnDecl* withBody(ast::FnDecl* fn, const yy::List<ast::GivenItem>& given,
+                        ast::BlockExpr* body, SourceRange range);
   ast::ViaClause* viaClause(SourceRange range, ast::Ident name,
                             yy::VersionSpec spec);
   [[nodiscard]] static std::int64_t toVersion(std::uint64_t magnitude,

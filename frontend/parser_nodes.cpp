@@ -90,6 +90,7 @@ ast::Expr* ParserDriver::chain(ast::Expr* node) {
     case ast::ExprKind::DurationLit:
     case ast::ExprKind::Name:
     case ast::ExprKind::ListLit:
+    case ast::ExprKind::MapLit:
     case ast::ExprKind::Match:
     case ast::ExprKind::Block:
     case ast::ExprKind::Paren:
@@ -175,8 +176,10 @@ ast::FnDecl* ParserDriver::fnDecl(SourceRange range, yy::FnName name,
                            returnType, body);
 }
 
-ast::FnDecl* ParserDriver::withBody(ast::FnDecl* fn, ast::BlockExpr* body,
-                                    SourceRange range) {
+ast::FnDecl* ParserDriver::withBody(ast::FnDecl* fn,
+                                    const yy::List<ast::GivenItem>& given,
+                                    ast::BlockExpr* body, SourceRange range) {
+  fn->given = list(given);
   fn->body = body;
   fn->range = range;
   return fn;

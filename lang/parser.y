@@ -244,6 +244,7 @@ inline Parser::symbol_type lexAt(ParserDriver& d, std::size_t stackSize) {
 %type <herald::yy::List<herald::ast::Arg>> args args_opt
 %type <herald::yy::List<herald::ast::FieldInit>> field_inits field_inits_opt
 %type <herald::yy::List<herald::ast::Expr*>> exprs exprs_opt
+%type <herald::yy::List<herald::ast::MapEntry>> map_entries
 
 // Operators, lowest precedence first (language.md, "Statements and
 // expressions"): binary, then unary `!` and `-`, then the postfix forms
@@ -457,11 +458,13 @@ fn_head:
   ;
 
 // A function or handler whose body cannot be read keeps its header, with a
-// body that marks the error.
+// body that marks the error. A function takes a `given` list as a handler
+// does; a capability operation (`fn_head` alone) does not.
 fn_decl:
-    fn_head block  { $$ = d.withBody($1, $2, @$); }
-  | fn_head error
-      { HERALD_RESYNC(); $$ = d.withBody($1, d.errorBlock(@1, @2), @$); }
+    fn_head given_opt block  { $$ = d.withBody($1, $2, $3, @$); }
+  | fn_head given_opt error
+      { HERALD_RESYNC();
+        $$ = d.withBody($1, $2, d.errorBlock(@2, @3), @$); }
   | KW_FN error block
       { $$ = d.fnDecl(@$, FnName{ast::Ident{}, d.missingIdent(@2)}, {},
                       nullptr, $3); }
@@ -760,6 +763,12 @@ expr:
   | LPAREN_OPEN expr RPAREN  { $$ = d.arena.node<ast::ParenExpr>(@$, $2); }
   | LBRACKET_OPEN exprs_opt RBRACKET
       { $$ = d.arena.node<ast::ListLitExpr>(@$, d.list($2)); }
+  | LBRACKET_OPEN COLON RBRACKET
+      { $$ = d.arena.node<ast::MapLitExpr>(@$, llvm::ArrayRef<ast::MapEntry>{}); }
+  | LBRACKET_OPEN map_entries RBRACKET
+      { $$ = d.arena.node<ast::MapLitExpr>(@$, d.list($2)); }
+  | LBRACKET_OPEN map_entries COMMA RBRACKET
+      { $$ = d.arena.node<ast::MapLitExpr>(@$, d.list($2)); }
   | block_open   { $$ = $1; }
   | if_expr
   | match_expr
@@ -804,6 +813,12 @@ expr_nr:
   | LPAREN_OPEN expr RPAREN  { $$ = d.arena.node<ast::ParenExpr>(@$, $2); }
   | LBRACKET_OPEN exprs_opt RBRACKET
       { $$ = d.arena.node<ast::ListLitExpr>(@$, d.list($2)); }
+  | LBRACKET_OPEN COLON RBRACKET
+      { $$ = d.arena.node<ast::MapLitExpr>(@$, llvm::ArrayRef<ast::MapEntry>{}); }
+  | LBRACKET_OPEN map_entries RBRACKET
+      { $$ = d.arena.node<ast::MapLitExpr>(@$, d.list($2)); }
+  | LBRACKET_OPEN map_entries COMMA RBRACKET
+      { $$ = d.arena.node<ast::MapLitExpr>(@$, d.list($2)); }
   | block_open   { $$ = $1; }
   | if_expr
   | match_expr
@@ -914,6 +929,15 @@ exprs_opt: %empty {} | exprs | exprs COMMA { $$ = $1; } ;
 exprs:
     expr              { d.push($$, $1); }
   | exprs COMMA expr  { $$ = $1; d.push($$, $3); }
+  ;
+
+// A map literal's entries; `[:]` is the empty map.
+map_entries:
+    expr COLON expr
+      { d.push($$, ast::MapEntry{$1, $3, @$}); }
+  | map_entries COMMA expr COLON expr
+      { $$ = $1;
+        d.push($$, ast::MapEntry{$3, $5, SourceRange::join(@3, @5)}); }
   ;
 
 %%

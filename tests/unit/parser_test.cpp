@@ -202,6 +202,36 @@ TEST_CASE("actors, capabilities and functions") {
         "fn RoomId.forUser(u: UserId) -> RoomId { RoomId(u.raw) }");
 }
 
+TEST_CASE("functions: a given list after the result type, as on handlers") {
+  Parsed p = parseOk(
+      "context x\n"
+      "fn settle(id: OrderId) -> () given Pay: PaymentProvider, "
+      "Ledgers: Ref[Ledger], Clock { () }\n"
+      "fn plain() given Events {}\n"
+      "fn none() {}\n");
+  const auto* settle = cast<ast::FnDecl>(p.decl(0));
+  REQUIRE(settle->given.size() == 3);
+  CHECK(settle->given[0].name.name == "Pay");
+  CHECK(p.text(settle->given[1].range) == "Ledgers: Ref[Ledger]");
+  CHECK(settle->given[2].name.empty());
+  CHECK(p.text(settle->given[2].type->range) == "Clock");
+  const auto* plain = cast<ast::FnDecl>(p.decl(1));
+  CHECK(plain->returnType == nullptr);
+  REQUIRE(plain->given.size() == 1);
+  CHECK(p.text(plain->range) == "fn plain() given Events {}");
+  CHECK(cast<ast::FnDecl>(p.decl(2))->given.empty());
+}
+
+TEST_CASE("capability operations take no given list") {
+  Parsed p = parseText(
+      "context x\n"
+      "capability C {\n"
+      "  fn op() given Clock\n"
+      "}\n");
+  CHECK_FALSE(p.codes().empty());
+  CHECK(p.codes()[0] == "E0100");
+}
+
 TEST_CASE("agents: keys, stores, invariants, handlers, local functions") {
   Parsed p = parseOk(
       "context x\n"
@@ -213,7 +243,8 @@ TEST_CASE("agents: keys, stores, invariants, handlers, local functions") {
       "  on place(buyer: UserId, amount: Money,) { customer := Some(buyer) }\n"
       "  on call statusOf() -> Status { status }\n"
       "  on markPaid(a: AuthId) by InternalCaller given Events, Clock { }\n"
-      "  on cancel() by c: Customer given Rooms: Ref[chat.rooms.Room], Fx.Converter { }\n"
+      "  on cancel() by c: Customer given Rooms: Ref[chat.rooms.Room], "
+      "Fx.Converter { }\n"
       "  fn helper() -> Int { 1 }\n"
       "}\n");
   const auto* agent = cast<ast::AgentDecl>(p.decl(0));
@@ -254,11 +285,13 @@ TEST_CASE("services: subscription, via, given, on event") {
   Parsed p = parseOk(
       "context x\n"
       "service OnDomestic\n"
-      "    from Events(commerce.order.PaymentConfirmed { region: Region.Domestic, .. })\n"
+      "    from Events(commerce.order.PaymentConfirmed { region: "
+      "Region.Domestic, .. })\n"
       "    given Rooms: Ref[chat.rooms.Room] {\n"
       "  on event(e: commerce.order.PaymentConfirmed) { }\n"
       "}\n"
-      "service Audit from Events(PaymentConfirmed) via schema(2..) given Logger { }\n"
+      "service Audit from Events(PaymentConfirmed) via schema(2..) given "
+      "Logger { }\n"
       "service Angle from Events(E < region: Domestic, .. >) { }\n"
       "service Api { on call get() -> Int { 1 } fn local() { } }\n");
   const auto* domestic = cast<ast::ServiceDecl>(p.decl(0));
@@ -317,14 +350,15 @@ TEST_CASE("via schema: every version form, and other names kept") {
     CHECK(via->high == c.high);
     CHECK(p.text(via->range) == std::string("via ") + c.via);
   }
-  Parsed p = parseOk("context x\nservice S from Events(E) via version(3) { }\n");
+  Parsed p =
+      parseOk("context x\nservice S from Events(E) via version(3) { }\n");
   CHECK(cast<ast::ServiceDecl>(p.decl(0))->from->via->name.name == "version");
 }
 
 TEST_CASE("subscription patterns: the full value-pattern grammar") {
   auto pattern = [](const std::string& text) {
-    Parsed p = parseOk("context x\nservice S from Events(E " + text +
-                       ") { }\n");
+    Parsed p =
+        parseOk("context x\nservice S from Events(E " + text + ") { }\n");
     const auto* sub = cast<ast::ServiceDecl>(p.decl(0))->from;
     REQUIRE(sub->pattern != nullptr);
     CHECK(p.text(sub->pattern->range) == text);
@@ -412,6 +446,11 @@ TEST_CASE("expressions: calls, fields, type application, literals") {
   CHECK(exprShape("Empty {}") == "Empty{}");
   CHECK(exprShape("[]") == "[]");
   CHECK(exprShape("[1, 2, 3,]") == "[1, 2, 3]");
+  CHECK(exprShape("[:]") == "[:]");
+  CHECK(exprShape("[ : ]") == "[:]");
+  CHECK(exprShape("[\"a\": 1]") == "[\"a\": 1]");
+  CHECK(exprShape("[\"a\": 1, \"b\": x + 1,]") == "[\"a\": 1, \"b\": (x + 1)]");
+  CHECK(exprShape("[k: [1: [:]]]") == "[k: [1: [:]]]");
   CHECK(exprShape("()") == "()");
   CHECK(exprShape("250.ms") == "250.ms");
   CHECK(exprShape("7.days") == "7.days");
@@ -521,9 +560,11 @@ TEST_CASE("ranges: every node of a full program is well nested") {
       "    if a > 0 { Events.emit[Paid](Paid { amount: m }) } else { () }\n"
       "  }\n"
       "}\n"
-      "service S from Events(Paid { region: Refunded(reason: _, ..) | Domestic, .. })"
+      "service S from Events(Paid { region: Refunded(reason: _, ..) | "
+      "Domestic, .. })"
       " via schema(1..2) given Rooms: Ref[Room] {\n"
-      "  on event(e: Paid, env: EventEnvelope) { Rooms(e.id).post(\"\\(env.eventId)\") }\n"
+      "  on event(e: Paid, env: EventEnvelope) { "
+      "Rooms(e.id).post(\"\\(env.eventId)\") }\n"
       "}\n");
   CHECK(p.context().decls.size() == 5);
 }

@@ -50,19 +50,32 @@ namespace {
 
 std::string binaryOp(ast::BinaryOp op) {
   switch (op) {
-    case ast::BinaryOp::Or: return "||";
-    case ast::BinaryOp::And: return "&&";
-    case ast::BinaryOp::Eq: return "==";
-    case ast::BinaryOp::Ne: return "!=";
-    case ast::BinaryOp::Lt: return "<";
-    case ast::BinaryOp::Le: return "<=";
-    case ast::BinaryOp::Gt: return ">";
-    case ast::BinaryOp::Ge: return ">=";
-    case ast::BinaryOp::Add: return "+";
-    case ast::BinaryOp::Sub: return "-";
-    case ast::BinaryOp::Mul: return "*";
-    case ast::BinaryOp::Div: return "/";
-    case ast::BinaryOp::Rem: return "%";
+    case ast::BinaryOp::Or:
+      return "||";
+    case ast::BinaryOp::And:
+      return "&&";
+    case ast::BinaryOp::Eq:
+      return "==";
+    case ast::BinaryOp::Ne:
+      return "!=";
+    case ast::BinaryOp::Lt:
+      return "<";
+    case ast::BinaryOp::Le:
+      return "<=";
+    case ast::BinaryOp::Gt:
+      return ">";
+    case ast::BinaryOp::Ge:
+      return ">=";
+    case ast::BinaryOp::Add:
+      return "+";
+    case ast::BinaryOp::Sub:
+      return "-";
+    case ast::BinaryOp::Mul:
+      return "*";
+    case ast::BinaryOp::Div:
+      return "/";
+    case ast::BinaryOp::Rem:
+      return "%";
   }
   return "?";
 }
@@ -78,8 +91,10 @@ std::string qname(const ast::QualifiedName& n) {
 
 std::string typeShape(const ast::TypeExpr* t) {
   switch (t->kind) {
-    case ast::TypeExprKind::Unit: return "()";
-    case ast::TypeExprKind::Error: return "<error>";
+    case ast::TypeExprKind::Unit:
+      return "()";
+    case ast::TypeExprKind::Error:
+      return "<error>";
     case ast::TypeExprKind::Path: {
       std::string out = qname(t->path);
       if (!t->args.empty()) {
@@ -111,8 +126,10 @@ std::string fieldsShape(llvm::ArrayRef<ast::PatternField> fields, bool rest) {
 
 std::string shape(const ast::Pattern* p) {
   switch (p->kind) {
-    case ast::PatternKind::Wildcard: return "_";
-    case ast::PatternKind::Error: return "<error>";
+    case ast::PatternKind::Wildcard:
+      return "_";
+    case ast::PatternKind::Error:
+      return "<error>";
     case ast::PatternKind::Literal:
       return shape(llvm::cast<ast::LiteralPattern>(p)->literal);
     case ast::PatternKind::Name:
@@ -150,12 +167,14 @@ std::string shape(const ast::Expr* e) {
       return llvm::cast<ast::BoolLitExpr>(e)->value ? "true" : "false";
     case ast::ExprKind::StringLit: {
       std::string out = "\"";
-      for (const ast::StringPart& part : llvm::cast<ast::StringLitExpr>(e)->parts)
+      for (const ast::StringPart& part :
+           llvm::cast<ast::StringLitExpr>(e)->parts)
         out += part.expr != nullptr ? "{" + shape(part.expr) + "}"
                                     : part.text.str();
       return out + "\"";
     }
-    case ast::ExprKind::UnitLit: return "()";
+    case ast::ExprKind::UnitLit:
+      return "()";
     case ast::ExprKind::DurationLit: {
       const auto* d = llvm::cast<ast::DurationLitExpr>(e);
       return fmt::format("{}.{}", d->value, durationUnitName(d->unit));
@@ -171,7 +190,8 @@ std::string shape(const ast::Expr* e) {
       std::string out = shape(c->callee) + "(";
       for (std::size_t i = 0; i < c->args.size(); ++i) {
         if (i > 0) out += ", ";
-        if (!c->args[i].label.empty()) out += c->args[i].label.name.str() + ": ";
+        if (!c->args[i].label.empty())
+          out += c->args[i].label.name.str() + ": ";
         out += shape(c->args[i].value);
       }
       return out + ")";
@@ -203,6 +223,16 @@ std::string shape(const ast::Expr* e) {
       }
       return out + "]";
     }
+    case ast::ExprKind::MapLit: {
+      const auto* m = llvm::cast<ast::MapLitExpr>(e);
+      if (m->entries.empty()) return "[:]";
+      std::string out = "[";
+      for (std::size_t i = 0; i < m->entries.size(); ++i) {
+        if (i > 0) out += ", ";
+        out += shape(m->entries[i].key) + ": " + shape(m->entries[i].value);
+      }
+      return out + "]";
+    }
     case ast::ExprKind::If: {
       const auto* i = llvm::cast<ast::IfExpr>(e);
       std::string out = "if " + shape(i->cond) + " " + shape(i->thenBlock);
@@ -214,8 +244,8 @@ std::string shape(const ast::Expr* e) {
       std::string out = "match " + shape(m->scrutinee) + " {";
       for (std::size_t i = 0; i < m->arms.size(); ++i) {
         if (i > 0) out += ",";
-        out += " " + shape(m->arms[i].pattern) + " => " +
-               shape(m->arms[i].body);
+        out +=
+            " " + shape(m->arms[i].pattern) + " => " + shape(m->arms[i].body);
       }
       return out + " }";
     }
@@ -230,8 +260,12 @@ std::string shape(const ast::Expr* e) {
           case ast::StmtKind::Assign:
             out += s->name.name.str() + " := " + shape(s->value);
             break;
-          case ast::StmtKind::Expr: out += shape(s->value); break;
-          case ast::StmtKind::Error: out += "<error>"; break;
+          case ast::StmtKind::Expr:
+            out += shape(s->value);
+            break;
+          case ast::StmtKind::Error:
+            out += "<error>";
+            break;
         }
         out += ";";
       }
@@ -244,14 +278,15 @@ std::string shape(const ast::Expr* e) {
     }
     case ast::ExprKind::Binary: {
       const auto* b = llvm::cast<ast::BinaryExpr>(e);
-      return "(" + shape(b->lhs) + " " + binaryOp(b->op) + " " +
-             shape(b->rhs) + ")";
+      return "(" + shape(b->lhs) + " " + binaryOp(b->op) + " " + shape(b->rhs) +
+             ")";
     }
     case ast::ExprKind::Paren:
       return "(" + shape(llvm::cast<ast::ParenExpr>(e)->inner) + ")";
     case ast::ExprKind::Fail:
       return "fail(" + shape(llvm::cast<ast::FailExpr>(e)->message) + ")";
-    case ast::ExprKind::Error: return "<error>";
+    case ast::ExprKind::Error:
+      return "<error>";
   }
   return "?";
 }
@@ -398,7 +433,8 @@ class RangeChecker {
         const auto* c = llvm::cast<ast::CallExpr>(e);
         expr(c->callee, e->range);
         for (const ast::Arg& a : c->args) {
-          check("arg", a.range, e->range, a.value->kind == ast::ExprKind::Error);
+          check("arg", a.range, e->range,
+                a.value->kind == ast::ExprKind::Error);
           ident(a.label, a.range);
           expr(a.value, a.range);
         }
@@ -406,7 +442,8 @@ class RangeChecker {
       }
       case ast::ExprKind::TypeApply:
         expr(llvm::cast<ast::TypeApplyExpr>(e)->base, e->range);
-        for (const ast::TypeExpr* t : llvm::cast<ast::TypeApplyExpr>(e)->typeArgs)
+        for (const ast::TypeExpr* t :
+             llvm::cast<ast::TypeApplyExpr>(e)->typeArgs)
           type(t, e->range);
         break;
       case ast::ExprKind::RecordLit: {
@@ -423,6 +460,13 @@ class RangeChecker {
       case ast::ExprKind::ListLit:
         for (const ast::Expr* x : llvm::cast<ast::ListLitExpr>(e)->elements)
           expr(x, e->range);
+        break;
+      case ast::ExprKind::MapLit:
+        for (const ast::MapEntry& m : llvm::cast<ast::MapLitExpr>(e)->entries) {
+          check("map entry", m.range, e->range);
+          expr(m.key, m.range);
+          expr(m.value, m.range);
+        }
         break;
       case ast::ExprKind::If: {
         const auto* i = llvm::cast<ast::IfExpr>(e);
@@ -463,8 +507,7 @@ class RangeChecker {
   }
   void fieldDecls(llvm::ArrayRef<ast::FieldDecl> fs, SourceRange parent) {
     for (const ast::FieldDecl& f : fs) {
-      check("field", f.range, parent,
-            f.type->kind == ast::TypeExprKind::Error);
+      check("field", f.range, parent, f.type->kind == ast::TypeExprKind::Error);
       required(f.name, f.range);
       type(f.type, f.range);
       if (f.defaultValue != nullptr) expr(f.defaultValue, f.range);
@@ -472,8 +515,7 @@ class RangeChecker {
   }
   void params(llvm::ArrayRef<ast::Param> ps, SourceRange parent) {
     for (const ast::Param& p : ps) {
-      check("param", p.range, parent,
-            p.type->kind == ast::TypeExprKind::Error);
+      check("param", p.range, parent, p.type->kind == ast::TypeExprKind::Error);
       required(p.name, p.range);
       type(p.type, p.range);
     }
@@ -533,6 +575,7 @@ class RangeChecker {
         required(f->name, r);
         params(f->params, r);
         if (f->returnType != nullptr) type(f->returnType, r);
+        given(f->given, r);
         if (f->body != nullptr) expr(f->body, r);
         break;
       }
