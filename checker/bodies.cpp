@@ -71,6 +71,7 @@ void checkHandler(BodyPass& pass, const ContextInfo& ctx,
   body.params = handler.params;
   if (handler.decl != nullptr) {
     InstId root = body.checkFnBody(handler.decl->body, handler.result);
+    body.reportMissingCapabilities();
     handler.body = body.finish(BodyKind::Handler, &handler, root,
                                handler.decl->range.file);
   }
@@ -169,10 +170,9 @@ void checkBodies(Sema& sema) {
             checkPureFn(pass, *ctx, *fn, fn->service);
           break;
         }
+        // A static fn `fn T.x` is a declaration of its context (outside its
+        // namespace), checked as the Fn case above.
         case DeclInfoKind::Type:
-          for (const FnInfo* fn : llvm::cast<TypeInfo>(d)->staticFns)
-            if (fn != nullptr && checked.insert(fn).second)
-              checkPureFn(pass, *ctx, const_cast<FnInfo&>(*fn), nullptr);
           break;
         case DeclInfoKind::Agent:
           checkAgent(pass, *ctx, *llvm::cast<AgentInfo>(d));

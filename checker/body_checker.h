@@ -18,6 +18,7 @@
 
 #include "checker/ir.h"
 #include "checker/lookup.h"
+#include "checker/resolve.h"
 #include "checker/sema.h"
 #include "frontend/ast.h"
 
@@ -61,41 +62,6 @@ struct Effects {
 struct BodyPass {
   Sema& sema;
   llvm::DenseMap<const FnInfo*, Effects> fnEffects;  // agent fns
-};
-
-// A name bound inside the body: a `let` or a match binding, and its slot.
-struct Local {
-  llvm::StringRef name;
-  const Type* type = nullptr;
-  SourceRange range;
-  SlotId slot;
-};
-
-// The names a body sees before declarations, in lookup order.
-enum class ScopeKind : std::uint8_t {
-  Local,        // `index` is the SlotId
-  Param,        // `index` into the body's parameters
-  Key,          // the agent's key
-  Store,        // `index` into the agent's stores
-  ActorBinder,  // `c` of `by c: Customer`
-  Dependency,   // a named `given`; `index` is DepRef::encode
-};
-
-// What a name in expression position resolved to, before declarations.
-struct ScopeHit {
-  ScopeKind kind = ScopeKind::Local;
-  const Type* type = nullptr;
-  std::uint32_t index = 0;
-  SourceRange declRange;
-};
-
-// A declaration reached by a (possibly qualified) path; the parts after
-// `partsUsed` are member accesses.
-struct PathHit {
-  LookupResult::Status status = LookupResult::Status::NotFound;
-  DeclInfo* decl = nullptr;
-  std::size_t partsUsed = 0;
-  std::vector<DeclInfo*> candidates;
 };
 
 // A parameter as calls see it (fields, variant payloads, methods).
@@ -187,32 +153,32 @@ class BodyChecker {
   InstId checkField(const ast::FieldExpr* e, const Type* expected);
   InstId checkValueField(const ast::FieldExpr* e, InstId base,
                          const Type* baseType);
-  // The instruction that reads a scoped name.
-  InstId scopedValue(const ScopeHit& hit, SourceRange at);
-  // Resolves a bare name against locals, params, key, stores, the actor
-  // binder and dependencies.
-  bool lookupScoped(llvm::StringRef name, ScopeHit& hit) const;
-  // Resolves a Name/Field chain as a declaration path (null parts on
-  // anything else). Falls back to first-party capabilities.
-  PathHit lookupPath(llvm::ArrayRef<ast::Ident> parts) const;
-  static bool pathOf(const ast::Expr* e,
-                     llvm::SmallVectorImpl<ast::Ident>& parts);
-  const FnInfo* localFn(llvm::StringRef name) const;
+  // What the body has in scope, for the resolver (resolve.h).
+  BodyScope scope() const;
+  Resolution resolve(llvm::ArrayRef<ast::Ident> parts,
+                     const Type* expected) const;
+  // The type of a name of the body's scope, and the instruction reading it
+  // (for a capability operation, its dependency).
+  const Type* scopedType(const Resolution& r);
+  InstId scopedValue(const Resolution& r, SourceRange at);
   void reportUnknownName(const ast::Ident& name);
-  void reportAmbiguous(const ast::Ident& name, const PathHit& hit);
+  void reportAmbiguous(const ast::Ident& name, const Resolution& hit);
   void reportNotAValue(const ast::Expr* e, llvm::StringRef name,
                        const DeclInfo* decl);
+  void reportUnknownMember(const ast::Ident& member, const TypeInfo* type);
   std::vector<std::string> sumsWithVariant(llvm::StringRef variant) const;
-  // A bare variant name where a sum is expected; invalid when it is not one.
-  InstId bareVariant(const ast::Expr* e, const ast::Ident& name,
-                     const Type* expected, bool called);
+  // A variant written without arguments (`r` is a Variant).
+  InstId variantValue(const ast::Expr* e, const ast::Ident& name,
+                      const Resolution& r);
 
   // --- calls (check_call.cpp) ---------------------------------------------
   InstId checkCall(const ast::CallExpr* e, const Type* expected);
-  // A call whose callee is a declaration path; `handled` false when the
-  // path names no declaration call (then the caller goes on).
+  // A call whose callee is the path `parts`, resolved to `r`; `handled`
+  // false when the path names no declaration call (then the caller goes
+  // on).
   InstId checkPathCall(const ast::CallExpr* e, const Type* expected,
-                       llvm::ArrayRef<ast::Ident> parts, bool& handled);
+                       llvm::ArrayRef<ast::Ident> parts, const Resolution& r,
+                       bool& handled);
   InstId checkMemberCall(const ast::CallExpr* e, const ast::FieldExpr* callee,
                          const Type* expected);
   // The arguments lowered and coerced, appended to `out`.
@@ -229,7 +195,7 @@ class BodyChecker {
                      const VariantInfo* variant);
   InstId callSome(const ast::CallExpr* e, const Type* expected);
   InstId callOpaque(const ast::CallExpr* e, const TypeInfo* type);
-  InstId callAgentRef(const ast::CallExpr* e, const ScopeHit& hit);
+  InstId callAgentRef(const ast::CallExpr* e, const Resolution& hit);
   InstId callMessage(const ast::CallExpr* e, const ast::FieldExpr* callee,
                      InstId ref);
   InstId callMethod(const ast::CallExpr* e, const ast::FieldExpr* callee,
@@ -250,8 +216,11 @@ class BodyChecker {
                    const ast::TypeApplyExpr* typeArg);
   void callAgentFn(const FnInfo* callee, SourceRange at);
 
+  // Records a capability the handler uses without giving it (once each);
+  // reportMissingCapabilities reports them all, after the body.
   void reportNotGiven(const CapabilityInfo* cap, SourceRange at,
                       const SourceRange* useInFn, const FnInfo* via);
+  void reportMissingCapabilities();
 
   // --- literals (check_literal.cpp) -----------------------------------------
   InstId checkRecordLit(const ast::RecordLitExpr* e);
@@ -285,6 +254,15 @@ class BodyChecker {
   llvm::SmallVector<Local, 16> locals_;
   // Capabilities already reported as not given in this body (once each).
   llvm::SmallVector<const CapabilityInfo*, 2> reportedCaps_;
+  // Capabilities a handler uses without giving them: where, and the agent
+  // fn (`via`, with its use `useInFn`) that uses it, if any.
+  struct NotGiven {
+    const CapabilityInfo* cap = nullptr;
+    SourceRange at;
+    SourceRange useInFn;
+    const FnInfo* via = nullptr;
+  };
+  llvm::SmallVector<NotGiven, 2> notGiven_;
   // A statement the parser could not read may have bound any name: after
   // one, unknown names are not reported (they would be cascades).
   bool sawBrokenStmt_ = false;

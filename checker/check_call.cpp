@@ -10,6 +10,7 @@
 
 #include "checker/body_checker.h"
 #include "checker/const_eval.h"
+#include "checker/resolve.h"
 
 namespace herald::check {
 
@@ -231,7 +232,8 @@ InstId BodyChecker::callOpaque(const ast::CallExpr* e, const TypeInfo* type) {
   return emit(InstKind::OpaqueBuild, result, e->range, v.index);
 }
 
-InstId BodyChecker::callAgentRef(const ast::CallExpr* e, const ScopeHit& hit) {
+InstId BodyChecker::callAgentRef(const ast::CallExpr* e,
+                                 const Resolution& hit) {
   TypeTable& tt = types();
   const AgentInfo* target = hit.type->agent;
   InstId dependency = scopedValue(hit, e->callee->range);
@@ -322,74 +324,82 @@ InstId BodyChecker::callMethod(const ast::CallExpr* e,
 
 InstId BodyChecker::checkPathCall(const ast::CallExpr* e, const Type* expected,
                                   llvm::ArrayRef<ast::Ident> parts,
-                                  bool& handled) {
-  TypeTable& tt = types();
+                                  const Resolution& r, bool& handled) {
   handled = true;
-  PathHit path = lookupPath(parts);
-  if (path.status == LookupResult::Status::Ambiguous) {
-    reportAmbiguous(parts[0], path);
-    return checkArgsQuietly(e);
-  }
-  if (path.status == LookupResult::Status::NotFound) {
-    if (parts.size() == 1) {
-      if (isSum(expected)) {
-        check(e->callee, expected);
+  // Otherwise the callee is a member of a value: `handled` false.
+  bool whole = r.partsUsed == parts.size();
+  switch (r.kind) {
+    case NameKind::Local:
+    case NameKind::Param:
+    case NameKind::Key:
+    case NameKind::Store:
+    case NameKind::ActorBinder:
+    case NameKind::Dependency:
+    case NameKind::AgentRefDependency:
+    case NameKind::Some:
+    case NameKind::None:
+      break;
+    case NameKind::Fn:
+    case NameKind::AgentFn:
+    case NameKind::StaticFn:
+      if (!whole) break;
+      return callFn(e, r.fn);
+    case NameKind::Constructor:
+      if (!whole) break;
+      return callOpaque(e, r.typeInfo);
+    case NameKind::Variant:
+      if (!whole) break;
+      return callVariant(e, types().named(r.typeInfo), r.variant);
+    case NameKind::CapabilityOp: {
+      if (!whole) break;
+      const auto* callee = llvm::cast<ast::FieldExpr>(e->callee);
+      InstId reach =
+          r.viaDependency ? scopedValue(r, callee->base->range) : InstId{};
+      return capabilityOp(e, e, r.cap, parts.back(), reach,
+                          callee->base->range);
+    }
+    case NameKind::UnknownMember:
+      if (!whole) break;
+      reportUnknownMember(parts.back(), r.typeInfo);
+      return checkArgsQuietly(e);
+    case NameKind::Type:
+    case NameKind::RecordType:
+    case NameKind::Event:
+    case NameKind::Capability:
+    case NameKind::Agent:
+    case NameKind::Actor:
+    case NameKind::Service: {
+      if (!whole) break;
+      auto report = sema().diags.report<diag::NotCallable>(
+          e->callee->range,
+          describeKind(r.decl->kind).str() + " '" +
+              std::string(sema().sources.textOf(e->callee->range)) + "'");
+      if (r.decl->kind == DeclInfoKind::Type ||
+          r.decl->kind == DeclInfoKind::Event)
+        report.note("build a value with '{} {{ ... }}'", r.decl->name);
+      return checkArgsQuietly(e);
+    }
+    case NameKind::Ambiguous:
+      reportAmbiguous(parts[0], r);
+      return checkArgsQuietly(e);
+    case NameKind::NotFound:
+      if (parts.size() == 1 && isSum(expected)) {
+        check(e->callee, expected);  // reports the unknown variant
+      } else if (std::vector<std::string> sums =
+                     parts.size() == 1 ? sumsWithVariant(parts[0].name)
+                                       : std::vector<std::string>();
+                 !sums.empty()) {
+        sema()
+            .diags
+            .report<diag::CannotInfer>(e->callee->range,
+                                       "'" + parts[0].name.str() + "'")
+            .note("no sum type is expected here; name the type: '{}'",
+                  sums.front())
+            .fixit(e->callee->range, sums.front());
       } else {
-        std::vector<std::string> sums = sumsWithVariant(parts[0].name);
-        if (!sums.empty())
-          sema()
-              .diags
-              .report<diag::CannotInfer>(e->callee->range,
-                                         "'" + parts[0].name.str() + "'")
-              .note("no sum type is expected here; name the type: '{}'",
-                    sums.front())
-              .fixit(e->callee->range, sums.front());
-        else
-          reportUnknownName(parts[0]);
+        reportUnknownName(parts[0]);
       }
-    } else {
-      reportUnknownName(parts[0]);
-    }
-    return checkArgsQuietly(e);
-  }
-  std::size_t remaining = parts.size() - path.partsUsed;
-  DeclInfo* decl = path.decl;
-  if (remaining == 0) {
-    if (const auto* fn = dyn_cast<FnInfo>(decl)) return callFn(e, fn);
-    if (const auto* type = dyn_cast<TypeInfo>(decl)) {
-      if (type->def == TypeDefKind::Opaque || type->def == TypeDefKind::Refined)
-        return callOpaque(e, type);
-      if (type->def == TypeDefKind::Alias && type->type != nullptr &&
-          type->type->kind == TypeKind::Named &&
-          (type->type->named->def == TypeDefKind::Opaque ||
-           type->type->named->def == TypeDefKind::Refined))
-        return callOpaque(e, type->type->named);
-    }
-    auto report = sema().diags.report<diag::NotCallable>(
-        e->callee->range,
-        describeKind(decl->kind).str() + " '" +
-            std::string(sema().sources.textOf(e->callee->range)) + "'");
-    if (decl->kind == DeclInfoKind::Type || decl->kind == DeclInfoKind::Event)
-      report.note("build a value with '{} {{ ... }}'", decl->name);
-    return checkArgsQuietly(e);
-  }
-  if (remaining > 1) {
-    handled = false;
-    return InstId{};
-  }
-  const ast::Ident& member = parts.back();
-  const auto* callee = llvm::cast<ast::FieldExpr>(e->callee);
-  if (auto* cap = dyn_cast<CapabilityInfo>(decl))
-    return capabilityOp(e, e, cap, member, InstId{}, callee->base->range);
-  if (auto* type = dyn_cast<TypeInfo>(decl)) {
-    if (type->def == TypeDefKind::Sum)
-      if (const VariantInfo* v = type->variant(member.name))
-        return callVariant(e, tt.named(type), v);
-    for (const FnInfo* f : type->staticFns)
-      if (f != nullptr && f->name == member.name) return callFn(e, f);
-    handled = true;
-    check(e->callee, nullptr);  // reports the unknown member
-    return checkArgsQuietly(e);
+      return checkArgsQuietly(e);
   }
   handled = false;
   return InstId{};
@@ -413,11 +423,10 @@ InstId BodyChecker::checkCall(const ast::CallExpr* e, const Type* expected) {
     return checkArgsQuietly(e);
   if (const auto* apply = dyn_cast<ast::TypeApplyExpr>(callee)) {
     llvm::SmallVector<ast::Ident, 4> parts;
-    if (pathOf(apply->base, parts) && parts.size() == 2 &&
-        parts[1].name == "emit") {
-      PathHit path = lookupPath(llvm::ArrayRef<ast::Ident>(parts[0]));
-      const auto* cap = dyn_cast_or_null<CapabilityInfo>(path.decl);
-      if (cap != nullptr && cap->firstParty == FirstParty::Events)
+    if (namePath(apply->base, parts) && parts.size() == 2) {
+      Resolution r = resolve(parts, nullptr);
+      if (r.kind == NameKind::CapabilityOp && !r.viaDependency &&
+          r.cap->firstParty == FirstParty::Events && parts[1].name == "emit")
         return checkEmit(e, apply->base, apply);
     }
     sema().diags.report<diag::NotCallable>(
@@ -427,48 +436,64 @@ InstId BodyChecker::checkCall(const ast::CallExpr* e, const Type* expected) {
   }
   if (const auto* name = dyn_cast<ast::NameExpr>(callee)) {
     llvm::StringRef n = name->name.name;
-    ScopeHit hit;
-    if (lookupScoped(n, hit)) {
-      if (hit.kind == ScopeKind::Dependency && hit.type != nullptr &&
-          hit.type->kind == TypeKind::Ref)
-        return callAgentRef(e, hit);
-      if (!quiet(hit.type)) {
-        auto report = sema().diags.report<diag::NotCallable>(
-            callee->range,
-            "'" + n.str() + "' of type '" + displayName(hit.type) + "'");
-        if (hit.type->kind == TypeKind::Capability)
-          report.note("call one of its operations: '{}.op(...)'", n.str());
-      }
-      return checkArgsQuietly(e);
-    }
-    if (n == "Some") return callSome(e, expected);
-    if (const FnInfo* f = localFn(n)) return callFn(e, f);
-    if (isSum(expected))
-      if (const VariantInfo* v = expected->named->variant(n))
-        return callVariant(e, expected, v);
-    bool handled = false;
     ast::Ident part = name->name;
-    InstId v =
-        checkPathCall(e, expected, llvm::ArrayRef<ast::Ident>(part), handled);
-    if (handled) return v;
+    llvm::ArrayRef<ast::Ident> parts(part);
+    Resolution r = resolve(parts, expected);
+    switch (r.kind) {
+      case NameKind::AgentRefDependency:
+        return callAgentRef(e, r);
+      case NameKind::Local:
+      case NameKind::Param:
+      case NameKind::Key:
+      case NameKind::Store:
+      case NameKind::ActorBinder:
+      case NameKind::Dependency: {
+        const Type* t = scopedType(r);
+        if (!quiet(t)) {
+          auto report = sema().diags.report<diag::NotCallable>(
+              callee->range,
+              "'" + n.str() + "' of type '" + displayName(t) + "'");
+          if (t->kind == TypeKind::Capability)
+            report.note("call one of its operations: '{}.op(...)'", n.str());
+        }
+        return checkArgsQuietly(e);
+      }
+      case NameKind::Some:
+        return callSome(e, expected);
+      case NameKind::None:
+        sema()
+            .diags.report<diag::NotCallable>(callee->range, "'None'")
+            .note("'None' carries no value; write it without '(...)'");
+        return checkArgsQuietly(e);
+      case NameKind::Fn:
+      case NameKind::AgentFn:
+      case NameKind::Type:
+      case NameKind::Constructor:
+      case NameKind::RecordType:
+      case NameKind::Event:
+      case NameKind::Capability:
+      case NameKind::Agent:
+      case NameKind::Actor:
+      case NameKind::Service:
+      case NameKind::Variant:
+      case NameKind::StaticFn:
+      case NameKind::CapabilityOp:
+      case NameKind::UnknownMember:
+      case NameKind::NotFound:
+      case NameKind::Ambiguous: {
+        bool handled = false;
+        InstId v = checkPathCall(e, expected, parts, r, handled);
+        if (handled) return v;
+        break;
+      }
+    }
   }
   if (const auto* field = dyn_cast<ast::FieldExpr>(callee)) {
-    if (const auto* baseName = dyn_cast_or_null<ast::NameExpr>(field->base)) {
-      ScopeHit hit;
-      if (lookupScoped(baseName->name.name, hit) &&
-          hit.kind == ScopeKind::Dependency && hit.type != nullptr &&
-          hit.type->kind == TypeKind::Capability) {
-        InstId reach = scopedValue(hit, field->base->range);
-        return capabilityOp(e, e, hit.type->capability, field->name, reach,
-                            field->base->range);
-      }
-    }
     llvm::SmallVector<ast::Ident, 4> parts;
-    ScopeHit first;
-    if (pathOf(field, parts) && !lookupScoped(parts[0].name, first) &&
-        localFn(parts[0].name) == nullptr && parts[0].name != "None") {
+    if (namePath(field, parts)) {
       bool handled = false;
-      InstId v = checkPathCall(e, expected, parts, handled);
+      InstId v =
+          checkPathCall(e, expected, parts, resolve(parts, nullptr), handled);
       if (handled) return v;
     }
     return checkMemberCall(e, field, expected);

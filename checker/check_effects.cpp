@@ -105,28 +105,65 @@ void BodyChecker::reportNotGiven(const CapabilityInfo* cap, SourceRange at,
       reportedCaps_.end())
     return;
   reportedCaps_.push_back(cap);
-  std::string name = cap->context == nullptr || cap->context == &context_
-                         ? cap->name
-                         : cap->qualified;
-  auto report = sema().diags.report<diag::CapabilityNotGiven>(at, name);
-  if (via != nullptr && useInFn != nullptr)
-    report.note(*useInFn,
-                "'{}' uses '{}' here; a handler that calls it must "
-                "give it",
-                via->name, name);
+  notGiven_.push_back(NotGiven{cap, at,
+                               useInFn != nullptr ? *useInFn : SourceRange{},
+                               useInFn != nullptr ? via : nullptr});
+}
+
+// Reported once the whole handler is checked, so that the fix-its of
+// several missing capabilities are one edit of its `given` list: two
+// insertions at the same place would conflict.
+void BodyChecker::reportMissingCapabilities() {
+  if (notGiven_.empty()) return;
+  std::stable_sort(notGiven_.begin(), notGiven_.end(),
+                   [](const NotGiven& a, const NotGiven& b) {
+                     if (a.at.file != b.at.file) return a.at.file < b.at.file;
+                     return a.at.begin < b.at.begin;
+                   });
+  auto spelling = [this](const CapabilityInfo* cap) {
+    return cap->context == nullptr || cap->context == &context_
+               ? cap->name
+               : cap->qualified;
+  };
+  std::vector<std::string> names;
+  for (const NotGiven& n : notGiven_) names.push_back(spelling(n.cap));
+  std::vector<std::string> sorted = names;
+  std::sort(sorted.begin(), sorted.end());
+  std::string joined;
+  for (const std::string& n : sorted)
+    joined += (joined.empty() ? "" : ", ") + n;
   const ast::HandlerDecl* decl = handler != nullptr ? handler->decl : nullptr;
-  if (decl == nullptr) return;
-  std::string where = handler->name;
-  if (!decl->given.empty()) {
-    SourceRange last = decl->given.back().range;
-    report.note("add it to the 'given' of '{}'", where);
-    report.fixit(SourceRange{last.file, last.end, last.end}, ", " + name);
-  } else if (decl->body != nullptr) {
-    SourceRange body = decl->body->range;
-    report.note("add 'given {}' to '{}'", name, where);
-    report.fixit(SourceRange{body.file, body.begin, body.begin},
-                 "given " + name + " ");
+  for (std::size_t i = 0; i < notGiven_.size(); ++i) {
+    const NotGiven& n = notGiven_[i];
+    auto report = sema().diags.report<diag::CapabilityNotGiven>(n.at, names[i]);
+    if (n.via != nullptr)
+      report.note(n.useInFn,
+                  "'{}' uses '{}' here; a handler that calls it must "
+                  "give it",
+                  n.via->name, names[i]);
+    if (decl == nullptr) continue;
+    const std::string& where = handler->name;
+    if (i != 0) {
+      report.note("the fix-it for '{}' adds it to the 'given' of '{}'",
+                  names[0], where);
+      continue;
+    }
+    bool several = notGiven_.size() > 1;
+    if (!decl->given.empty()) {
+      SourceRange last = decl->given.back().range;
+      if (several)
+        report.note("add them to the 'given' of '{}'", where);
+      else
+        report.note("add it to the 'given' of '{}'", where);
+      report.fixit(SourceRange{last.file, last.end, last.end}, ", " + joined);
+    } else if (decl->body != nullptr) {
+      SourceRange body = decl->body->range;
+      report.note("add 'given {}' to '{}'", joined, where);
+      report.fixit(SourceRange{body.file, body.begin, body.begin},
+                   "given " + joined + " ");
+    }
   }
+  notGiven_.clear();
 }
 
 void BodyChecker::useCapability(const CapabilityInfo* cap, SourceRange at,

@@ -299,12 +299,37 @@ bool BodyChecker::needsExpected(const ast::Expr* e) {
   const auto* name = dyn_cast<ast::NameExpr>(e);
   if (name == nullptr) return false;
   if (name->name.name == "None") return true;
-  ScopeHit hit;
-  if (lookupScoped(name->name.name, hit) || localFn(name->name.name))
-    return false;
   ast::Ident part = name->name;
-  return lookupPath(llvm::ArrayRef<ast::Ident>(part)).status ==
-         LookupResult::Status::NotFound;
+  switch (resolve(llvm::ArrayRef<ast::Ident>(part), nullptr).kind) {
+    case NameKind::Some:
+    case NameKind::None:
+    case NameKind::NotFound:
+      return true;  // a bare variant, or a name only an expected type explains
+    case NameKind::Local:
+    case NameKind::Param:
+    case NameKind::Key:
+    case NameKind::Store:
+    case NameKind::ActorBinder:
+    case NameKind::Dependency:
+    case NameKind::AgentRefDependency:
+    case NameKind::Fn:
+    case NameKind::AgentFn:
+    case NameKind::Type:
+    case NameKind::Constructor:
+    case NameKind::RecordType:
+    case NameKind::Event:
+    case NameKind::Capability:
+    case NameKind::Agent:
+    case NameKind::Actor:
+    case NameKind::Service:
+    case NameKind::Variant:
+    case NameKind::StaticFn:
+    case NameKind::CapabilityOp:
+    case NameKind::UnknownMember:
+    case NameKind::Ambiguous:
+      break;
+  }
+  return false;
 }
 
 InstId BodyChecker::checkBlock(const ast::BlockExpr* block,

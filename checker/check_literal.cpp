@@ -83,13 +83,15 @@ InstId BodyChecker::checkRecordLit(const ast::RecordLitExpr* e) {
     for (const ast::FieldInit& init : e->fields) checkUsed(init.value, nullptr);
     return invalid(e->range);
   };
-  if (!pathOf(e->type, parts)) return quietFields();
-  PathHit path = lookupPath(parts);
-  if (path.status == LookupResult::Status::Ambiguous) {
+  if (!namePath(e->type, parts)) return quietFields();
+  // A literal's type is a declaration: the body's own names do not hide it.
+  Resolution path =
+      resolveName(sema().program, context_, BodyScope{}, parts, nullptr);
+  if (path.kind == NameKind::Ambiguous) {
     reportAmbiguous(parts[0], path);
     return quietFields();
   }
-  if (path.status == LookupResult::Status::NotFound) {
+  if (path.kind == NameKind::NotFound || path.decl == nullptr) {
     std::vector<std::string> names = visibleNames(pass_.sema.program, context_);
     std::string text(sema().sources.textOf(e->type->range));
     auto report = sema().diags.report<diag::UnknownType>(e->type->range, text);
@@ -100,11 +102,40 @@ InstId BodyChecker::checkRecordLit(const ast::RecordLitExpr* e) {
     }
     return quietFields();
   }
-  DeclInfo* decl = path.decl;
+  const DeclInfo* decl = path.decl;
   const Type* t = nullptr;
-  if (path.partsUsed == parts.size()) {
-    if (auto* type = dyn_cast<TypeInfo>(decl)) t = type->type;
-    if (auto* event = dyn_cast<EventInfo>(decl)) t = event->type;
+  switch (path.kind) {
+    case NameKind::Type:
+    case NameKind::Constructor:
+    case NameKind::RecordType:
+      if (path.partsUsed == parts.size()) t = llvm::cast<TypeInfo>(decl)->type;
+      break;
+    case NameKind::Event:
+      if (path.partsUsed == parts.size()) t = llvm::cast<EventInfo>(decl)->type;
+      break;
+    case NameKind::Variant:
+    case NameKind::StaticFn:
+    case NameKind::UnknownMember:
+    case NameKind::Fn:
+    case NameKind::AgentFn:
+    case NameKind::Capability:
+    case NameKind::CapabilityOp:
+    case NameKind::Agent:
+    case NameKind::Actor:
+    case NameKind::Service:
+      break;
+    case NameKind::Local:
+    case NameKind::Param:
+    case NameKind::Key:
+    case NameKind::Store:
+    case NameKind::ActorBinder:
+    case NameKind::Dependency:
+    case NameKind::AgentRefDependency:
+    case NameKind::Some:
+    case NameKind::None:
+    case NameKind::NotFound:
+    case NameKind::Ambiguous:
+      break;  // reported above: no declaration
   }
   if (t != nullptr && t->kind == TypeKind::Named &&
       t->named->def == TypeDefKind::Record) {
@@ -196,16 +227,40 @@ InstId BodyChecker::checkString(const ast::StringLitExpr* e) {
     // has no text form rather than that it is not a value.
     const CapabilityInfo* cap = nullptr;
     if (const auto* name = dyn_cast<ast::NameExpr>(stripParens(part.expr))) {
-      ScopeHit hit;
-      if (lookupScoped(name->name.name, hit)) {
-        if (hit.kind == ScopeKind::Dependency && hit.type != nullptr &&
-            hit.type->kind == TypeKind::Capability)
-          cap = hit.type->capability;
-      } else if (localFn(name->name.name) == nullptr) {
-        ast::Ident id = name->name;
-        PathHit path = lookupPath(llvm::ArrayRef<ast::Ident>(id));
-        if (path.status == LookupResult::Status::Found && path.partsUsed == 1)
-          cap = dyn_cast<CapabilityInfo>(path.decl);
+      ast::Ident id = name->name;
+      Resolution r = resolve(llvm::ArrayRef<ast::Ident>(id), nullptr);
+      switch (r.kind) {
+        case NameKind::Dependency:
+          if (r.type != nullptr && r.type->kind == TypeKind::Capability)
+            cap = r.type->capability;
+          break;
+        case NameKind::Capability:
+          cap = r.cap;
+          break;
+        case NameKind::Local:
+        case NameKind::Param:
+        case NameKind::Key:
+        case NameKind::Store:
+        case NameKind::ActorBinder:
+        case NameKind::AgentRefDependency:
+        case NameKind::Some:
+        case NameKind::None:
+        case NameKind::Fn:
+        case NameKind::AgentFn:
+        case NameKind::Type:
+        case NameKind::Constructor:
+        case NameKind::RecordType:
+        case NameKind::Event:
+        case NameKind::Agent:
+        case NameKind::Actor:
+        case NameKind::Service:
+        case NameKind::Variant:
+        case NameKind::StaticFn:
+        case NameKind::CapabilityOp:
+        case NameKind::UnknownMember:
+        case NameKind::NotFound:
+        case NameKind::Ambiguous:
+          break;
       }
     }
     if (cap != nullptr) {

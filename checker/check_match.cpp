@@ -166,10 +166,12 @@ const VariantInfo* PatternChecker::variant(const ast::QualifiedName& name,
   llvm::ArrayRef<ast::Ident> parts = name.parts;
   const ast::Ident& last = parts.back();
   if (parts.size() > 1) {
-    PathHit path = body_.lookupPath(parts.drop_back());
-    const auto* type = dyn_cast_or_null<TypeInfo>(path.decl);
-    if (path.status != LookupResult::Status::Found ||
-        path.partsUsed != parts.size() - 1 || type == nullptr) {
+    Resolution path = body_.resolve(parts.drop_back(), nullptr);
+    bool named = path.kind == NameKind::Type ||
+                 path.kind == NameKind::Constructor ||
+                 path.kind == NameKind::RecordType;
+    const auto* type = named ? dyn_cast<TypeInfo>(path.decl) : nullptr;
+    if (path.partsUsed != parts.size() - 1 || type == nullptr) {
       reported = true;
       body_.sema().diags.report<diag::UnknownType>(
           SourceRange::join(parts.front().range, parts[parts.size() - 2].range),

@@ -9,6 +9,7 @@
 #include <llvm/Support/Casting.h>
 
 #include "checker/body_checker.h"
+#include "checker/resolve.h"
 
 namespace herald::check {
 
@@ -38,106 +39,21 @@ static_assert(std::size(kEnvelopeFields) == kEnvelopeFieldCount);
 
 }  // namespace
 
-bool BodyChecker::lookupScoped(llvm::StringRef name, ScopeHit& hit) const {
-  for (auto it = locals_.rbegin(); it != locals_.rend(); ++it)
-    if (it->name == name) {
-      hit = {ScopeKind::Local, it->type, it->slot.index, it->range};
-      return true;
-    }
-  for (std::size_t i = 0; i < params.size(); ++i)
-    if (params[i].name == name) {
-      hit = {ScopeKind::Param, params[i].type, static_cast<std::uint32_t>(i),
-             params[i].nameRange};
-      return true;
-    }
-  bool agentScope = agent != nullptr &&
-                    (role_ == BodyRole::AgentFn || role_ == BodyRole::Handler ||
-                     role_ == BodyRole::Invariant);
-  if (agentScope) {
-    if (agent->key && agent->key->name == name) {
-      hit = {ScopeKind::Key, agent->key->type, 0, agent->key->nameRange};
-      return true;
-    }
-    for (std::size_t i = 0; i < agent->stores.size(); ++i)
-      if (agent->stores[i].field.name == name) {
-        const FieldInfo& f = agent->stores[i].field;
-        hit = {ScopeKind::Store, f.type, static_cast<std::uint32_t>(i),
-               f.nameRange};
-        return true;
-      }
-  }
-  if (role_ != BodyRole::Handler || handler == nullptr) return false;
-  if (handler->by != nullptr && !handler->byBinder.empty() &&
-      handler->byBinder == name) {
-    hit = {ScopeKind::ActorBinder, pass_.sema.program.types.actor(handler->by),
-           0,
-           handler->decl != nullptr && handler->decl->by != nullptr
-               ? handler->decl->by->binder.range
-               : handler->nameRange};
-    return true;
-  }
-  for (std::size_t i = 0; i < handler->given.size(); ++i)
-    if (handler->given[i].named && handler->given[i].name == name) {
-      hit = {
-          ScopeKind::Dependency, handler->given[i].type,
-          DepRef{DepRef::List::Handler, static_cast<std::uint32_t>(i)}.encode(),
-          handler->given[i].range};
-      return true;
-    }
-  if (service != nullptr)
-    for (std::size_t i = 0; i < service->given.size(); ++i)
-      if (service->given[i].named && service->given[i].name == name) {
-        hit = {ScopeKind::Dependency, service->given[i].type,
-               DepRef{DepRef::List::Service, static_cast<std::uint32_t>(i)}
-                   .encode(),
-               service->given[i].range};
-        return true;
-      }
-  return false;
+BodyScope BodyChecker::scope() const {
+  BodyScope scope;
+  scope.locals = locals_;
+  scope.params = params;
+  if (role_ == BodyRole::AgentFn || role_ == BodyRole::Handler ||
+      role_ == BodyRole::Invariant)
+    scope.agent = agent;
+  if (role_ == BodyRole::Handler) scope.handler = handler;
+  scope.service = service;
+  return scope;
 }
 
-PathHit BodyChecker::lookupPath(llvm::ArrayRef<ast::Ident> parts) const {
-  PathHit hit;
-  if (parts.empty()) return hit;
-  LookupResult r = lookupDecl(pass_.sema.program, context_, parts);
-  hit.status = r.status;
-  hit.decl = r.decl;
-  hit.partsUsed = r.partsUsed;
-  hit.candidates = std::move(r.candidates);
-  if (hit.status == LookupResult::Status::NotFound)
-    for (const auto& cap : pass_.sema.program.firstParty)
-      if (cap->name == parts[0].name) {
-        hit.status = LookupResult::Status::Found;
-        hit.decl = cap.get();
-        hit.partsUsed = 1;
-        break;
-      }
-  return hit;
-}
-
-bool BodyChecker::pathOf(const ast::Expr* e,
-                         llvm::SmallVectorImpl<ast::Ident>& parts) {
-  if (e == nullptr) return false;
-  if (const auto* name = dyn_cast<ast::NameExpr>(e)) {
-    parts.push_back(name->name);
-    return !name->name.empty();
-  }
-  if (const auto* field = dyn_cast<ast::FieldExpr>(e)) {
-    if (!pathOf(field->base, parts)) return false;
-    parts.push_back(field->name);
-    return !field->name.empty();
-  }
-  return false;
-}
-
-const FnInfo* BodyChecker::localFn(llvm::StringRef name) const {
-  if (agent != nullptr &&
-      (role_ == BodyRole::AgentFn || role_ == BodyRole::Handler ||
-       role_ == BodyRole::Invariant))
-    if (const FnInfo* f = agent->fn(name)) return f;
-  if (service != nullptr)
-    if (const FnInfo* f = service->fn(name)) return f;
-  return nullptr;
+Resolution BodyChecker::resolve(llvm::ArrayRef<ast::Ident> parts,
+                                const Type* expected) const {
+  return resolveName(pass_.sema.program, context_, scope(), parts, expected);
 }
 
 void BodyChecker::reportUnknownName(const ast::Ident& name) {
@@ -175,7 +91,8 @@ void BodyChecker::reportUnknownName(const ast::Ident& name) {
   }
 }
 
-void BodyChecker::reportAmbiguous(const ast::Ident& name, const PathHit& hit) {
+void BodyChecker::reportAmbiguous(const ast::Ident& name,
+                                  const Resolution& hit) {
   std::vector<std::string> where;
   for (const DeclInfo* d : hit.candidates)
     if (d->context != nullptr) where.push_back(d->context->name);
@@ -218,94 +135,140 @@ std::vector<std::string> BodyChecker::sumsWithVariant(
   std::vector<std::string> out;
   for (const std::string& n : visibleNames(pass_.sema.program, context_)) {
     ast::Ident part{llvm::StringRef(n), {}};
-    PathHit hit = lookupPath(llvm::ArrayRef<ast::Ident>(part));
-    if (hit.status != LookupResult::Status::Found || hit.partsUsed != 1)
-      continue;
-    const auto* type = llvm::dyn_cast_or_null<TypeInfo>(hit.decl);
-    if (type != nullptr && type->def == TypeDefKind::Sum &&
-        type->variant(variant) != nullptr)
+    Resolution r = resolveName(pass_.sema.program, context_, BodyScope{},
+                               llvm::ArrayRef<ast::Ident>(part), nullptr);
+    if (r.kind == NameKind::Type && r.typeInfo->def == TypeDefKind::Sum &&
+        r.typeInfo->variant(variant) != nullptr)
       out.push_back(n + "." + variant.str());
   }
   return out;
 }
 
-InstId BodyChecker::bareVariant(const ast::Expr* e, const ast::Ident& name,
-                                const Type* expected, bool called) {
-  if (!isSum(expected)) return InstId{};
-  const VariantInfo* v = expected->named->variant(name.name);
-  if (v == nullptr) return InstId{};
-  if (!called && !v->fields.empty()) {
+const Type* BodyChecker::scopedType(const Resolution& r) {
+  if (r.kind == NameKind::ActorBinder)
+    return types().actor(llvm::cast<ActorInfo>(r.decl));
+  return r.type;
+}
+
+InstId BodyChecker::scopedValue(const Resolution& r, SourceRange at) {
+  const Type* t = scopedType(r);
+  switch (r.kind) {
+    case NameKind::Local:
+      return emit(InstKind::LocalRef, t, at, r.index);
+    case NameKind::Param:
+      return emit(InstKind::ParamRef, t, at, r.index);
+    case NameKind::Key:
+      return emit(InstKind::KeyRef, t, at);
+    case NameKind::Store:
+      return emit(InstKind::StoreRef, t, at, r.index);
+    case NameKind::ActorBinder:
+      return emit(InstKind::ActorRef, t, at);
+    case NameKind::Dependency:
+    case NameKind::AgentRefDependency:
+    case NameKind::CapabilityOp:  // reached through its dependency
+      return emit(InstKind::Dependency, t, at, r.index);
+    case NameKind::Some:
+    case NameKind::None:
+    case NameKind::Fn:
+    case NameKind::AgentFn:
+    case NameKind::Type:
+    case NameKind::Constructor:
+    case NameKind::RecordType:
+    case NameKind::Event:
+    case NameKind::Capability:
+    case NameKind::Agent:
+    case NameKind::Actor:
+    case NameKind::Service:
+    case NameKind::Variant:
+    case NameKind::StaticFn:
+    case NameKind::UnknownMember:
+    case NameKind::NotFound:
+    case NameKind::Ambiguous:
+      break;
+  }
+  return invalid(at);
+}
+
+// A variant named without its payload: a value only when it has none.
+InstId BodyChecker::variantValue(const ast::Expr* e, const ast::Ident& name,
+                                 const Resolution& r) {
+  const Type* sum = types().named(r.typeInfo);
+  if (!r.variant->fields.empty()) {
     sema()
         .diags
         .report<diag::ArgumentCount>(
-            e->range, name.name, static_cast<std::uint32_t>(v->fields.size()),
-            0u)
+            e->range, name.name,
+            static_cast<std::uint32_t>(r.variant->fields.size()), 0u)
         .note("build it with '{}(...)'", name.name.str());
-    return invalid(e->range, expected);
+    return invalid(e->range, sum);
   }
-  return emit(InstKind::Variant, expected, e->range,
-              ir().variants.intern({expected->named, v}), list({}));
-}
-
-InstId BodyChecker::scopedValue(const ScopeHit& hit, SourceRange at) {
-  switch (hit.kind) {
-    case ScopeKind::Local:
-      return emit(InstKind::LocalRef, hit.type, at, hit.index);
-    case ScopeKind::Param:
-      return emit(InstKind::ParamRef, hit.type, at, hit.index);
-    case ScopeKind::Key:
-      return emit(InstKind::KeyRef, hit.type, at);
-    case ScopeKind::Store:
-      return emit(InstKind::StoreRef, hit.type, at, hit.index);
-    case ScopeKind::ActorBinder:
-      return emit(InstKind::ActorRef, hit.type, at);
-    case ScopeKind::Dependency:
-      return emit(InstKind::Dependency, hit.type, at, hit.index);
-  }
-  return invalid(at);
+  return emit(InstKind::Variant, sum, e->range,
+              ir().variants.intern({r.typeInfo, r.variant}), list({}));
 }
 
 InstId BodyChecker::checkName(const ast::NameExpr* e, const Type* expected) {
   llvm::StringRef name = e->name.name;
   if (name.empty()) return invalid(e->range);
-  ScopeHit hit;
-  if (lookupScoped(name, hit)) {
-    if (hit.kind == ScopeKind::Dependency) {
+  ast::Ident part = e->name;
+  Resolution r = resolve(llvm::ArrayRef<ast::Ident>(part), expected);
+  switch (r.kind) {
+    case NameKind::Local:
+    case NameKind::Param:
+    case NameKind::Key:
+    case NameKind::Store:
+    case NameKind::ActorBinder:
+      if (quiet(scopedType(r))) return invalid(e->range);
+      return scopedValue(r, e->range);
+    case NameKind::Dependency:
+    case NameKind::AgentRefDependency:
       // A dependency whose type did not resolve was reported at its `given`.
-      if (quiet(hit.type)) return invalid(e->range);
+      if (quiet(r.type)) return invalid(e->range);
       sema()
           .diags.report<diag::NotAValue>(e->range, name, "a 'given' dependency")
-          .note(hit.declRange, "'{}' is given here", name.str());
+          .note(r.declRange, "'{}' is given here", name.str());
+      return invalid(e->range);
+    case NameKind::None: {
+      const Type* opt = expected;
+      if (opt != nullptr && opt->kind == TypeKind::Option)
+        return emit(InstKind::OptionNone, opt, e->range);
+      if (quiet(expected) && expected != nullptr) return invalid(e->range);
+      sema()
+          .diags.report<diag::CannotInfer>(e->range, "'None'")
+          .note("give the binding a type, e.g. 'let x: Option[String] = None'");
       return invalid(e->range);
     }
-    if (quiet(hit.type)) return invalid(e->range);
-    return scopedValue(hit, e->range);
-  }
-  if (name == "None") {
-    const Type* opt = expected;
-    if (opt != nullptr && opt->kind == TypeKind::Option)
-      return emit(InstKind::OptionNone, opt, e->range);
-    if (quiet(expected) && expected != nullptr) return invalid(e->range);
-    sema()
-        .diags.report<diag::CannotInfer>(e->range, "'None'")
-        .note("give the binding a type, e.g. 'let x: Option[String] = None'");
-    return invalid(e->range);
-  }
-  if (const FnInfo* f = localFn(name)) {
-    reportNotAValue(e, name, f);
-    return invalid(e->range);
-  }
-  if (InstId v = bareVariant(e, e->name, expected, false); v.valid()) return v;
-  ast::Ident part = e->name;
-  PathHit path = lookupPath(llvm::ArrayRef<ast::Ident>(part));
-  switch (path.status) {
-    case LookupResult::Status::Found:
-      reportNotAValue(e, name, path.decl);
+    case NameKind::Some:
+      sema()
+          .diags
+          .report<diag::NotAValue>(e->range, name,
+                                   "the constructor of 'Option'")
+          .note("call it with the value: 'Some(...)'");
       return invalid(e->range);
-    case LookupResult::Status::Ambiguous:
-      reportAmbiguous(e->name, path);
+    case NameKind::Fn:
+    case NameKind::AgentFn:
+      reportNotAValue(e, name, r.fn);
       return invalid(e->range);
-    case LookupResult::Status::NotFound:
+    case NameKind::Variant:  // bare, of the expected sum
+      return variantValue(e, e->name, r);
+    case NameKind::Type:
+    case NameKind::Constructor:
+    case NameKind::RecordType:
+    case NameKind::Event:
+    case NameKind::Capability:
+    case NameKind::Agent:
+    case NameKind::Actor:
+    case NameKind::Service:
+      reportNotAValue(e, name, r.decl);
+      return invalid(e->range);
+    case NameKind::StaticFn:
+    case NameKind::CapabilityOp:
+    case NameKind::UnknownMember:
+      // A member takes two parts; one name never resolves to one.
+      return invalid(e->range);
+    case NameKind::Ambiguous:
+      reportAmbiguous(e->name, r);
+      return invalid(e->range);
+    case NameKind::NotFound:
       break;
   }
   if (isSum(expected)) {
@@ -335,96 +298,84 @@ InstId BodyChecker::checkName(const ast::NameExpr* e, const Type* expected) {
   return invalid(e->range);
 }
 
+void BodyChecker::reportUnknownMember(const ast::Ident& member,
+                                      const TypeInfo* type) {
+  std::vector<std::string> names;
+  for (const VariantInfo& v : type->variants) names.push_back(v.name);
+  for (const FnInfo* f : type->staticFns)
+    if (f != nullptr) names.push_back(f->name);
+  std::string best = closestName(member.name, names);
+  auto report = type->def == TypeDefKind::Sum
+                    ? sema().diags.report<diag::UnknownVariant>(
+                          member.range, type->name, member.name)
+                    : sema().diags.report<diag::UnknownMethod>(
+                          member.range, type->name, member.name);
+  if (!best.empty()) {
+    report.note("did you mean '{}'?", best);
+    report.fixit(member.range, best);
+  }
+}
+
 InstId BodyChecker::checkField(const ast::FieldExpr* e,
                                const Type* /*expected*/) {
-  TypeTable& tt = types();
   if (e->name.empty()) {
     check(e->base, nullptr);
     return invalid(e->range);
   }
-  // A named capability dependency: `Fx.convert`, `Clock.now`.
-  if (const auto* baseName = dyn_cast_or_null<ast::NameExpr>(e->base)) {
-    ScopeHit hit;
-    if (lookupScoped(baseName->name.name, hit) &&
-        hit.kind == ScopeKind::Dependency && hit.type != nullptr &&
-        hit.type->kind == TypeKind::Capability) {
-      InstId reach = scopedValue(hit, e->base->range);
-      return capabilityOp(e, nullptr, hit.type->capability, e->name, reach,
-                          e->base->range);
-    }
-  }
   llvm::SmallVector<ast::Ident, 4> parts;
-  ScopeHit first;
-  if (pathOf(e, parts) && !lookupScoped(parts[0].name, first) &&
-      localFn(parts[0].name) == nullptr && parts[0].name != "None") {
-    PathHit path = lookupPath(parts);
-    if (path.status == LookupResult::Status::Ambiguous) {
-      reportAmbiguous(parts[0], path);
-      return invalid(e->range);
-    }
-    if (path.status == LookupResult::Status::NotFound) {
-      reportUnknownName(parts[0]);
-      return invalid(e->range);
-    }
-    std::size_t remaining = parts.size() - path.partsUsed;
-    DeclInfo* decl = path.decl;
-    if (decl == nullptr) return invalid(e->range);
-    if (remaining == 0) {
-      reportNotAValue(e, sema().sources.textOf(e->range), decl);
-      return invalid(e->range);
-    }
-    if (remaining == 1) {
-      const ast::Ident& member = parts.back();
-      if (auto* cap = dyn_cast<CapabilityInfo>(decl))
-        return capabilityOp(e, nullptr, cap, member, InstId{}, e->base->range);
-      if (auto* type = dyn_cast<TypeInfo>(decl)) {
-        if (type->def == TypeDefKind::Sum)
-          if (const VariantInfo* v = type->variant(member.name)) {
-            const Type* sum = tt.named(type);
-            if (!v->fields.empty()) {
-              sema()
-                  .diags
-                  .report<diag::ArgumentCount>(
-                      e->range, member.name,
-                      static_cast<std::uint32_t>(v->fields.size()), 0u)
-                  .note("build it with '{}(...)'", member.name.str());
-              return invalid(e->range, sum);
-            }
-            return emit(InstKind::Variant, sum, e->range,
-                        ir().variants.intern({type, v}), list({}));
-          }
-        for (const FnInfo* f : type->staticFns)
-          if (f != nullptr && f->name == member.name) {
-            reportNotAValue(e, sema().sources.textOf(e->range), f);
-            return invalid(e->range);
-          }
-        std::vector<std::string> names;
-        for (const VariantInfo& v : type->variants) names.push_back(v.name);
-        for (const FnInfo* f : type->staticFns)
-          if (f != nullptr) names.push_back(f->name);
-        std::string best = closestName(member.name, names);
-        if (type->def == TypeDefKind::Sum) {
-          auto report = sema().diags.report<diag::UnknownVariant>(
-              member.range, type->name, member.name);
-          if (!best.empty()) {
-            report.note("did you mean '{}'?", best);
-            report.fixit(member.range, best);
-          }
-        } else {
-          auto report = sema().diags.report<diag::UnknownMethod>(
-              member.range, type->name, member.name);
-          if (!best.empty()) {
-            report.note("did you mean '{}'?", best);
-            report.fixit(member.range, best);
-          }
-        }
+  if (namePath(e, parts)) {
+    Resolution r = resolve(parts, nullptr);
+    bool whole = r.partsUsed == parts.size();
+    // A path longer than what it names is a value's field: the prefix is
+    // resolved by the recursion on the base.
+    switch (r.kind) {
+      case NameKind::Local:
+      case NameKind::Param:
+      case NameKind::Key:
+      case NameKind::Store:
+      case NameKind::ActorBinder:
+      case NameKind::Dependency:
+      case NameKind::AgentRefDependency:
+      case NameKind::Some:
+      case NameKind::None:
+      case NameKind::Fn:
+      case NameKind::AgentFn:
+        break;
+      case NameKind::CapabilityOp:
+        if (!whole) break;
+        return capabilityOp(
+            e, nullptr, r.cap, e->name,
+            r.viaDependency ? scopedValue(r, e->base->range) : InstId{},
+            e->base->range);
+      case NameKind::Variant:
+        if (!whole) break;
+        return variantValue(e, e->name, r);
+      case NameKind::StaticFn:
+        if (!whole) break;
+        reportNotAValue(e, sema().sources.textOf(e->range), r.fn);
         return invalid(e->range);
-      }
-      if (e->base != nullptr)
-        reportNotAValue(e->base, sema().sources.textOf(e->base->range), decl);
-      return invalid(e->range);
+      case NameKind::UnknownMember:
+        if (!whole) break;
+        reportUnknownMember(e->name, r.typeInfo);
+        return invalid(e->range);
+      case NameKind::Type:
+      case NameKind::Constructor:
+      case NameKind::RecordType:
+      case NameKind::Event:
+      case NameKind::Capability:
+      case NameKind::Agent:
+      case NameKind::Actor:
+      case NameKind::Service:
+        if (!whole) break;
+        reportNotAValue(e, sema().sources.textOf(e->range), r.decl);
+        return invalid(e->range);
+      case NameKind::Ambiguous:
+        reportAmbiguous(parts[0], r);
+        return invalid(e->range);
+      case NameKind::NotFound:
+        reportUnknownName(parts[0]);
+        return invalid(e->range);
     }
-    // Longer paths: the prefix is resolved by the recursion on the base.
   }
   InstId base = check(e->base, nullptr);
   return checkValueField(e, base, typeOf(base));

@@ -63,35 +63,56 @@ InstId BodyChecker::checkAssign(const ast::Stmt* stmt) {
     if (stmt->name.empty()) return invalid(stmt->range);
     auto report = sema().diags.report<diag::UnknownStore>(
         stmt->name.range, agent->name, stmt->name.name);
-    ScopeHit hit;
-    if (lookupScoped(stmt->name.name, hit)) {
-      switch (hit.kind) {
-        case ScopeKind::Key:
-          report.note(hit.declRange,
-                      "'{}' is the agent's key, which never "
-                      "changes",
-                      stmt->name.name.str());
-          break;
-        case ScopeKind::Param:
-          report.note(hit.declRange,
-                      "'{}' is a parameter; only stores can "
-                      "be written with ':='",
-                      stmt->name.name.str());
-          break;
-        case ScopeKind::Local:
-          report.note(hit.declRange,
-                      "'{}' is a local binding; bind a new "
-                      "value with 'let' instead",
-                      stmt->name.name.str());
-          break;
-        case ScopeKind::Store:
-        case ScopeKind::ActorBinder:
-        case ScopeKind::Dependency:
-          report.note(hit.declRange, "only stores can be written with ':='");
-          break;
-      }
-      return invalid(stmt->range);
+    ast::Ident part = stmt->name;
+    Resolution hit = resolve(llvm::ArrayRef<ast::Ident>(part), nullptr);
+    bool scoped = true;
+    switch (hit.kind) {
+      case NameKind::Key:
+        report.note(hit.declRange,
+                    "'{}' is the agent's key, which never "
+                    "changes",
+                    stmt->name.name.str());
+        break;
+      case NameKind::Param:
+        report.note(hit.declRange,
+                    "'{}' is a parameter; only stores can "
+                    "be written with ':='",
+                    stmt->name.name.str());
+        break;
+      case NameKind::Local:
+        report.note(hit.declRange,
+                    "'{}' is a local binding; bind a new "
+                    "value with 'let' instead",
+                    stmt->name.name.str());
+        break;
+      case NameKind::Store:
+      case NameKind::ActorBinder:
+      case NameKind::Dependency:
+      case NameKind::AgentRefDependency:
+        report.note(hit.declRange, "only stores can be written with ':='");
+        break;
+      case NameKind::Some:
+      case NameKind::None:
+      case NameKind::Fn:
+      case NameKind::AgentFn:
+      case NameKind::Type:
+      case NameKind::Constructor:
+      case NameKind::RecordType:
+      case NameKind::Event:
+      case NameKind::Capability:
+      case NameKind::Agent:
+      case NameKind::Actor:
+      case NameKind::Service:
+      case NameKind::Variant:
+      case NameKind::StaticFn:
+      case NameKind::CapabilityOp:
+      case NameKind::UnknownMember:
+      case NameKind::NotFound:
+      case NameKind::Ambiguous:
+        scoped = false;
+        break;
     }
+    if (scoped) return invalid(stmt->range);
     std::vector<std::string> stores;
     for (const StoreInfo& s : agent->stores) stores.push_back(s.field.name);
     std::string best = closestName(stmt->name.name, stores);

@@ -12,6 +12,7 @@
 
 #include "checker/const_eval_detail.h"
 #include "checker/lookup.h"
+#include "checker/resolve.h"
 
 namespace herald::check {
 
@@ -32,24 +33,6 @@ const ast::Expr* stripParens(const ast::Expr* e) {
     e = paren->inner;
   }
   return e;
-}
-
-// `Region`, `Region.Domestic`, `commerce.order.Region.Domestic` as parts;
-// false when `e` is not a chain of names.
-bool flattenNames(const ast::Expr* e,
-                  llvm::SmallVectorImpl<ast::Ident>& parts) {
-  if (e == nullptr) return false;
-  if (const auto* name = dyn_cast<ast::NameExpr>(e)) {
-    if (name->name.empty()) return false;
-    parts.push_back(name->name);
-    return true;
-  }
-  if (const auto* field = dyn_cast<ast::FieldExpr>(e)) {
-    if (!flattenNames(field->base, parts) || field->name.empty()) return false;
-    parts.push_back(field->name);
-    return true;
-  }
-  return false;
 }
 
 // Evaluates one expression against an expected type. With a ConstFailure it
@@ -82,8 +65,13 @@ class Evaluator {
   // `described` is what the message names; the report is at `range`.
   std::nullopt_t mismatch(const ast::Expr& described, SourceRange range,
                           const Type* expected);
+  // Names resolve as in a body with nothing in scope.
+  Resolution resolve(llvm::ArrayRef<ast::Ident> parts,
+                     const Type* expected) const {
+    return resolveName(sema_.program, from_, BodyScope{}, parts, expected);
+  }
   std::string unknownNameMessage(llvm::ArrayRef<ast::Ident> parts,
-                                 const LookupResult& found,
+                                 const Resolution& found,
                                  const Type* expected) const;
 
   std::optional<ConstValue> evalLiteral(const ast::Expr& e,
@@ -125,6 +113,44 @@ const TypeInfo* sumOf(const Type* type) {
   return type->named->def == TypeDefKind::Sum ? type->named : nullptr;
 }
 
+// The type a call `T(...)` names as a whole (its constructor is checked
+// by evalConstructor); null when the callee is no type.
+const TypeInfo* constructed(const Resolution& r,
+                            llvm::ArrayRef<ast::Ident> parts) {
+  if (r.partsUsed != parts.size()) return nullptr;
+  switch (r.kind) {
+    case NameKind::Constructor:
+      return r.typeInfo;  // an alias seen through
+    case NameKind::Type:
+    case NameKind::RecordType:
+      return cast<TypeInfo>(r.decl);
+    case NameKind::Local:
+    case NameKind::Param:
+    case NameKind::Key:
+    case NameKind::Store:
+    case NameKind::ActorBinder:
+    case NameKind::Dependency:
+    case NameKind::AgentRefDependency:
+    case NameKind::Some:
+    case NameKind::None:
+    case NameKind::Fn:
+    case NameKind::AgentFn:
+    case NameKind::Event:
+    case NameKind::Capability:
+    case NameKind::Agent:
+    case NameKind::Actor:
+    case NameKind::Service:
+    case NameKind::Variant:
+    case NameKind::StaticFn:
+    case NameKind::CapabilityOp:
+    case NameKind::UnknownMember:
+    case NameKind::NotFound:
+    case NameKind::Ambiguous:
+      break;
+  }
+  return nullptr;
+}
+
 std::optional<ConstValue> Evaluator::eval(const ast::Expr* expr,
                                           const Type* expected) {
   const ast::Expr* e = stripParens(expr);
@@ -136,13 +162,9 @@ std::optional<ConstValue> Evaluator::eval(const ast::Expr* expr,
     // constant of the base, which a refined type accepts as it is.
     if (const auto* call = dyn_cast<ast::CallExpr>(e)) {
       llvm::SmallVector<ast::Ident, 4> parts;
-      if (flattenNames(call->callee, parts)) {
-        LookupResult found = lookupDecl(sema_.program, from_, parts);
-        if (found.status == LookupResult::Status::Found &&
-            found.partsUsed == parts.size())
-          if (const auto* type = dyn_cast<TypeInfo>(found.decl))
-            return evalConstructor(*call, *type, expected);
-      }
+      if (namePath(call->callee, parts))
+        if (const TypeInfo* type = constructed(resolve(parts, nullptr), parts))
+          return evalConstructor(*call, *type, expected);
     }
     const TypeInfo& refined = *expected->named;
     std::optional<ConstValue> inner = eval(e, refined.base);
@@ -344,51 +366,74 @@ std::optional<ConstValue> Evaluator::evalNegation(const ast::UnaryExpr& e,
 
 std::optional<ConstValue> Evaluator::evalName(const ast::Expr& e,
                                               const Type* expected) {
-  if (const auto* name = dyn_cast<ast::NameExpr>(&e)) {
-    if (expected->kind == TypeKind::Option && name->name.name == "None") {
-      ConstValue value;
-      value.kind = ConstValue::Kind::None;
-      value.type = expected;
-      return value;
-    }
-    if (const TypeInfo* sum = sumOf(expected))
-      if (const VariantInfo* variant = sum->variant(name->name.name))
-        return evalVariant(e, *sum, *variant, {}, false);
-  }
   llvm::SmallVector<ast::Ident, 4> parts;
-  if (!flattenNames(&e, parts)) return quiet();
-  LookupResult found = lookupDecl(sema_.program, from_, parts);
-  if (found.status == LookupResult::Status::Found &&
-      found.partsUsed + 1 == parts.size())
-    if (const auto* type = dyn_cast<TypeInfo>(found.decl)) {
-      const TypeInfo* sum = sumOf(type->type);
+  if (!namePath(&e, parts)) return quiet();
+  Resolution r = resolve(parts, expected);
+  bool whole = r.partsUsed == parts.size();
+  switch (r.kind) {
+    case NameKind::None:
+      if (expected->kind != TypeKind::Option || !whole) break;
+      {
+        ConstValue value;
+        value.kind = ConstValue::Kind::None;
+        value.type = expected;
+        return value;
+      }
+    case NameKind::Variant:
+      if (!whole) break;
+      if (r.typeInfo->type != expected)
+        return fail(e.range, [&] {
+          return fmt::format("'{}.{}' is of type '{}', not '{}'",
+                             r.typeInfo->name, r.variant->name,
+                             r.typeInfo->name, displayName(expected));
+        });
+      return evalVariant(e, *r.typeInfo, *r.variant, {}, false);
+    case NameKind::StaticFn:
+    case NameKind::UnknownMember: {
+      if (!whole) break;
+      const auto& type = cast<TypeInfo>(*r.decl);
+      const TypeInfo* sum = sumOf(type.type);
       const ast::Ident& last = parts.back();
       if (sum == nullptr)
         return fail(e.range, [&] {
           return fmt::format(
               "'{}' is not a sum type, so '{}' is not a "
               "variant",
-              type->name, last.name);
+              type.name, last.name);
         });
-      const VariantInfo* variant = sum->variant(last.name);
-      if (variant == nullptr)
-        return fail(last.range, [&] {
-          return fmt::format("type '{}' has no variant '{}'", sum->name,
-                             last.name);
-        });
-      if (sum->type != expected)
-        return fail(e.range, [&] {
-          return fmt::format("'{}.{}' is of type '{}', not '{}'", sum->name,
-                             last.name, sum->name, displayName(expected));
-        });
-      return evalVariant(e, *sum, *variant, {}, false);
+      return fail(last.range, [&] {
+        return fmt::format("type '{}' has no variant '{}'", sum->name,
+                           last.name);
+      });
     }
-  return fail(e.range,
-              [&] { return unknownNameMessage(parts, found, expected); });
+    case NameKind::Local:
+    case NameKind::Param:
+    case NameKind::Key:
+    case NameKind::Store:
+    case NameKind::ActorBinder:
+    case NameKind::Dependency:
+    case NameKind::AgentRefDependency:
+    case NameKind::Some:
+    case NameKind::Fn:
+    case NameKind::AgentFn:
+    case NameKind::Type:
+    case NameKind::Constructor:
+    case NameKind::RecordType:
+    case NameKind::Event:
+    case NameKind::Capability:
+    case NameKind::Agent:
+    case NameKind::Actor:
+    case NameKind::Service:
+    case NameKind::CapabilityOp:
+    case NameKind::NotFound:
+    case NameKind::Ambiguous:
+      break;
+  }
+  return fail(e.range, [&] { return unknownNameMessage(parts, r, expected); });
 }
 
 std::string Evaluator::unknownNameMessage(llvm::ArrayRef<ast::Ident> parts,
-                                          const LookupResult& found,
+                                          const Resolution& found,
                                           const Type* expected) const {
   auto suggest = [](llvm::StringRef name,
                     llvm::ArrayRef<std::string> candidates) {
@@ -404,19 +449,43 @@ std::string Evaluator::unknownNameMessage(llvm::ArrayRef<ast::Ident> parts,
     return fmt::format("'{}' is not a variant of '{}'{}", parts[0].name,
                        sum->name, suggest(parts[0].name, variants));
   }
-  switch (found.status) {
-    case LookupResult::Status::NotFound:
+  switch (found.kind) {
+    // `Some` and `None` of a type other than an Option name nothing here.
+    case NameKind::Some:
+    case NameKind::None:
+    case NameKind::NotFound:
       return fmt::format(
           "cannot find '{}'{}", parts[0].name,
           suggest(parts[0].name, visibleNames(sema_.program, from_)));
-    case LookupResult::Status::Ambiguous:
+    case NameKind::Ambiguous:
       return fmt::format(
           "'{}' is ambiguous here; qualify it with its "
           "context",
           parts[0].name);
-    case LookupResult::Status::Found:
+    case NameKind::Local:
+    case NameKind::Param:
+    case NameKind::Key:
+    case NameKind::Store:
+    case NameKind::ActorBinder:
+    case NameKind::Dependency:
+    case NameKind::AgentRefDependency:
+    case NameKind::Fn:
+    case NameKind::AgentFn:
+    case NameKind::Type:
+    case NameKind::Constructor:
+    case NameKind::RecordType:
+    case NameKind::Event:
+    case NameKind::Capability:
+    case NameKind::Agent:
+    case NameKind::Actor:
+    case NameKind::Service:
+    case NameKind::Variant:
+    case NameKind::StaticFn:
+    case NameKind::CapabilityOp:
+    case NameKind::UnknownMember:
       break;
   }
+  // A constant has nothing in scope, so every other kind is a declaration.
   return fmt::format("'{}' ({}) is not a constant of type '{}'",
                      found.decl->name, describeKind(found.decl->kind),
                      displayName(expected));
@@ -424,45 +493,65 @@ std::string Evaluator::unknownNameMessage(llvm::ArrayRef<ast::Ident> parts,
 
 std::optional<ConstValue> Evaluator::evalCall(const ast::CallExpr& e,
                                               const Type* expected) {
-  const auto* bare = dyn_cast_or_null<ast::NameExpr>(e.callee);
-  if (bare != nullptr && expected->kind == TypeKind::Option &&
-      bare->name.name == "Some") {
-    if (e.args.size() != 1 || !e.args[0].label.empty())
-      return fail(e.range, [] {
-        return std::string("'Some' takes one unlabelled argument");
-      });
-    std::optional<ConstValue> inner = eval(e.args[0].value, expected->arg0);
-    if (!inner) return std::nullopt;
-    ConstValue value;
-    value.kind = ConstValue::Kind::Some;
-    value.type = expected;
-    value.children.push_back(std::move(*inner));
-    return value;
-  }
-  if (bare != nullptr)
-    if (const TypeInfo* sum = sumOf(expected))
-      if (const VariantInfo* variant = sum->variant(bare->name.name))
-        return evalVariant(e, *sum, *variant, e.args, true);
   if (e.callee == nullptr || isa<ast::ErrorExpr>(e.callee)) return quiet();
   llvm::SmallVector<ast::Ident, 4> parts;
-  if (!flattenNames(e.callee, parts))
+  if (!namePath(e.callee, parts))
     return fail(e.range,
                 [] { return std::string("a call is not a constant"); });
-  LookupResult found = lookupDecl(sema_.program, from_, parts);
-  const auto* type = found.status == LookupResult::Status::Found
-                         ? dyn_cast<TypeInfo>(found.decl)
-                         : nullptr;
-  if (type != nullptr && found.partsUsed == parts.size())
-    return evalConstructor(e, *type, expected);
-  if (type != nullptr && found.partsUsed + 1 == parts.size()) {
-    const TypeInfo* sum = sumOf(type->type);
-    const VariantInfo* variant =
-        sum != nullptr ? sum->variant(parts.back().name) : nullptr;
-    if (variant != nullptr && sum->type == expected)
-      return evalVariant(e, *sum, *variant, e.args, true);
+  Resolution r = resolve(parts, expected);
+  bool whole = r.partsUsed == parts.size();
+  bool function = false;
+  switch (r.kind) {
+    case NameKind::Some: {
+      if (expected->kind != TypeKind::Option || !whole) break;
+      if (e.args.size() != 1 || !e.args[0].label.empty())
+        return fail(e.range, [] {
+          return std::string("'Some' takes one unlabelled argument");
+        });
+      std::optional<ConstValue> inner = eval(e.args[0].value, expected->arg0);
+      if (!inner) return std::nullopt;
+      ConstValue value;
+      value.kind = ConstValue::Kind::Some;
+      value.type = expected;
+      value.children.push_back(std::move(*inner));
+      return value;
+    }
+    case NameKind::Variant:
+      if (whole && r.typeInfo->type == expected)
+        return evalVariant(e, *r.typeInfo, *r.variant, e.args, true);
+      break;
+    case NameKind::Type:
+    case NameKind::Constructor:
+    case NameKind::RecordType:
+      if (const TypeInfo* type = constructed(r, parts))
+        return evalConstructor(e, *type, expected);
+      break;
+    case NameKind::Fn:
+    case NameKind::AgentFn:
+      function = whole;
+      break;
+    case NameKind::Local:
+    case NameKind::Param:
+    case NameKind::Key:
+    case NameKind::Store:
+    case NameKind::ActorBinder:
+    case NameKind::Dependency:
+    case NameKind::AgentRefDependency:
+    case NameKind::None:
+    case NameKind::Event:
+    case NameKind::Capability:
+    case NameKind::Agent:
+    case NameKind::Actor:
+    case NameKind::Service:
+    case NameKind::StaticFn:
+    case NameKind::CapabilityOp:
+    case NameKind::UnknownMember:
+    case NameKind::NotFound:
+    case NameKind::Ambiguous:
+      break;
   }
   return fail(e.callee->range, [&] {
-    if (found.status == LookupResult::Status::Found && isa<FnInfo>(found.decl))
+    if (function)
       return fmt::format("'{}' is a function; calling it is not a constant",
                          sema_.sources.textOf(e.callee->range));
     if (const TypeInfo* sum = sumOf(expected))
@@ -582,22 +671,55 @@ std::optional<ConstValue> Evaluator::evalVariant(const ast::Expr& e,
 std::optional<ConstValue> Evaluator::evalRecord(const ast::RecordLitExpr& e,
                                                 const Type* expected) {
   llvm::SmallVector<ast::Ident, 4> parts;
-  if (!flattenNames(e.type, parts)) return quiet();
-  LookupResult found = lookupDecl(sema_.program, from_, parts);
-  if (found.status != LookupResult::Status::Found ||
-      found.partsUsed != parts.size())
+  if (!namePath(e.type, parts)) return quiet();
+  Resolution found = resolve(parts, nullptr);
+  const TypeInfo* type = nullptr;
+  bool declared = found.partsUsed == parts.size();
+  switch (found.kind) {
+    case NameKind::Event:
+      if (!declared) break;
+      return fail(e.type->range, [&] {
+        return fmt::format(
+            "an event literal is not a constant; '{}' is an "
+            "event",
+            found.decl->name);
+      });
+    case NameKind::Type:
+    case NameKind::Constructor:
+    case NameKind::RecordType:
+      type = cast<TypeInfo>(found.decl);
+      break;
+    case NameKind::Fn:
+    case NameKind::AgentFn:
+    case NameKind::Capability:
+    case NameKind::Agent:
+    case NameKind::Actor:
+    case NameKind::Service:
+      break;
+    // Members, and what names no declaration.
+    case NameKind::Local:
+    case NameKind::Param:
+    case NameKind::Key:
+    case NameKind::Store:
+    case NameKind::ActorBinder:
+    case NameKind::Dependency:
+    case NameKind::AgentRefDependency:
+    case NameKind::Some:
+    case NameKind::None:
+    case NameKind::Variant:
+    case NameKind::StaticFn:
+    case NameKind::CapabilityOp:
+    case NameKind::UnknownMember:
+    case NameKind::NotFound:
+    case NameKind::Ambiguous:
+      declared = false;
+      break;
+  }
+  if (!declared)
     return fail(e.type->range, [&] {
       return fmt::format("cannot find type '{}'",
                          sema_.sources.textOf(e.type->range));
     });
-  if (isa<EventInfo>(found.decl))
-    return fail(e.type->range, [&] {
-      return fmt::format(
-          "an event literal is not a constant; '{}' is an "
-          "event",
-          found.decl->name);
-    });
-  const auto* type = dyn_cast<TypeInfo>(found.decl);
   const Type* built = type != nullptr ? type->type : nullptr;
   if (built == nullptr || built->kind != TypeKind::Named ||
       built->named->def != TypeDefKind::Record)
