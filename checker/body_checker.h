@@ -119,7 +119,8 @@ class BodyChecker {
   // Whether `value` (lowered from `e`) fits `expected`: the value wrapped
   // in its coercion; reports type-mismatch or refinement-violated.
   InstId coerce(const ast::Expr* e, InstId value, const Type* expected);
-  // Joins the types of two branches (if/else, match arms).
+  // Joins the types of two branches (if/else, match arms). Refinements of one
+  // base join at the base: the caller unrefines each branch to the result.
   const Type* join(const Type* a, const Type* b) const;
 
   // --- helpers shared by the construct files --------------------------------

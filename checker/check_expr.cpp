@@ -283,6 +283,9 @@ const Type* BodyChecker::join(const Type* a, const Type* b) const {
   if (b->kind == TypeKind::Never) return a;
   if (quiet(a)) return a;
   if (quiet(b)) return b;
+  // Refinements of one base (or one beside its base) meet at the base, so
+  // every branch is unrefined to it and code generation never guesses.
+  if (a != b && stripRefined(a) == stripRefined(b)) return stripRefined(a);
   return a;
 }
 
@@ -452,11 +455,7 @@ InstId BodyChecker::checkIf(const ast::IfExpr* e, const Type* expected,
               displayName(want));
     result = tt.error();
   }
-  // A refined branch beside one of another type: the `if` has their base
-  // type, and both branches are unrefined to it.
-  if (!quiet(result) && !quiet(elseT) && thenT->kind != TypeKind::Never &&
-      elseT->kind != TypeKind::Never && thenT != elseT)
-    result = stripRefined(result);
+  // Branches of different refinements are unrefined to the joined base.
   if (!quiet(result) && result->kind != TypeKind::Never) {
     if (thenT != result && thenT->kind != TypeKind::Never)
       then = coerce(valueOf(e->thenBlock), then, result);

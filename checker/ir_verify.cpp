@@ -268,6 +268,23 @@ class Verifier {
     }
   }
 
+  // Code generation takes a match's value from its arms as they are: each
+  // must already have the match's type (or never produce a value).
+  void armTypes(const Scope& s, const Inst& match) {
+    const BodyIr& ir = program_.bodies;
+    if (match.b >= ir.operands.size() ||
+        match.b + 1 + ir.operands[match.b] > ir.operands.size())
+      return;
+    for (std::uint32_t id : ir.list(match.b)) {
+      if (id >= ir.insts.size() || ir.insts[id].kind != InstKind::MatchArm)
+        continue;
+      const Type* t = program_.types.byId(ir.insts[id].type);
+      if (ir.insts[id].type != match.type && t != nullptr &&
+          t->kind != TypeKind::Never)
+        problem(s.where, "an arm's value does not have the match's type");
+    }
+  }
+
   void body(std::uint32_t id) {
     const BodyIr& ir = program_.bodies;
     const Body& b = ir.bodies[id];
@@ -290,6 +307,7 @@ class Verifier {
       type(s.where, program_.types.byId(inst.type));
       arg(s, inst, info.a, inst.a);
       if (info.a != ArgKind::Bits64) arg(s, inst, info.b, inst.b);
+      if (inst.kind == InstKind::Match) armTypes(s, inst);
     }
   }
 

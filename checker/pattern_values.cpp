@@ -1,5 +1,7 @@
 // Literal and range patterns: the field's built-in type under any opaque or
-// refined wrappers, the literal's constant value, and refinement checks.
+// refined wrappers, the literal's constant value, and refinement checks (a
+// literal or any range, closed, open or wide, that no allowed value can
+// match is pattern-unsatisfiable).
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -10,7 +12,7 @@
 #include <llvm/Support/Casting.h>
 
 #include "checker/const_eval.h"
-#include "checker/pattern_check.h"
+#include "checker/pattern_resolve.h"
 
 namespace herald::check {
 
@@ -46,6 +48,7 @@ TypeKind literalKind(const ast::Expr* e) {
     case ast::ExprKind::TypeApply:
     case ast::ExprKind::RecordLit:
     case ast::ExprKind::ListLit:
+    case ast::ExprKind::MapLit:
     case ast::ExprKind::If:
     case ast::ExprKind::Match:
     case ast::ExprKind::Block:
@@ -155,22 +158,106 @@ std::string howToMatch(const Type* type, const ContextInfo& from) {
   return howToMatchAt(type, from, 0);
 }
 
-const Type* PatternChecker::unwrap(const Type* type, SourceRange range,
-                                   const std::string& text,
-                                   std::vector<Wrapper>& chain) {
+namespace {
+
+// Refinements are short; the bounds only guard against hostile input.
+constexpr std::size_t kMaxConstants = 256;
+constexpr int kMaxDepth = 64;
+
+// True when `e` decides membership only by comparing `self` with integer
+// constants, joined by `&&`, `||` and `!`: its truth is then constant
+// between consecutive constants, so testing each constant, its neighbours
+// and the range's ends decides whether any value of a range satisfies it.
+bool comparesSelfWithConstants(const ast::Expr* e,
+                               std::vector<std::int64_t>& constants,
+                               int depth) {
+  if (e == nullptr || depth > kMaxDepth || constants.size() > kMaxConstants)
+    return false;
+  if (const auto* p = llvm::dyn_cast<ast::ParenExpr>(e))
+    return comparesSelfWithConstants(p->inner, constants, depth + 1);
+  if (llvm::isa<ast::BoolLitExpr>(e)) return true;
+  if (const auto* u = llvm::dyn_cast<ast::UnaryExpr>(e))
+    return u->op == ast::UnaryOp::Not &&
+           comparesSelfWithConstants(u->operand, constants, depth + 1);
+  const auto* b = llvm::dyn_cast<ast::BinaryExpr>(e);
+  if (b == nullptr) return false;
+  switch (b->op) {
+    case ast::BinaryOp::And:
+    case ast::BinaryOp::Or:
+      return comparesSelfWithConstants(b->lhs, constants, depth + 1) &&
+             comparesSelfWithConstants(b->rhs, constants, depth + 1);
+    case ast::BinaryOp::Eq:
+    case ast::BinaryOp::Ne:
+    case ast::BinaryOp::Lt:
+    case ast::BinaryOp::Le:
+    case ast::BinaryOp::Gt:
+    case ast::BinaryOp::Ge:
+      break;
+    case ast::BinaryOp::Add:
+    case ast::BinaryOp::Sub:
+    case ast::BinaryOp::Mul:
+    case ast::BinaryOp::Div:
+    case ast::BinaryOp::Rem:
+      return false;
+  }
+  auto isSelf = [](const ast::Expr* x) {
+    const auto* n = llvm::dyn_cast_or_null<ast::NameExpr>(x);
+    return n != nullptr && n->name.name == "self";
+  };
+  const ast::Expr* other = nullptr;
+  if (isSelf(b->lhs)) other = b->rhs;
+  if (isSelf(b->rhs)) other = b->lhs;
+  if (other == nullptr) return false;
+  while (const auto* p = llvm::dyn_cast_or_null<ast::ParenExpr>(other))
+    other = p->inner;
+  std::optional<std::int64_t> c = intBound(other);
+  if (!c) return false;
+  constants.push_back(*c);
+  return true;
+}
+
+std::string rangeText(std::optional<std::int64_t> lo,
+                      std::optional<std::int64_t> hi) {
+  return fmt::format("{}..{}", lo ? std::to_string(*lo) : std::string(),
+                     hi ? std::to_string(*hi) : std::string());
+}
+
+}  // namespace
+
+const Type* PatternResolver::unwrap(const Type* type, SourceRange range,
+                                    const std::string& text,
+                                    std::vector<Wrapper>& chain) {
   const Type* t = type;
   while (t != nullptr && t->kind == TypeKind::Named && t->named != nullptr &&
          (t->named->def == TypeDefKind::Opaque ||
           t->named->def == TypeDefKind::Refined)) {
     const TypeInfo* info = t->named;
     if (info->def == TypeDefKind::Opaque && info->context != &from_) {
-      sema_.diags
-          .report<diag::PatternTypeMismatch>(range, text, displayName(type))
-          .note(info->nameRange,
-                "'{}' is opaque outside its context '{}': its values cannot "
-                "be written here",
-                info->name, info->context != nullptr ? info->context->name : "")
-          .note("match it with '_' and compare it in the handler");
+      reported_ = true;
+      std::string owner = info->context != nullptr ? info->context->name : "";
+      switch (use_) {
+        case PatternUse::MatchArm:
+          sema_.diags
+              .report<diag::InvalidPattern>(
+                  range, fmt::format("'{}' is opaque outside its context "
+                                     "'{}': its values cannot be written "
+                                     "here",
+                                     info->name, owner))
+              .note(
+                  "match it with '_' or a binding and compare it with a "
+                  "function of '{}'",
+                  owner);
+          break;
+        case PatternUse::Subscription:
+          sema_.diags
+              .report<diag::PatternTypeMismatch>(range, text, displayName(type))
+              .note(info->nameRange,
+                    "'{}' is opaque outside its context '{}': its values "
+                    "cannot be written here",
+                    info->name, owner)
+              .note("match it with '_' and compare it in the handler");
+          break;
+      }
       return nullptr;
     }
     chain.push_back(Wrapper{t, info});
@@ -181,13 +268,14 @@ const Type* PatternChecker::unwrap(const Type* type, SourceRange range,
   return t;
 }
 
-bool PatternChecker::satisfies(const ConstValue& v,
-                               llvm::ArrayRef<Wrapper> chain, SourceRange range,
-                               const std::string& text) {
+bool PatternResolver::satisfies(const ConstValue& v,
+                                llvm::ArrayRef<Wrapper> chain,
+                                SourceRange range, const std::string& text) {
   // Innermost first: the base's refinement is the one a value breaks first.
   for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
     if (it->info->refinement == nullptr) continue;
     if (checkRefinement(*it->info, v) != RefinementResult::Violated) continue;
+    reported_ = true;
     sema_.diags
         .report<diag::PatternUnsatisfiable>(
             range, text,
@@ -200,24 +288,33 @@ bool PatternChecker::satisfies(const ConstValue& v,
   return true;
 }
 
-Predicate PatternChecker::literal(const ast::Expr* lit, SourceRange range,
-                                  const Type* type, const Path& path,
-                                  const std::string& text) {
+const ResolvedPattern* PatternResolver::literal(const ast::Expr* lit,
+                                                SourceRange range,
+                                                const Type* type,
+                                                const std::string& text) {
   TypeKind kind = literalKind(lit);
-  if (kind == TypeKind::Error) return Predicate{};
+  if (kind == TypeKind::Error) return invalid(range);
   std::vector<Wrapper> chain;
   const Type* base = unwrap(type, range, text, chain);
-  if (base == nullptr) return Predicate{};
+  if (base == nullptr) return invalid(range);
+  TypeTable& tt = sema_.program.types;
+  const Type* written = kind == TypeKind::Int     ? tt.intType()
+                        : kind == TypeKind::Float ? tt.floatType()
+                        : kind == TypeKind::Bool  ? tt.boolType()
+                                                  : tt.string();
+  std::string message =
+      fmt::format("a '{}' literal cannot match a value of type '{}'",
+                  displayName(written), displayName(type));
   if (base->kind != kind) {
-    mismatch(range, text, type);
-    return Predicate{};
+    mismatch(range, text, type, message);
+    return invalid(range);
   }
   std::optional<ConstValue> v = evalConstant(sema_, from_, lit, base);
   if (!v) {
-    mismatch(range, text, type);
-    return Predicate{};
+    mismatch(range, text, type, message);
+    return invalid(range);
   }
-  if (!satisfies(*v, chain, range, text)) return Predicate{};
+  if (!satisfies(*v, chain, range, text)) return invalid(range);
   // The value carries the field's own type, wrapped as the runtime decodes
   // it: an opaque or refined value around its base.
   ConstValue value = std::move(*v);
@@ -228,24 +325,36 @@ Predicate PatternChecker::literal(const ast::Expr* lit, SourceRange range,
     wrapped.children.push_back(std::move(value));
     value = std::move(wrapped);
   }
-  Predicate out;
-  out.kind = Predicate::Kind::Equals;
-  out.path = path;
-  out.value = std::move(value);
+  ResolvedPattern* out = make(ResolvedPattern::Kind::Literal, type, range);
+  out->base = base;
+  out->value = std::move(value);
+  out->literal = lit;
   return out;
 }
 
-Predicate PatternChecker::range(const ast::RangePattern& p, const Type* type,
-                                const Path& path, const std::string& text) {
+const ResolvedPattern* PatternResolver::range(const ast::RangePattern& p,
+                                              const Type* type,
+                                              const std::string& text) {
   std::vector<Wrapper> chain;
   const Type* base = unwrap(type, p.range, text, chain);
-  if (base == nullptr) return Predicate{};
+  if (base == nullptr) return invalid(p.range);
   if (base->kind != TypeKind::Int) {
-    sema_.diags
-        .report<diag::PatternTypeMismatch>(p.range, text, displayName(type))
-        .note("a range matches 'Int' values only")
-        .note("{}", howToMatch(type, from_));
-    return Predicate{};
+    reported_ = true;
+    switch (use_) {
+      case PatternUse::MatchArm:
+        sema_.diags.report<diag::InvalidPattern>(
+            p.range, fmt::format("a range pattern matches 'Int' values, but "
+                                 "the value matched has type '{}'",
+                                 displayName(type)));
+        break;
+      case PatternUse::Subscription:
+        sema_.diags
+            .report<diag::PatternTypeMismatch>(p.range, text, displayName(type))
+            .note("a range matches 'Int' values only")
+            .note("{}", howToMatch(type, from_));
+        break;
+    }
+    return invalid(p.range);
   }
   std::optional<std::int64_t> low;
   std::optional<std::int64_t> high;
@@ -253,14 +362,13 @@ Predicate PatternChecker::range(const ast::RangePattern& p, const Type* type,
     if (bound == nullptr) continue;
     *out = intBound(bound);
     if (*out) continue;
-    sema_.diags
-        .report<diag::PatternTypeMismatch>(bound->range, text,
-                                           displayName(type))
-        .note("'{}' does not fit in an 'Int'",
-              sema_.sources.textOf(bound->range));
-    return Predicate{};
+    mismatch(bound->range, text, type,
+             fmt::format("'{}' does not fit in an 'Int'",
+                         sema_.sources.textOf(bound->range)));
+    return invalid(p.range);
   }
   if (low && high && *low > *high) {
+    reported_ = true;
     std::string swapped =
         fmt::format("{}..{}", sema_.sources.textOf(p.high->range),
                     sema_.sources.textOf(p.low->range));
@@ -270,47 +378,78 @@ Predicate PatternChecker::range(const ast::RangePattern& p, const Type* type,
             fmt::format("the range {}..{} is empty", *low, *high))
         .note("write the smaller bound first: '{}'", swapped)
         .fixit(p.range, swapped);
-    return Predicate{};
+    return invalid(p.range);
   }
-  bool refined = false;
-  for (const Wrapper& w : chain) refined = refined || w.info->refinement;
-  // A short closed range can be decided exactly: is any value in it allowed?
-  if (refined && low && high &&
-      static_cast<std::uint64_t>(*high) - static_cast<std::uint64_t>(*low) <
-          static_cast<std::uint64_t>(kRefinementScan)) {
-    bool anyAllowed = false;
-    for (std::int64_t n = *low; !anyAllowed; ++n) {
-      ConstValue v;
-      v.kind = ConstValue::Kind::Int;
-      v.type = sema_.program.types.intType();
-      v.integer = n;
-      bool allowed = true;
-      for (const Wrapper& w : chain)
-        if (w.info->refinement != nullptr &&
-            checkRefinement(*w.info, v) == RefinementResult::Violated)
-          allowed = false;
-      anyAllowed = allowed;
-      if (n == *high) break;
-    }
-    if (!anyAllowed) {
-      const TypeInfo& outer = *chain.front().info;
-      sema_.diags
-          .report<diag::PatternUnsatisfiable>(
-              p.range, text,
-              fmt::format("no value in {}..{} satisfies the refinement of "
-                          "'{}'",
-                          *low, *high, outer.name))
-          .note(outer.nameRange, "'{}' requires {}", outer.name,
-                refinementText(sema_.sources, outer));
-      return Predicate{};
-    }
-  }
-  Predicate out;
-  out.kind = Predicate::Kind::IntRange;
-  out.path = path;
-  out.low = low;
-  out.high = high;
+  if (!rangeSatisfiable(
+          p, low.value_or(std::numeric_limits<std::int64_t>::min()),
+          high.value_or(std::numeric_limits<std::int64_t>::max()), chain, text))
+    return invalid(p.range);
+  ResolvedPattern* out = make(ResolvedPattern::Kind::Range, type, p.range);
+  out->base = base;
+  out->low = p.low;
+  out->high = p.high;
+  out->lo = low;
+  out->hi = high;
   return out;
+}
+
+bool PatternResolver::rangeSatisfiable(const ast::RangePattern& p,
+                                       std::int64_t lo, std::int64_t hi,
+                                       llvm::ArrayRef<Wrapper> chain,
+                                       const std::string& text) {
+  const TypeInfo* outer = nullptr;
+  bool exact = true;
+  std::vector<std::int64_t> constants;
+  for (const Wrapper& w : chain) {
+    if (w.info->refinement == nullptr) continue;
+    if (outer == nullptr) outer = w.info;
+    exact =
+        exact && comparesSelfWithConstants(w.info->refinement, constants, 0);
+  }
+  if (outer == nullptr) return true;
+  std::vector<std::int64_t> candidates;
+  if (exact) {
+    candidates = {lo, hi};
+    for (std::int64_t c : constants) {
+      if (c >= lo && c <= hi) candidates.push_back(c);
+      if (c > lo && c - 1 <= hi) candidates.push_back(c - 1);
+      if (c < hi && c + 1 >= lo) candidates.push_back(c + 1);
+    }
+  } else if (static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) <
+             static_cast<std::uint64_t>(kRefinementScan)) {
+    // Any refinement: a short range is decided value by value.
+    for (std::int64_t n = lo;; ++n) {
+      candidates.push_back(n);
+      if (n == hi) break;
+    }
+  } else {
+    return true;  // undecided: the runtime checks each value
+  }
+  for (std::int64_t n : candidates) {
+    ConstValue v;
+    v.kind = ConstValue::Kind::Int;
+    v.type = sema_.program.types.intType();
+    v.integer = n;
+    bool allowed = true;
+    for (const Wrapper& w : chain)
+      if (w.info->refinement != nullptr &&
+          checkRefinement(*w.info, v) == RefinementResult::Violated)
+        allowed = false;
+    if (allowed) return true;
+  }
+  reported_ = true;
+  std::optional<std::int64_t> shownLo;
+  std::optional<std::int64_t> shownHi;
+  if (p.low != nullptr) shownLo = lo;
+  if (p.high != nullptr) shownHi = hi;
+  sema_.diags
+      .report<diag::PatternUnsatisfiable>(
+          p.range, text,
+          fmt::format("no value in {} satisfies the refinement of '{}'",
+                      rangeText(shownLo, shownHi), outer->name))
+      .note(outer->nameRange, "'{}' requires {}", outer->name,
+            refinementText(sema_.sources, *outer));
+  return false;
 }
 
 }  // namespace herald::check

@@ -1,0 +1,454 @@
+// The structure of patterns: records, variants and their payloads, options,
+// names. Literals and ranges are in pattern_values.cpp; the wording of the
+// problems that differ between match arms and subscriptions is in
+// pattern_report.cpp.
+#include "checker/pattern_resolve.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <llvm/ADT/StringMap.h>
+#include <llvm/Support/Casting.h>
+
+#include "checker/lookup.h"
+
+namespace herald::check {
+
+namespace {
+
+std::string writtenName(const ast::QualifiedName& n) {
+  std::string out;
+  for (const ast::Ident& part : n.parts) {
+    if (!out.empty()) out += '.';
+    out += part.name.str();
+  }
+  return out;
+}
+
+bool hasEmptyPart(const ast::QualifiedName& n) {
+  if (n.parts.empty()) return true;
+  for (const ast::Ident& part : n.parts)
+    if (part.empty()) return true;
+  return false;
+}
+
+const TypeInfo* namedInfo(const Type* type, TypeDefKind def) {
+  if (type == nullptr || type->kind != TypeKind::Named ||
+      type->named == nullptr || type->named->def != def)
+    return nullptr;
+  return type->named;
+}
+
+bool isUpperInitial(llvm::StringRef name) {
+  return !name.empty() && name.front() >= 'A' && name.front() <= 'Z';
+}
+
+// A lower-case name that is no variant of `sum` and resembles none.
+bool resemblesNoVariant(const TypeInfo& sum, llvm::StringRef name) {
+  std::vector<std::string> names;
+  for (const VariantInfo& v : sum.variants) names.push_back(v.name);
+  return closestName(name, names).empty();
+}
+
+}  // namespace
+
+llvm::ArrayRef<FieldInfo> ResolvedPattern::fields() const {
+  if (kind == Kind::Variant && variant != nullptr) return variant->fields;
+  if (kind != Kind::Record || type == nullptr) return {};
+  if (type->kind == TypeKind::Event && type->event != nullptr)
+    return type->event->fields;
+  if (type->kind == TypeKind::Named && type->named != nullptr)
+    return type->named->fields;
+  return {};
+}
+
+PatternResolver::Rules PatternResolver::rules() const {
+  switch (use_) {
+    case PatternUse::MatchArm:
+      return Rules{true, false};
+    case PatternUse::Subscription:
+      return Rules{false, true};
+  }
+  return Rules{false, true};
+}
+
+ResolvedPattern* PatternResolver::make(ResolvedPattern::Kind kind,
+                                       const Type* type, SourceRange range) {
+  ResolvedPattern& p = arena_.emplace_back();
+  p.kind = kind;
+  p.type = type;
+  p.range = range;
+  return &p;
+}
+
+const ResolvedPattern* PatternResolver::invalid(SourceRange range) {
+  return make(ResolvedPattern::Kind::Invalid, nullptr, range);
+}
+
+const ResolvedPattern* PatternResolver::resolve(const ast::Pattern* p,
+                                                const Type* type,
+                                                const std::string& text) {
+  if (p == nullptr) return invalid(SourceRange{});
+  // Errors in the type are reported elsewhere; names still bind, so that
+  // the arm's body does not report them as unknown.
+  if (type == nullptr || !isWellFormed(type)) {
+    const auto* n = llvm::dyn_cast<ast::NamePattern>(p);
+    if (n != nullptr && rules().bindings && orDepth_ == 0 &&
+        n->name.parts.size() == 1 && !n->name.parts[0].empty()) {
+      ResolvedPattern* b = make(ResolvedPattern::Kind::Binding,
+                                sema_.program.types.error(), p->range);
+      b->name = n->name.parts[0].name;
+      b->nameRange = n->name.parts[0].range;
+      return b;
+    }
+    return invalid(p->range);
+  }
+  switch (p->kind) {
+    case ast::PatternKind::Wildcard:
+      return make(ResolvedPattern::Kind::Wildcard, type, p->range);
+    case ast::PatternKind::Error:
+      return invalid(p->range);
+    case ast::PatternKind::Or: {
+      const auto* o = llvm::cast<ast::OrPattern>(p);
+      ++orDepth_;
+      const ResolvedPattern* lhs = resolve(o->lhs, type, text);
+      const ResolvedPattern* rhs = resolve(o->rhs, type, text);
+      --orDepth_;
+      ResolvedPattern* out = make(ResolvedPattern::Kind::Or, type, p->range);
+      out->subs = {SubPattern{0, lhs}, SubPattern{1, rhs}};
+      return out;
+    }
+    case ast::PatternKind::Literal: {
+      const auto* l = llvm::cast<ast::LiteralPattern>(p);
+      return literal(l->literal, p->range, type, text);
+    }
+    case ast::PatternKind::Range:
+      return range(*llvm::cast<ast::RangePattern>(p), type, text);
+    case ast::PatternKind::Name:
+      return name(*llvm::cast<ast::NamePattern>(p), type, text);
+    case ast::PatternKind::Constructor:
+      return constructor(*llvm::cast<ast::ConstructorPattern>(p), type, text);
+    case ast::PatternKind::Record:
+      return nestedRecord(*llvm::cast<ast::RecordPattern>(p), type, text);
+  }
+  return invalid(p->range);
+}
+
+const ResolvedPattern* PatternResolver::record(const ast::RecordPattern& p,
+                                               const Type* type,
+                                               const PatternShape& shape,
+                                               const std::string& text) {
+  ResolvedPattern* out = make(ResolvedPattern::Kind::Record, type, p.range);
+  fieldList(p.fields, shape, false, text, *out);
+  std::vector<std::string> unlisted;
+  for (std::uint32_t i = 0; i < shape.fields.size(); ++i) {
+    bool listed = false;
+    for (const SubPattern& s : out->subs) listed = listed || s.field == i;
+    if (!listed) unlisted.push_back(shape.fields[i].name);
+  }
+  if (!p.hasRest && (rules().requireRest || !unlisted.empty()))
+    missingFields(p.fields, p.range, shape, unlisted);
+  return out;
+}
+
+const ResolvedPattern* PatternResolver::nestedRecord(
+    const ast::RecordPattern& p, const Type* type, const std::string& text) {
+  PatternShape shape;
+  if (const TypeInfo* record = namedInfo(type, TypeDefKind::Record)) {
+    shape = {record->fields, fmt::format("type '{}'", record->name),
+             record->name, record->nameRange};
+  } else if (type->kind == TypeKind::Event && type->event != nullptr) {
+    shape = {type->event->fields, fmt::format("event '{}'", type->event->name),
+             type->event->name, type->event->nameRange};
+  } else {
+    mismatch(p.range, text, type,
+             "a record pattern matches a record or an event, but the value "
+             "matched has type '" +
+                 displayName(type) + "'");
+    return invalid(p.range);
+  }
+  // A nested `{ .. }` constrains nothing, like `_`.
+  if (p.fields.empty() && p.hasRest)
+    return make(ResolvedPattern::Kind::Record, type, p.range);
+  return record(p, type, shape, text);
+}
+
+void PatternResolver::fieldList(llvm::ArrayRef<ast::PatternField> items,
+                                const PatternShape& shape, bool positional,
+                                const std::string& text, ResolvedPattern& out) {
+  llvm::StringMap<SourceRange> seen;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const ast::PatternField& item = items[i];
+    // A field the parser could not read is already reported.
+    if (item.value == nullptr) continue;
+    const FieldInfo* field = nullptr;
+    if (item.label.empty()) {
+      // A record field the parser could not read is already reported.
+      if (!positional) continue;
+      // A positional payload pattern matches the field at its position.
+      if (i >= shape.fields.size()) {
+        mismatch(item.range, text, out.type,
+                 fmt::format("'{}' has only {} field(s)", shape.ownerName,
+                             shape.fields.size()));
+        continue;
+      }
+      field = &shape.fields[i];
+    } else {
+      for (const FieldInfo& f : shape.fields)
+        if (f.name == item.label.name) field = &f;
+    }
+    std::string fieldText =
+        text.empty() ? (field != nullptr ? field->name : item.label.name.str())
+                     : fmt::format("{}.{}", text,
+                                   field != nullptr ? field->name
+                                                    : item.label.name.str());
+    if (field == nullptr) {
+      unknownField(item.label, shape, fieldText);
+      // Bindings inside still bind, so the arm's body is checked as written.
+      out.subs.push_back(SubPattern{
+          SubPattern::kNoField,
+          resolve(item.value, sema_.program.types.error(), fieldText)});
+      continue;
+    }
+    SourceRange at = item.label.empty() ? item.range : item.label.range;
+    auto [it, inserted] = seen.try_emplace(field->name, at);
+    if (!inserted) {
+      duplicateField(at, it->second, field->name, fieldText);
+      continue;
+    }
+    auto index = static_cast<std::uint32_t>(field - shape.fields.data());
+    out.subs.push_back(
+        SubPattern{index, resolve(item.value, field->type, fieldText)});
+  }
+}
+
+const VariantInfo* PatternResolver::resolveVariant(const ast::QualifiedName& n,
+                                                   const Type* type,
+                                                   const std::string& text) {
+  const ast::Ident& last = n.parts.back();
+  if (n.parts.size() > 1) {
+    llvm::ArrayRef<ast::Ident> prefix = n.parts.drop_back();
+    ast::QualifiedName prefixName{
+        prefix, SourceRange::join(prefix.front().range, prefix.back().range)};
+    LookupResult found = lookupDecl(sema_.program, from_, prefix);
+    if (found.status != LookupResult::Status::Found) {
+      reported_ = true;
+      // Reports the unknown or ambiguous type with its suggestions.
+      (void)resolveDecl(sema_, from_, prefixName, "type");
+      return nullptr;
+    }
+    const auto* owner = llvm::dyn_cast<TypeInfo>(found.decl);
+    if (owner == nullptr || found.partsUsed != prefix.size() ||
+        owner->def != TypeDefKind::Sum) {
+      mismatch(prefixName.range, text, type,
+               fmt::format("'{}' is not a type with variants",
+                           writtenName(prefixName)));
+      return nullptr;
+    }
+    if (owner->type != type) {
+      mismatch(n.range, text, type,
+               fmt::format("'{}' is a '{}', but the value matched has type "
+                           "'{}'",
+                           writtenName(n), owner->name, displayName(type)));
+      return nullptr;
+    }
+  }
+  const TypeInfo* sum = namedInfo(type, TypeDefKind::Sum);
+  if (sum == nullptr) {
+    mismatch(n.range, text, type,
+             fmt::format("'{}' is not a value of type '{}'", writtenName(n),
+                         displayName(type)));
+    return nullptr;
+  }
+  if (const VariantInfo* v = sum->variant(last.name)) return v;
+  unknownVariant(last, type);
+  return nullptr;
+}
+
+const ResolvedPattern* PatternResolver::name(const ast::NamePattern& p,
+                                             const Type* type,
+                                             const std::string& text) {
+  if (hasEmptyPart(p.name)) return invalid(p.range);
+  const ast::Ident& last = p.name.parts.back();
+  bool single = p.name.parts.size() == 1;
+  // `Some` alone is the Some pattern without its payload, never a binding.
+  if (single && last.name == "Some") {
+    reported_ = true;
+    sema_.diags
+        .report<diag::InvalidPattern>(p.range,
+                                      "'Some' needs the pattern of its payload")
+        .note("write 'Some(_)' to match any value inside 'Some'")
+        .fixit(p.range, "Some(_)");
+    return invalid(p.range);
+  }
+  if (single && last.name == "None") {
+    if (type->kind == TypeKind::Option)
+      return make(ResolvedPattern::Kind::None, type, p.range);
+    mismatch(p.range, text, type,
+             "'None' matches an Option, but the value matched has type '" +
+                 displayName(type) + "'");
+    return invalid(p.range);
+  }
+  const TypeInfo* sum = namedInfo(type, TypeDefKind::Sum);
+  // Values are lowerCamel and variants UpperCamel, so the initial decides
+  // whether a lone name binds or names a variant.
+  bool variantName = !single || isUpperInitial(last.name) ||
+                     (sum != nullptr && sum->variant(last.name) != nullptr);
+  // A subscription cannot bind, so a lower-case name that resembles a
+  // variant is more likely a misspelt variant than a binding.
+  if (!variantName && !rules().bindings && sum != nullptr &&
+      !resemblesNoVariant(*sum, last.name))
+    variantName = true;
+  if (!variantName) return binding(p, type, text);
+  const VariantInfo* v = resolveVariant(p.name, type, text);
+  if (v == nullptr) return invalid(p.range);
+  if (!v->fields.empty()) {
+    // `Refunded(..)` says that the payload is left unconstrained.
+    reported_ = true;
+    std::string written = writtenName(p.name);
+    sema_.diags.report<diag::PatternVariantPayload>(p.range, v->name, written)
+        .fixit(SourceRange{p.range.file, p.range.end, p.range.end}, "(..)");
+    return invalid(p.range);
+  }
+  ResolvedPattern* out = make(ResolvedPattern::Kind::Variant, type, p.range);
+  out->variant = v;
+  return out;
+}
+
+const ResolvedPattern* PatternResolver::binding(const ast::NamePattern& p,
+                                                const Type* type,
+                                                const std::string& text) {
+  if (!rules().bindings) {
+    bindingInSubscription(p, text);
+    return invalid(p.range);
+  }
+  if (orDepth_ > 0) {
+    invalidPattern(p.range,
+                   "a binding cannot appear inside a '|' pattern; use '_' or "
+                   "match the alternatives in separate arms");
+    return invalid(p.range);
+  }
+  ResolvedPattern* out = make(ResolvedPattern::Kind::Binding, type, p.range);
+  out->name = p.name.parts[0].name;
+  out->nameRange = p.name.parts[0].range;
+  return out;
+}
+
+const ResolvedPattern* PatternResolver::constructor(
+    const ast::ConstructorPattern& p, const Type* type,
+    const std::string& text) {
+  if (hasEmptyPart(p.name)) return invalid(p.range);
+  if (p.name.parts.size() == 1 && p.name.parts.front().name == "Some") {
+    if (type->kind == TypeKind::Option) return somePattern(p, type, text);
+    mismatch(p.range, text, type,
+             "'Some' matches an Option, but the value matched has type '" +
+                 displayName(type) + "'");
+    return invalid(p.range);
+  }
+  if (namedInfo(type, TypeDefKind::Sum) != nullptr) {
+    const VariantInfo* v = resolveVariant(p.name, type, text);
+    if (v == nullptr) {
+      ResolvedPattern* out =
+          make(ResolvedPattern::Kind::Invalid, nullptr, p.range);
+      for (const ast::PatternField& f : p.fields)
+        out->subs.push_back(
+            SubPattern{SubPattern::kNoField,
+                       resolve(f.value, sema_.program.types.error(), text)});
+      return out;
+    }
+    if (v->fields.empty()) {
+      std::string written = writtenName(p.name);
+      reported_ = true;
+      switch (use_) {
+        case PatternUse::MatchArm:
+          sema_.diags
+              .report<diag::InvalidPattern>(
+                  p.range, fmt::format("variant '{}' carries no fields; match "
+                                       "it as '{}'",
+                                       v->name, written))
+              .fixit(p.range, written);
+          break;
+        case PatternUse::Subscription:
+          sema_.diags
+              .report<diag::PatternTypeMismatch>(p.range, text,
+                                                 displayName(type))
+              .note("variant '{}' carries no fields; write '{}'", v->name,
+                    written)
+              .fixit(p.range, written);
+          break;
+      }
+      return invalid(p.range);
+    }
+    return variantPayload(p, *v, type, text);
+  }
+  if (const ResolvedPattern* built = builtValue(p, type, text)) return built;
+  mismatch(p.range, text, type,
+           fmt::format("'{}' is not a value of type '{}'", writtenName(p.name),
+                       displayName(type)));
+  return invalid(p.range);
+}
+
+const ResolvedPattern* PatternResolver::somePattern(
+    const ast::ConstructorPattern& p, const Type* type,
+    const std::string& text) {
+  ResolvedPattern* out = make(ResolvedPattern::Kind::Some, type, p.range);
+  // `Some(..)` tests presence only.
+  if (p.fields.empty() && p.hasRest) {
+    out->subs.push_back(SubPattern{
+        0, make(ResolvedPattern::Kind::Wildcard, type->arg0, p.range)});
+    return out;
+  }
+  if (p.fields.size() != 1 || p.hasRest || !p.fields.front().label.empty()) {
+    mismatch(p.range, text, type,
+             "'Some' takes exactly one unlabelled pattern: 'Some(_)' or "
+             "'Some(<pattern>)'");
+    return invalid(p.range);
+  }
+  out->subs.push_back(
+      SubPattern{0, resolve(p.fields.front().value, type->arg0, text + "?")});
+  return out;
+}
+
+const ResolvedPattern* PatternResolver::variantPayload(
+    const ast::ConstructorPattern& p, const VariantInfo& variant,
+    const Type* type, const std::string& text) {
+  ResolvedPattern* out = make(ResolvedPattern::Kind::Variant, type, p.range);
+  out->variant = &variant;
+  PatternShape shape{variant.fields, fmt::format("variant '{}'", variant.name),
+                     variant.name, variant.nameRange};
+  fieldList(p.fields, shape, true, text, *out);
+  // `..` may be left out of a payload that lists every field.
+  std::vector<std::string> unlisted;
+  for (std::uint32_t i = 0; i < variant.fields.size(); ++i) {
+    bool listed = false;
+    for (const SubPattern& s : out->subs) listed = listed || s.field == i;
+    if (!listed) unlisted.push_back(variant.fields[i].name);
+  }
+  if (!p.hasRest && !unlisted.empty())
+    missingFields(p.fields, p.range, shape, unlisted);
+  return out;
+}
+
+const ResolvedPattern* PatternResolver::builtValue(
+    const ast::ConstructorPattern& p, const Type* type,
+    const std::string& text) {
+  if (type->kind != TypeKind::Named || type->named == nullptr) return nullptr;
+  TypeDefKind def = type->named->def;
+  if (def != TypeDefKind::Opaque && def != TypeDefKind::Refined) return nullptr;
+  LookupResult found = lookupDecl(sema_.program, from_, p.name.parts);
+  if (found.status != LookupResult::Status::Found ||
+      found.partsUsed != p.name.parts.size() || found.decl != type->named)
+    return nullptr;
+  if (p.fields.size() != 1 || p.hasRest || !p.fields.front().label.empty())
+    return nullptr;
+  const ast::Pattern* inner = p.fields.front().value;
+  if (const auto* lit = llvm::dyn_cast_or_null<ast::LiteralPattern>(inner))
+    return literal(lit->literal, p.range, type, text);
+  if (const auto* r = llvm::dyn_cast_or_null<ast::RangePattern>(inner))
+    return range(*r, type, text);
+  return nullptr;
+}
+
+}  // namespace herald::check
