@@ -248,12 +248,17 @@ std::string print(const Witness& w) {
     return out + ")";
   }
   llvm::ArrayRef<FieldInfo> fields = recordFields(t);
-  std::string out = "{ ";
+  std::string out;
+  bool rest = false;
   for (std::size_t i = 0; i < w.subs.size() && i < fields.size(); ++i) {
-    if (w.subs[i].ctor < 0) continue;
-    out += fields[i].name + ": " + print(w.subs[i]) + ", ";
+    if (w.subs[i].ctor < 0) {
+      rest = true;
+      continue;
+    }
+    out += (out.empty() ? "" : ", ") + fields[i].name + ": " + print(w.subs[i]);
   }
-  return out + ".. }";
+  if (rest) out += out.empty() ? ".." : ", ..";
+  return "{ " + out + " }";
 }
 
 }  // namespace
