@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -237,6 +238,15 @@ class BodyChecker {
   // --- operators (check_operator.cpp) ---------------------------------------
   InstId checkBinary(const ast::BinaryExpr* e);
 
+  // --- constant arithmetic (check_fold.cpp) ---------------------------------
+  // Called by emit for each Unary and Binary: folds it when its operands
+  // are constants, reporting an overflow or a division by zero.
+  void foldConstant(InstId id, SourceRange at);
+  std::optional<std::int64_t> foldedValue(InstId id) const;
+
+  // --- map literals (check_map_literal.cpp) ---------------------------------
+  InstId checkMapLit(const ast::MapLitExpr* e, const Type* expected);
+
   // --- match (check_match.cpp) ----------------------------------------------
   InstId checkMatch(const ast::MatchExpr* e, const Type* expected,
                     bool discard);
@@ -274,6 +284,8 @@ class BodyChecker {
   // The message call checked last: a checked expression is a message
   // exactly when it is this one (its arguments are checked before it).
   const ast::Expr* lastMessage_ = nullptr;
+  // The values of the Unary and Binary instructions folded so far.
+  llvm::DenseMap<std::uint32_t, std::int64_t> folded_;
 };
 
 // Finalises a commit shape from effects: emits sorted by qualified name,

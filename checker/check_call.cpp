@@ -280,6 +280,16 @@ InstId BodyChecker::callMessage(const ast::CallExpr* e,
               "'{}' returns '{}'; a message cannot wait for a "
               "result",
               h->name, displayName(h->result));
+  // A message presents no actor, so a guarded handler is for the host.
+  if (h->by != nullptr && h->decl != nullptr && h->decl->by != nullptr)
+    sema()
+        .diags
+        .report<diag::MessageToGuardedHandler>(callee->name.range, h->name,
+                                               h->by->name)
+        .note(h->decl->by->range,
+              "only the host can call '{}', presenting actor '{}'; a message "
+              "can reach only a handler without 'by'",
+              h->name, h->by->name);
   if (role_ == BodyRole::Invariant)
     sema().diags.report<diag::ImpureInvariant>(e->range, ownerName,
                                                "it sends a message");

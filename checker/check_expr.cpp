@@ -48,6 +48,7 @@ InstId BodyChecker::emit(InstKind kind, const Type* type, SourceRange at,
   InstId id{static_cast<std::uint32_t>(body.insts.size())};
   body.insts.push_back(Inst{kind, sub, type->id, a, b});
   body.locs.push_back(at.begin);
+  if (kind == InstKind::Unary || kind == InstKind::Binary) foldConstant(id, at);
   return id;
 }
 
@@ -187,6 +188,8 @@ InstId BodyChecker::check(const ast::Expr* e, const Type* expected) {
       return checkRecordLit(cast<ast::RecordLitExpr>(e));
     case ast::ExprKind::ListLit:
       return checkListLit(cast<ast::ListLitExpr>(e), expected);
+    case ast::ExprKind::MapLit:
+      return checkMapLit(cast<ast::MapLitExpr>(e), expected);
     case ast::ExprKind::If:
       return checkIf(cast<ast::IfExpr>(e), expected, discard);
     case ast::ExprKind::Match:
@@ -294,6 +297,8 @@ bool BodyChecker::needsExpected(const ast::Expr* e) {
   if (e == nullptr) return false;
   if (const auto* list = dyn_cast<ast::ListLitExpr>(e))
     return list->elements.empty();
+  if (const auto* map = dyn_cast<ast::MapLitExpr>(e))
+    return map->entries.empty();
   if (const auto* call = dyn_cast<ast::CallExpr>(e)) {
     const auto* callee = llvm::dyn_cast_or_null<ast::NameExpr>(call->callee);
     return callee != nullptr && callee->name.name != "Some" &&

@@ -171,6 +171,14 @@ InstId BodyChecker::checkListLit(const ast::ListLitExpr* e,
     if (element != nullptr)
       return emit(InstKind::ListLit, expected, e->range, list({}));
     if (expected != nullptr && quiet(expected)) return invalid(e->range);
+    if (expected != nullptr && expected->kind == TypeKind::Map) {
+      sema()
+          .diags
+          .report<diag::TypeMismatch>(e->range, displayName(expected), "[]")
+          .note("'[]' is the empty list; the empty map is '[:]'")
+          .fixit(e->range, "[:]");
+      return invalid(e->range, expected);
+    }
     sema()
         .diags.report<diag::CannotInfer>(e->range, "'[]'")
         .note("give the binding a type, e.g. 'let xs: List[String] = []'");

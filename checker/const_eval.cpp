@@ -214,13 +214,22 @@ std::optional<ConstValue> Evaluator::eval(const ast::Expr* expr,
       return evalRecord(cast<ast::RecordLitExpr>(*e), expected);
     case ast::ExprKind::ListLit:
       return evalList(cast<ast::ListLitExpr>(*e), expected);
+    case ast::ExprKind::Binary:
+      return evalArithmetic(
+          sema_.sources, cast<ast::BinaryExpr>(*e), expected,
+          [this](const ast::Expr* x, const Type* t) { return eval(x, t); },
+          why_);
+    case ast::ExprKind::MapLit:
+      return evalMapLiteral(
+          cast<ast::MapLitExpr>(*e), expected,
+          [this](const ast::Expr* x, const Type* t) { return eval(x, t); },
+          why_);
     case ast::ExprKind::Error:
       return quiet();
     case ast::ExprKind::TypeApply:
     case ast::ExprKind::If:
     case ast::ExprKind::Match:
     case ast::ExprKind::Block:
-    case ast::ExprKind::Binary:
     case ast::ExprKind::Paren:
     case ast::ExprKind::Fail:
       break;
@@ -316,6 +325,7 @@ std::optional<ConstValue> Evaluator::evalLiteral(const ast::Expr& e,
     case ast::ExprKind::TypeApply:
     case ast::ExprKind::RecordLit:
     case ast::ExprKind::ListLit:
+    case ast::ExprKind::MapLit:
     case ast::ExprKind::If:
     case ast::ExprKind::Match:
     case ast::ExprKind::Block:
@@ -358,10 +368,9 @@ std::optional<ConstValue> Evaluator::evalNegation(const ast::UnaryExpr& e,
     value.real = -lit->value;
     return value;
   }
-  return fail(e.range, [] {
-    return std::string(
-        "only an Int or Float literal can be negated in a constant");
-  });
+  return evalNegated(
+      sema_.sources, e, expected,
+      [this](const ast::Expr* x, const Type* t) { return eval(x, t); }, why_);
 }
 
 std::optional<ConstValue> Evaluator::evalName(const ast::Expr& e,
@@ -811,6 +820,8 @@ std::string_view describeExpr(const ast::Expr& e) {
       return "a record literal";
     case ast::ExprKind::ListLit:
       return "a list literal";
+    case ast::ExprKind::MapLit:
+      return "a map literal";
     case ast::ExprKind::If:
       return "an 'if' expression";
     case ast::ExprKind::Match:

@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include <llvm/ADT/STLFunctionalExtras.h>
+
 #include "checker/const_eval.h"
 #include "checker/const_value.h"
 #include "checker/ir.h"
@@ -23,10 +25,16 @@ namespace herald::check {
 // constant, and what is wrong with it. `quiet` when the cause is an earlier
 // error (an Error node, an unresolved type): nothing should be reported.
 struct ConstFailure {
+  // Overflow and DivisionByZero are errors of their own (constant-overflow,
+  // constant-division-by-zero), reported with reportConstFold; `message` is
+  // then the expression's text and `type` the type it overflows.
+  enum class Cause : std::uint8_t { NotConstant, Overflow, DivisionByZero };
   bool set = false;
   bool quiet = false;
+  Cause cause = Cause::NotConstant;
   SourceRange range;
   std::string message;
+  const Type* type = nullptr;
 };
 
 // How an expression's kind is named in a note: "a call", "a block".
@@ -61,8 +69,61 @@ struct RefinementViolation {
 [[nodiscard]] std::optional<std::int64_t> durationMillis(std::uint64_t value,
                                                          DurationUnit unit);
 
-// The source text of `expr` on one line (runs of whitespace collapsed).
+// The source text of `expr` (or of `range`) on one line (runs of
+// whitespace collapsed).
 [[nodiscard]] std::string exprText(const SourceManager& sources,
                                    const ast::Expr& expr);
+[[nodiscard]] std::string exprText(const SourceManager& sources,
+                                   SourceRange range);
+
+// --- constant arithmetic (const_fold.cpp) -----------------------------------
+
+// The outcome of one checked operation on 64-bit values: a value, or why
+// there is none. A wrapped value is never produced.
+struct Folded {
+  enum class Status : std::uint8_t {
+    Value,
+    Overflow,
+    DivisionByZero,
+    NotFolded,  // not an operation folded on these operands
+  };
+  Status status = Status::NotFolded;
+  std::int64_t value = 0;
+};
+
+// What is folded: every arithmetic operator on two Int values, `+` and `-`
+// on two Durations (milliseconds), unary `-` on either.
+enum class FoldDomain : std::uint8_t { Int, Duration };
+[[nodiscard]] Folded foldBinary(ast::BinaryOp op, FoldDomain domain,
+                                std::int64_t lhs, std::int64_t rhs);
+[[nodiscard]] Folded foldNegation(std::int64_t operand);
+
+// The domain of a type whose arithmetic is folded, if it is one.
+[[nodiscard]] std::optional<FoldDomain> foldDomain(const Type* type);
+
+// Evaluates an operand for evalArithmetic and evalNegated: the evaluator's
+// own eval, so that operands may be any constant.
+using EvalOperand = llvm::function_ref<std::optional<ConstValue>(
+    const ast::Expr*, const Type*)>;
+
+// `a + b` (and the other arithmetic operators) as a constant of `expected`;
+// `why`, when not null, receives the reason when it is not one.
+[[nodiscard]] std::optional<ConstValue> evalArithmetic(
+    const SourceManager& sources, const ast::BinaryExpr& e,
+    const Type* expected, EvalOperand operand, ConstFailure* why);
+// `-e` for an operand that is not a literal.
+[[nodiscard]] std::optional<ConstValue> evalNegated(
+    const SourceManager& sources, const ast::UnaryExpr& e, const Type* expected,
+    EvalOperand operand, ConstFailure* why);
+
+// `[:]` and `["a": 1]` as a constant of `expected` (const_eval_map.cpp).
+[[nodiscard]] std::optional<ConstValue> evalMapLiteral(const ast::MapLitExpr& e,
+                                                       const Type* expected,
+                                                       EvalOperand operand,
+                                                       ConstFailure* why);
+
+// Reports a failure whose cause is Overflow or DivisionByZero; false (and
+// nothing reported) for any other.
+bool reportConstFold(DiagnosticEngine& diags, const ConstFailure& why);
 
 }  // namespace herald::check

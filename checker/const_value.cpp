@@ -138,6 +138,20 @@ void appendTo(std::string& out, const ConstValue& value) {
       }
       out += ']';
       return;
+    case ConstValue::Kind::Map:
+      if (value.children.empty()) {
+        out += "[:]";
+        return;
+      }
+      out += '[';
+      for (std::size_t i = 0; i + 1 < value.children.size(); i += 2) {
+        if (i != 0) out += ", ";
+        appendTo(out, value.children[i]);
+        out += ": ";
+        appendTo(out, value.children[i + 1]);
+      }
+      out += ']';
+      return;
   }
 }
 
@@ -172,6 +186,7 @@ bool operator==(const ConstValue& a, const ConstValue& b) {
     case ConstValue::Kind::Some:
     case ConstValue::Kind::Opaque:
     case ConstValue::Kind::List:
+    case ConstValue::Kind::Map:
       return a.children == b.children;
   }
   return false;

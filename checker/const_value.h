@@ -25,6 +25,7 @@ struct ConstValue {
     Record,   // names/children in declaration order
     Opaque,   // an opaque or refined value built from children[0]
     List,     // children (a constant list literal)
+    Map,      // children: keys and values alternating, in source order
   };
   Kind kind = Kind::Unit;
   const Type* type = nullptr;

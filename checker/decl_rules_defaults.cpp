@@ -73,7 +73,7 @@ void checkEventDefaults(Sema& sema, EventInfo& event) {
     std::optional<ConstValue> value =
         evalConstantExplained(sema, *event.context, expr, field.type, why);
     if (!value) {
-      if (why.quiet) continue;
+      if (why.quiet || reportConstFold(sema.diags, why)) continue;
       DiagnosticBuilder report = sema.diags.report<diag::BadFieldDefault>(
           expr->range, field.name, displayName(field.type));
       if (why.set && why.range == expr->range)

@@ -285,6 +285,33 @@ class Verifier {
     }
   }
 
+  // A map literal's operands are key/value pairs, each of the map's key
+  // and value type (or never producing a value).
+  void mapEntries(const Scope& s, const Inst& map) {
+    const BodyIr& ir = program_.bodies;
+    const Type* t = program_.types.byId(map.type);
+    if (t == nullptr || t->kind != TypeKind::Map) {
+      problem(s.where, "a map literal whose type is not a Map");
+      return;
+    }
+    if (map.a >= ir.operands.size() ||
+        map.a + 1 + ir.operands[map.a] > ir.operands.size())
+      return;
+    llvm::ArrayRef<std::uint32_t> parts = ir.list(map.a);
+    if (parts.size() % 2 != 0)
+      problem(s.where, "a map literal with a key and no value");
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      if (parts[i] >= ir.insts.size()) continue;
+      const Type* part = program_.types.byId(ir.insts[parts[i]].type);
+      const Type* want = i % 2 == 0 ? t->arg0 : t->arg1;
+      if (part != want && part != nullptr && part->kind != TypeKind::Never)
+        problem(s.where, i % 2 == 0
+                             ? "a map key does not have the map's key type"
+                             : "a map value does not have the map's value "
+                               "type");
+    }
+  }
+
   void body(std::uint32_t id) {
     const BodyIr& ir = program_.bodies;
     const Body& b = ir.bodies[id];
@@ -307,6 +334,7 @@ class Verifier {
       type(s.where, program_.types.byId(inst.type));
       arg(s, inst, info.a, inst.a);
       if (info.a != ArgKind::Bits64) arg(s, inst, info.b, inst.b);
+      if (inst.kind == InstKind::MapLit) mapEntries(s, inst);
       if (inst.kind == InstKind::Match) armTypes(s, inst);
     }
   }

@@ -1,6 +1,9 @@
 // Compile-time evaluation of `where` predicates. A predicate is a Bool
 // expression over `self` (comparisons, `&&`, `||`, `!`, `len(self)`,
-// literals, parentheses; decl_rules_refinement.cpp rejects anything else).
+// literals, parentheses, Int and Duration arithmetic;
+// decl_rules_refinement.cpp rejects anything else). Arithmetic is checked:
+// an overflow or a division by zero makes the predicate Unknown, so no
+// verdict is ever reached on a wrapped value.
 // `len(self)` of a String counts Unicode scalar values, not bytes, so
 // `len(self) <= 254` means the same for "é" as for "e"; of a List it counts
 // elements. Strings order by code point (byte order of their UTF-8). An Int
@@ -87,6 +90,7 @@ Scalar scalarOf(const ConstValue& value) {
     case ConstValue::Kind::Record:
     case ConstValue::Kind::Opaque:
     case ConstValue::Kind::List:
+    case ConstValue::Kind::Map:
       return s;
   }
   return s;
@@ -106,6 +110,12 @@ const ast::Expr* stripParens(const ast::Expr* e) {
     e = paren->inner;
   }
   return e;
+}
+
+bool isArithmetic(ast::BinaryOp op) {
+  return op == ast::BinaryOp::Add || op == ast::BinaryOp::Sub ||
+         op == ast::BinaryOp::Mul || op == ast::BinaryOp::Div ||
+         op == ast::BinaryOp::Rem;
 }
 
 bool isSelf(const ast::Expr* e) {
@@ -205,6 +215,7 @@ class PredicateEvaluator {
       case ast::ExprKind::TypeApply:
       case ast::ExprKind::RecordLit:
       case ast::ExprKind::ListLit:
+      case ast::ExprKind::MapLit:
       case ast::ExprKind::If:
       case ast::ExprKind::Match:
       case ast::ExprKind::Block:
@@ -277,6 +288,7 @@ class PredicateEvaluator {
     Scalar rhs = eval(e.rhs, depth + 1);
     if (lhs.kind == Scalar::Kind::Unknown || rhs.kind == Scalar::Kind::Unknown)
       return {};
+    if (isArithmetic(e.op)) return arithmetic(e.op, lhs, rhs);
     std::optional<int> order = compare(lhs, rhs);
     if (!order) return {};
     switch (e.op) {
@@ -302,6 +314,25 @@ class PredicateEvaluator {
         return {};
     }
     return {};
+  }
+
+  // Checked, as constant arithmetic is: an overflow or a division by zero
+  // leaves the predicate to the runtime rather than deciding it on a
+  // wrapped value.
+  static Scalar arithmetic(ast::BinaryOp op, const Scalar& lhs,
+                           const Scalar& rhs) {
+    if (lhs.kind != rhs.kind) return {};
+    FoldDomain domain = FoldDomain::Int;
+    if (lhs.kind == Scalar::Kind::Duration)
+      domain = FoldDomain::Duration;
+    else if (lhs.kind != Scalar::Kind::Int)
+      return {};
+    Folded folded = foldBinary(op, domain, lhs.integer, rhs.integer);
+    if (folded.status != Folded::Status::Value) return {};
+    Scalar s;
+    s.kind = lhs.kind;
+    s.integer = folded.value;
+    return s;
   }
 
   const ConstValue& self_;
@@ -384,7 +415,11 @@ const Type* refinementSelfType(const TypeInfo& type) {
 }
 
 std::string exprText(const SourceManager& sources, const ast::Expr& expr) {
-  std::string_view text = sources.textOf(expr.range);
+  return exprText(sources, expr.range);
+}
+
+std::string exprText(const SourceManager& sources, SourceRange range) {
+  std::string_view text = sources.textOf(range);
   std::string out;
   out.reserve(text.size());
   bool space = false;

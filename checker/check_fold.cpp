@@ -1,0 +1,94 @@
+// Constant arithmetic in bodies. Each unary `-` and arithmetic operator on
+// Int or Duration values is folded as it is lowered, when its operands are
+// literals or folded themselves, with the checked operations of
+// const_fold.cpp: an overflow is constant-overflow and a division by a
+// constant zero constant-division-by-zero, so no constant expression wraps
+// at run time. The instruction is kept as it is; the folded values only
+// decide what is reported. Each value is computed once from its operands'
+// values, so a chain of any length costs one step per operator.
+#include <cstdint>
+#include <limits>
+#include <optional>
+
+#include "checker/body_checker.h"
+#include "checker/const_eval_detail.h"
+
+namespace herald::check {
+
+namespace {
+
+constexpr std::uint64_t kMaxInt =
+    static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+
+std::uint64_t bits(const Inst& inst) {
+  return static_cast<std::uint64_t>(inst.a) |
+         (static_cast<std::uint64_t>(inst.b) << 32);
+}
+
+}  // namespace
+
+std::optional<std::int64_t> BodyChecker::foldedValue(InstId id) const {
+  const Inst& inst = pass_.sema.program.bodies[id];
+  if (inst.kind == InstKind::IntLit || inst.kind == InstKind::DurationLit) {
+    // A magnitude past the largest Int is the literal of the most negative
+    // one, a value only under its `-`.
+    if (bits(inst) > kMaxInt) return std::nullopt;
+    return static_cast<std::int64_t>(bits(inst));
+  }
+  auto it = folded_.find(id.index);
+  if (it == folded_.end()) return std::nullopt;
+  return it->second;
+}
+
+void BodyChecker::foldConstant(InstId id, SourceRange at) {
+  const Inst& inst = pass_.sema.program.bodies[id];
+  std::optional<FoldDomain> domain = foldDomain(typeOf(id));
+  if (!domain) return;
+  Folded folded;
+  if (inst.kind == InstKind::Unary &&
+      static_cast<ast::UnaryOp>(inst.sub) == ast::UnaryOp::Neg) {
+    const Inst& operand = pass_.sema.program.bodies[InstId{inst.a}];
+    if (operand.kind == InstKind::IntLit && bits(operand) == kMaxInt + 1) {
+      folded_[id.index] = std::numeric_limits<std::int64_t>::min();
+      return;
+    }
+    std::optional<std::int64_t> v = foldedValue(InstId{inst.a});
+    if (!v) return;
+    folded = foldNegation(*v);
+  } else if (inst.kind == InstKind::Binary) {
+    auto op = static_cast<ast::BinaryOp>(inst.sub);
+    std::optional<std::int64_t> rhs = foldedValue(InstId{inst.b});
+    // `x / 0` faults whatever `x` is.
+    if (rhs && *rhs == 0 && *domain == FoldDomain::Int &&
+        (op == ast::BinaryOp::Div || op == ast::BinaryOp::Rem)) {
+      folded.status = Folded::Status::DivisionByZero;
+    } else {
+      std::optional<std::int64_t> lhs = foldedValue(InstId{inst.a});
+      if (!lhs || !rhs) return;
+      folded = foldBinary(op, *domain, *lhs, *rhs);
+    }
+  } else {
+    return;
+  }
+  ConstFailure why;
+  why.set = true;
+  why.range = at;
+  why.type = typeOf(id);
+  switch (folded.status) {
+    case Folded::Status::Value:
+      folded_[id.index] = folded.value;
+      return;
+    case Folded::Status::NotFolded:
+      return;
+    case Folded::Status::Overflow:
+      why.cause = ConstFailure::Cause::Overflow;
+      break;
+    case Folded::Status::DivisionByZero:
+      why.cause = ConstFailure::Cause::DivisionByZero;
+      break;
+  }
+  why.message = exprText(sema().sources, at);
+  reportConstFold(sema().diags, why);
+}
+
+}  // namespace herald::check
