@@ -2,7 +2,9 @@
 // Instant/Duration arithmetic, ordering comparisons, equality on any two
 // values of one type (capabilities excepted), and the Bool connectives.
 // Refined operands take part through their base type.
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <llvm/Support/Casting.h>
 
@@ -57,108 +59,132 @@ bool chained(const ast::BinaryExpr* e) {
 
 }  // namespace
 
-InstId BodyChecker::checkBinary(const ast::BinaryExpr* e) {
-  TypeTable& tt = types();
-  if (chained(e)) {
-    checkUsed(e->lhs, nullptr);
-    checkUsed(e->rhs, nullptr);
-    return invalid(e->range, tt.boolType());
+// A left-deep chain (`1 + 1 + ...`) is checked in a loop from its innermost
+// operator out, each taking the value below it as its left operand, so
+// that the chain's length costs no stack.
+InstId BodyChecker::checkBinary(const ast::BinaryExpr* top) {
+  std::vector<const ast::BinaryExpr*> spine{top};
+  for (;;) {
+    const ast::BinaryExpr* e = spine.back();
+    if (chained(e) || (needsExpected(e->lhs) && !needsExpected(e->rhs))) break;
+    const auto* lhs = llvm::dyn_cast_or_null<ast::BinaryExpr>(e->lhs);
+    if (lhs == nullptr) break;
+    spine.push_back(lhs);
   }
-  InstId lv;
-  InstId rv;
-  // `status != Paid`, `None == x`: the side that knows its type goes first
-  // and tells the other what is expected.
-  if (needsExpected(e->lhs) && !needsExpected(e->rhs)) {
-    rv = checkUsed(e->rhs, nullptr);
-    lv = checkUsed(e->lhs, typeOf(rv));
-  } else {
-    lv = checkUsed(e->lhs, nullptr);
-    rv = checkUsed(e->rhs, typeOf(lv));
-  }
-  const Type* lt = typeOf(lv);
-  const Type* rt = typeOf(rv);
-  bool isCompare = e->op == ast::BinaryOp::Eq || e->op == ast::BinaryOp::Ne ||
-                   e->op == ast::BinaryOp::Lt || e->op == ast::BinaryOp::Le ||
-                   e->op == ast::BinaryOp::Gt || e->op == ast::BinaryOp::Ge ||
-                   e->op == ast::BinaryOp::And || e->op == ast::BinaryOp::Or;
-  if (quiet(lt) || quiet(rt))
-    return invalid(e->range, isCompare ? tt.boolType() : nullptr);
-  // `fail(...)` fits any operand.
-  if (lt->kind == TypeKind::Never) lt = rt;
-  if (rt->kind == TypeKind::Never) rt = lt;
-  const Type* l = stripRefined(lt);
-  const Type* r = stripRefined(rt);
-  const Type* result = nullptr;
-  switch (e->op) {
-    case ast::BinaryOp::Or:
-    case ast::BinaryOp::And:
-      if (l == tt.boolType() && r == tt.boolType()) result = tt.boolType();
-      break;
-    case ast::BinaryOp::Eq:
-    case ast::BinaryOp::Ne:
-      if (l == r && l->kind != TypeKind::Capability &&
-          (lt == rt || lt == l || rt == r))
-        result = tt.boolType();
-      break;
-    case ast::BinaryOp::Lt:
-    case ast::BinaryOp::Le:
-    case ast::BinaryOp::Gt:
-    case ast::BinaryOp::Ge:
-      if (l == r && orderable(l->kind)) result = tt.boolType();
-      break;
-    case ast::BinaryOp::Add:
-      if (l == r &&
-          (l->kind == TypeKind::Int || l->kind == TypeKind::Float ||
-           l->kind == TypeKind::String || l->kind == TypeKind::Duration))
-        result = l;
-      else if ((l->kind == TypeKind::Instant &&
-                r->kind == TypeKind::Duration) ||
-               (l->kind == TypeKind::Duration && r->kind == TypeKind::Instant))
-        result = tt.instant();
-      break;
-    case ast::BinaryOp::Sub:
-      if (l == r && (l->kind == TypeKind::Int || l->kind == TypeKind::Float ||
-                     l->kind == TypeKind::Duration))
-        result = l;
-      else if (l->kind == TypeKind::Instant && r->kind == TypeKind::Duration)
-        result = tt.instant();
-      else if (l->kind == TypeKind::Instant && r->kind == TypeKind::Instant)
-        result = tt.duration();
-      break;
-    case ast::BinaryOp::Mul:
-    case ast::BinaryOp::Div:
-    case ast::BinaryOp::Rem:
-      if (l == r && (l->kind == TypeKind::Int || l->kind == TypeKind::Float))
-        result = l;
-      break;
-  }
-  if (result == nullptr) {
-    std::string operands =
-        lt == rt ? "two values of type '" + displayName(lt) + "'"
-                 : "'" + displayName(lt) + "' and '" + displayName(rt) + "'";
-    auto report = sema().diags.report<diag::InvalidOperands>(
-        e->range, ast::spelling(e->op), operands);
-    if (e->op == ast::BinaryOp::Add &&
-        (l->kind == TypeKind::String || r->kind == TypeKind::String))
-      report.note("interpolate instead: \"\\(a)\\(b)\"");
-    else if (l != r &&
-             (l->kind == TypeKind::Int || l->kind == TypeKind::Float) &&
-             (r->kind == TypeKind::Int || r->kind == TypeKind::Float))
-      report.note(
-          "Int and Float do not mix; write both sides as the same "
-          "type");
-    return invalid(e->range, isCompare ? tt.boolType() : nullptr);
-  }
-  // Operands of a refined type take part as their base: the operation is
-  // the base type's.
-  // Equality of two values of one refined type compares them as they are.
-  bool same = lt == rt && isEquality(e->op);
-  if (typeOf(lv) == lt && lt != l && !same)
-    lv = emit(InstKind::Unrefine, l, e->lhs->range, lv.index);
-  if (typeOf(rv) == rt && rt != r && !same)
-    rv = emit(InstKind::Unrefine, r, e->rhs->range, rv.index);
-  return emit(InstKind::Binary, result, e->range, lv.index, rv.index,
-              static_cast<std::uint8_t>(e->op));
+  // `left`: the value of e->lhs, when the loop has checked it.
+  auto link = [&](const ast::BinaryExpr* e,
+                  std::optional<InstId> left) -> InstId {
+    TypeTable& tt = types();
+    if (chained(e)) {
+      checkUsed(e->lhs, nullptr);
+      checkUsed(e->rhs, nullptr);
+      return invalid(e->range, tt.boolType());
+    }
+    InstId lv;
+    InstId rv;
+    // `status != Paid`, `None == x`: the side that knows its type goes first
+    // and tells the other what is expected.
+    if (left) {
+      lv = *left;
+      reportMessageUse(e->lhs);
+      rv = checkUsed(e->rhs, typeOf(lv));
+    } else if (needsExpected(e->lhs) && !needsExpected(e->rhs)) {
+      rv = checkUsed(e->rhs, nullptr);
+      lv = checkUsed(e->lhs, typeOf(rv));
+    } else {
+      lv = checkUsed(e->lhs, nullptr);
+      rv = checkUsed(e->rhs, typeOf(lv));
+    }
+    const Type* lt = typeOf(lv);
+    const Type* rt = typeOf(rv);
+    bool isCompare = e->op == ast::BinaryOp::Eq || e->op == ast::BinaryOp::Ne ||
+                     e->op == ast::BinaryOp::Lt || e->op == ast::BinaryOp::Le ||
+                     e->op == ast::BinaryOp::Gt || e->op == ast::BinaryOp::Ge ||
+                     e->op == ast::BinaryOp::And || e->op == ast::BinaryOp::Or;
+    if (quiet(lt) || quiet(rt))
+      return invalid(e->range, isCompare ? tt.boolType() : nullptr);
+    // `fail(...)` fits any operand.
+    if (lt->kind == TypeKind::Never) lt = rt;
+    if (rt->kind == TypeKind::Never) rt = lt;
+    const Type* l = stripRefined(lt);
+    const Type* r = stripRefined(rt);
+    const Type* result = nullptr;
+    switch (e->op) {
+      case ast::BinaryOp::Or:
+      case ast::BinaryOp::And:
+        if (l == tt.boolType() && r == tt.boolType()) result = tt.boolType();
+        break;
+      case ast::BinaryOp::Eq:
+      case ast::BinaryOp::Ne:
+        if (l == r && l->kind != TypeKind::Capability &&
+            (lt == rt || lt == l || rt == r))
+          result = tt.boolType();
+        break;
+      case ast::BinaryOp::Lt:
+      case ast::BinaryOp::Le:
+      case ast::BinaryOp::Gt:
+      case ast::BinaryOp::Ge:
+        if (l == r && orderable(l->kind)) result = tt.boolType();
+        break;
+      case ast::BinaryOp::Add:
+        if (l == r &&
+            (l->kind == TypeKind::Int || l->kind == TypeKind::Float ||
+             l->kind == TypeKind::String || l->kind == TypeKind::Duration))
+          result = l;
+        else if ((l->kind == TypeKind::Instant &&
+                  r->kind == TypeKind::Duration) ||
+                 (l->kind == TypeKind::Duration &&
+                  r->kind == TypeKind::Instant))
+          result = tt.instant();
+        break;
+      case ast::BinaryOp::Sub:
+        if (l == r && (l->kind == TypeKind::Int || l->kind == TypeKind::Float ||
+                       l->kind == TypeKind::Duration))
+          result = l;
+        else if (l->kind == TypeKind::Instant && r->kind == TypeKind::Duration)
+          result = tt.instant();
+        else if (l->kind == TypeKind::Instant && r->kind == TypeKind::Instant)
+          result = tt.duration();
+        break;
+      case ast::BinaryOp::Mul:
+      case ast::BinaryOp::Div:
+      case ast::BinaryOp::Rem:
+        if (l == r && (l->kind == TypeKind::Int || l->kind == TypeKind::Float))
+          result = l;
+        break;
+    }
+    if (result == nullptr) {
+      std::string operands =
+          lt == rt ? "two values of type '" + displayName(lt) + "'"
+                   : "'" + displayName(lt) + "' and '" + displayName(rt) + "'";
+      auto report = sema().diags.report<diag::InvalidOperands>(
+          e->range, ast::spelling(e->op), operands);
+      if (e->op == ast::BinaryOp::Add &&
+          (l->kind == TypeKind::String || r->kind == TypeKind::String))
+        report.note("interpolate instead: \"\\(a)\\(b)\"");
+      else if (l != r &&
+               (l->kind == TypeKind::Int || l->kind == TypeKind::Float) &&
+               (r->kind == TypeKind::Int || r->kind == TypeKind::Float))
+        report.note(
+            "Int and Float do not mix; write both sides as the same "
+            "type");
+      return invalid(e->range, isCompare ? tt.boolType() : nullptr);
+    }
+    // Operands of a refined type take part as their base: the operation is
+    // the base type's.
+    // Equality of two values of one refined type compares them as they are.
+    bool same = lt == rt && isEquality(e->op);
+    if (typeOf(lv) == lt && lt != l && !same)
+      lv = emit(InstKind::Unrefine, l, e->lhs->range, lv.index);
+    if (typeOf(rv) == rt && rt != r && !same)
+      rv = emit(InstKind::Unrefine, r, e->rhs->range, rv.index);
+    return emit(InstKind::Binary, result, e->range, lv.index, rv.index,
+                static_cast<std::uint8_t>(e->op));
+  };
+  std::optional<InstId> below;
+  for (auto it = spine.rbegin(); it != spine.rend(); ++it)
+    below = link(*it, below);
+  return *below;
 }
 
 }  // namespace herald::check

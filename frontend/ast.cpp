@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include <llvm/Support/Casting.h>
+
 namespace herald::ast {
 
 std::string_view spelling(UnaryOp op) {
@@ -82,6 +84,41 @@ std::string escapeStringText(llvm::StringRef text) {
     }
   }
   return out;
+}
+
+const Expr* chainChild(const Expr* e) {
+  switch (e->kind) {
+    case ExprKind::Field:
+      return llvm::cast<FieldExpr>(e)->base;
+    case ExprKind::Call:
+      return llvm::cast<CallExpr>(e)->callee;
+    case ExprKind::TypeApply:
+      return llvm::cast<TypeApplyExpr>(e)->base;
+    case ExprKind::RecordLit:
+      return llvm::cast<RecordLitExpr>(e)->type;
+    case ExprKind::If:
+      return llvm::cast<IfExpr>(e)->elseExpr;
+    case ExprKind::Unary:
+      return llvm::cast<UnaryExpr>(e)->operand;
+    case ExprKind::Binary:
+      return llvm::cast<BinaryExpr>(e)->lhs;
+    case ExprKind::IntLit:
+    case ExprKind::FloatLit:
+    case ExprKind::BoolLit:
+    case ExprKind::StringLit:
+    case ExprKind::UnitLit:
+    case ExprKind::DurationLit:
+    case ExprKind::Name:
+    case ExprKind::ListLit:
+    case ExprKind::MapLit:
+    case ExprKind::Match:
+    case ExprKind::Block:
+    case ExprKind::Paren:
+    case ExprKind::Fail:
+    case ExprKind::Error:
+      return nullptr;
+  }
+  return nullptr;
 }
 
 }  // namespace herald::ast

@@ -295,6 +295,14 @@ struct FailExpr : ExprOf<ExprKind::Fail> {
 };
 struct ErrorExpr : ExprOf<ExprKind::Error> {};
 
+// The child a chain of expressions continues through: the left operand of
+// a binary operator, the base of a field, call, type application or record
+// literal, a unary operand, the `else` of an `if`; null for every other kind
+// (and for an `if` without `else`). `1 + 1 + ...`, `a.b.c...` and
+// `else if ...` grow the AST only along this child, so a walk that iterates
+// over it recurses only as deep as the source's true nesting.
+[[nodiscard]] const Expr* chainChild(const Expr* e);
+
 enum class StmtKind : std::uint8_t {
   Let,     // let name [: type] = value
   Assign,  // name := value

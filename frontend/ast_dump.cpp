@@ -7,6 +7,8 @@
 //   - any other node, and the file, a context, an agent, a service or a
 //     capability, prints its head, then each child indented by two.
 //
+// Past 64 levels of depth, lines are indented no further.
+//
 // Locations (`@line:col-line:col`, end exclusive) follow each node's head.
 // An identifier or qualified name shows its own location only when it does
 // not start where its node starts: `@line:col` when it spans exactly its
@@ -14,6 +16,7 @@
 // back from the dump, without repeating the obvious ones.
 #include "frontend/ast_dump.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <string>
@@ -288,8 +291,26 @@ class Dumper {
     return n;
   }
 
+  // A chain (`1 + 1 + ...`, `a.b.c...`, `else if ...`) is built bottom-up
+  // in a loop, each link taking the node below it, so that only true
+  // nesting recurses.
   Node expr(const Expr* e) {
     if (e == nullptr) return Node{"", "expr-null", {}};
+    std::vector<const Expr*> spine;
+    for (const Expr* x = e; x != nullptr; x = chainChild(x)) spine.push_back(x);
+    Node below = exprNode(spine.back(), nullptr);
+    for (std::size_t i = spine.size() - 1; i-- > 0;)
+      below = exprNode(spine[i], &below);
+    return below;
+  }
+
+  // `chained`: the node already built for chainChild(e), if any.
+  Node exprNode(const Expr* e, Node* chained) {
+    auto kid = [&](const Expr* child) {
+      if (chained != nullptr && child == chainChild(e))
+        return std::move(*chained);
+      return expr(child);
+    };
     Node n;
     std::string at = loc(e->range);
     switch (e->kind) {
@@ -321,13 +342,13 @@ class Dumper {
       case ExprKind::Field: {
         const auto* f = llvm::cast<FieldExpr>(e);
         n.head = "dot " + ident(f->name, e->range) + at;
-        n.kids.push_back(expr(f->base));
+        n.kids.push_back(kid(f->base));
         break;
       }
       case ExprKind::Call: {
         const auto* c = llvm::cast<CallExpr>(e);
         n.head = "call" + at;
-        n.kids.push_back(expr(c->callee));
+        n.kids.push_back(kid(c->callee));
         for (const Arg& a : c->args) {
           Node arg{"", "arg", {}};
           if (!a.label.empty()) arg.head += " " + ident(a.label, a.range);
@@ -340,14 +361,14 @@ class Dumper {
       case ExprKind::TypeApply: {
         const auto* t = llvm::cast<TypeApplyExpr>(e);
         n.head = "type-apply" + at;
-        n.kids.push_back(expr(t->base));
+        n.kids.push_back(kid(t->base));
         for (const TypeExpr* arg : t->typeArgs) n.kids.push_back(type(arg));
         break;
       }
       case ExprKind::RecordLit: {
         const auto* r = llvm::cast<RecordLitExpr>(e);
         n.head = "record" + at;
-        n.kids.push_back(labelled("type:", expr(r->type)));
+        n.kids.push_back(labelled("type:", kid(r->type)));
         for (const FieldInit& f : r->fields) {
           Node init{"", "init " + ident(f.name, f.range) + loc(f.range), {}};
           init.kids.push_back(expr(f.value));
@@ -375,7 +396,7 @@ class Dumper {
         n.kids.push_back(labelled("cond:", expr(i->cond)));
         n.kids.push_back(labelled("then:", expr(i->thenBlock)));
         if (i->elseExpr != nullptr)
-          n.kids.push_back(labelled("else:", expr(i->elseExpr)));
+          n.kids.push_back(labelled("else:", kid(i->elseExpr)));
         break;
       }
       case ExprKind::Match: {
@@ -398,13 +419,13 @@ class Dumper {
       case ExprKind::Unary: {
         const auto* u = llvm::cast<UnaryExpr>(e);
         n.head = "unary " + std::string(spelling(u->op)) + at;
-        n.kids.push_back(expr(u->operand));
+        n.kids.push_back(kid(u->operand));
         break;
       }
       case ExprKind::Binary: {
         const auto* b = llvm::cast<BinaryExpr>(e);
         n.head = "binary " + std::string(spelling(b->op)) + at;
-        n.kids.push_back(expr(b->lhs));
+        n.kids.push_back(kid(b->lhs));
         n.kids.push_back(expr(b->rhs));
         break;
       }
@@ -644,26 +665,61 @@ class Dumper {
 
 bool isLeaf(const Node& n) { return n.kids.empty(); }
 
-void render(const Node& n, int indent, std::string& out) {
-  out.append(static_cast<std::size_t>(indent), ' ');
-  if (!n.label.empty()) out += n.label + " ";
-  out += "(" + n.head;
-  bool flat = !n.container;
-  for (const Node& kid : n.kids) flat = flat && isLeaf(kid);
-  if (flat) {
-    for (const Node& kid : n.kids) {
-      out += " ";
-      if (!kid.label.empty()) out += kid.label + " ";
-      out += "(" + kid.head + ")";
-    }
-    out += ")";
-    return;
-  }
+void renderFlat(const Node& n, std::string& out) {
   for (const Node& kid : n.kids) {
-    out += "\n";
-    render(kid, indent + 2, out);
+    out += " ";
+    if (!kid.label.empty()) out += kid.label + " ";
+    out += "(" + kid.head + ")";
   }
-  out += ")";
+}
+
+// Past this depth lines are indented no further, so that the dump of a long
+// chain grows linearly with it; the parentheses still give the structure.
+constexpr std::size_t kMaxIndentLevels = 64;
+
+// Iterative: a chain makes the tree as deep as the chain is long.
+void render(const Node& root, std::string& out) {
+  struct Frame {
+    const Node* node;
+    std::size_t next;  // the next kid to print
+  };
+  std::vector<Frame> stack;
+  auto open = [&](const Node& n) {
+    out.append(std::min(stack.size(), kMaxIndentLevels) * 2, ' ');
+    if (!n.label.empty()) out += n.label + " ";
+    out += "(" + n.head;
+    bool flat = !n.container;
+    for (const Node& kid : n.kids) flat = flat && isLeaf(kid);
+    if (flat) {
+      renderFlat(n, out);
+      out += ")";
+      return;
+    }
+    stack.push_back({&n, 0});
+  };
+  open(root);
+  while (!stack.empty()) {
+    Frame& top = stack.back();
+    if (top.next == top.node->kids.size()) {
+      out += ")";
+      stack.pop_back();
+      continue;
+    }
+    const Node& kid = top.node->kids[top.next++];
+    out += "\n";
+    open(kid);
+  }
+}
+
+// Taken apart leaf first, so that destroying a deep tree does not recurse.
+void dismantle(Node root) {
+  std::vector<Node> pending;
+  pending.push_back(std::move(root));
+  while (!pending.empty()) {
+    Node n = std::move(pending.back());
+    pending.pop_back();
+    for (Node& kid : n.kids) pending.push_back(std::move(kid));
+  }
 }
 
 }  // namespace
@@ -672,8 +728,9 @@ std::string dumpAst(const ast::File& file, const SourceFile& source,
                     AstDumpOptions options) {
   Node root = Dumper(source, options).file(file);
   std::string out;
-  render(root, 0, out);
+  render(root, out);
   out += "\n";
+  dismantle(std::move(root));
   return out;
 }
 

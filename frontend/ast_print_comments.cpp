@@ -177,9 +177,70 @@ class CommentPlan::Builder {
     out.push_back(std::move(body));
   }
 
-  // The bodies inside an expression, outermost first.
+  // The bodies inside an expression, outermost first. A chain (see
+  // ast::chainChild) is walked in a loop, in source order: what each link
+  // holds before the link below it, the bottom, then what each holds after.
   void expr(const Expr* e, std::vector<Body>& out) {
-    if (e == nullptr) return;
+    std::vector<const Expr*> spine;
+    const Expr* bottom = e;
+    while (bottom != nullptr && chainChild(bottom) != nullptr) {
+      spine.push_back(bottom);
+      bottom = chainChild(bottom);
+    }
+    for (const Expr* link : spine) before(link, out);
+    if (bottom != nullptr) {
+      before(bottom, out);
+      leaf(bottom, out);
+      after(bottom, out);
+    }
+    for (auto it = spine.rbegin(); it != spine.rend(); ++it) after(*it, out);
+  }
+
+  // A chain link's children before its chain child.
+  void before(const Expr* e, std::vector<Body>& out) {
+    if (const auto* i = llvm::dyn_cast<IfExpr>(e)) {
+      expr(i->cond, out);
+      block(i->thenBlock, out);
+    }
+  }
+
+  // A chain link's children after its chain child.
+  void after(const Expr* e, std::vector<Body>& out) {
+    switch (e->kind) {
+      case ExprKind::Call:
+        for (const Arg& a : llvm::cast<CallExpr>(e)->args) expr(a.value, out);
+        return;
+      case ExprKind::RecordLit:
+        for (const FieldInit& f : llvm::cast<RecordLitExpr>(e)->fields)
+          expr(f.value, out);
+        return;
+      case ExprKind::Binary:
+        expr(llvm::cast<BinaryExpr>(e)->rhs, out);
+        return;
+      case ExprKind::Field:
+      case ExprKind::TypeApply:
+      case ExprKind::If:
+      case ExprKind::Unary:
+      case ExprKind::IntLit:
+      case ExprKind::FloatLit:
+      case ExprKind::BoolLit:
+      case ExprKind::StringLit:
+      case ExprKind::UnitLit:
+      case ExprKind::DurationLit:
+      case ExprKind::Name:
+      case ExprKind::ListLit:
+      case ExprKind::MapLit:
+      case ExprKind::Match:
+      case ExprKind::Block:
+      case ExprKind::Paren:
+      case ExprKind::Fail:
+      case ExprKind::Error:
+        return;
+    }
+  }
+
+  // The children of a node that is no chain link.
+  void leaf(const Expr* e, std::vector<Body>& out) {
     switch (e->kind) {
       case ExprKind::IntLit:
       case ExprKind::FloatLit:
@@ -188,29 +249,18 @@ class CommentPlan::Builder {
       case ExprKind::DurationLit:
       case ExprKind::Name:
       case ExprKind::Error:
+      case ExprKind::Field:
+      case ExprKind::Call:
+      case ExprKind::TypeApply:
+      case ExprKind::RecordLit:
+      case ExprKind::If:
+      case ExprKind::Unary:
+      case ExprKind::Binary:
         return;
       case ExprKind::StringLit:
         for (const StringPart& p : llvm::cast<StringLitExpr>(e)->parts)
           expr(p.expr, out);
         return;
-      case ExprKind::Field:
-        expr(llvm::cast<FieldExpr>(e)->base, out);
-        return;
-      case ExprKind::Call: {
-        const auto* c = llvm::cast<CallExpr>(e);
-        expr(c->callee, out);
-        for (const Arg& a : c->args) expr(a.value, out);
-        return;
-      }
-      case ExprKind::TypeApply:
-        expr(llvm::cast<TypeApplyExpr>(e)->base, out);
-        return;
-      case ExprKind::RecordLit: {
-        const auto* r = llvm::cast<RecordLitExpr>(e);
-        expr(r->type, out);
-        for (const FieldInit& f : r->fields) expr(f.value, out);
-        return;
-      }
       case ExprKind::ListLit:
         for (const Expr* el : llvm::cast<ListLitExpr>(e)->elements)
           expr(el, out);
@@ -221,13 +271,6 @@ class CommentPlan::Builder {
           expr(entry.value, out);
         }
         return;
-      case ExprKind::If: {
-        const auto* i = llvm::cast<IfExpr>(e);
-        expr(i->cond, out);
-        block(i->thenBlock, out);
-        expr(i->elseExpr, out);
-        return;
-      }
       case ExprKind::Match: {
         const auto* m = llvm::cast<MatchExpr>(e);
         expr(m->scrutinee, out);
@@ -245,15 +288,6 @@ class CommentPlan::Builder {
       case ExprKind::Block:
         block(llvm::cast<BlockExpr>(e), out);
         return;
-      case ExprKind::Unary:
-        expr(llvm::cast<UnaryExpr>(e)->operand, out);
-        return;
-      case ExprKind::Binary: {
-        const auto* b = llvm::cast<BinaryExpr>(e);
-        expr(b->lhs, out);
-        expr(b->rhs, out);
-        return;
-      }
       case ExprKind::Paren:
         expr(llvm::cast<ParenExpr>(e)->inner, out);
         return;

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <llvm/Support/Casting.h>
 
@@ -190,12 +191,228 @@ void SourcePrinter::block(const BlockExpr* b) {
   put("}");
 }
 
+// A chain (`1 + 1 + ...`, `a.b.c...`, `else if ...`, see ast::chainChild)
+// is printed in a loop: the part of each link before the link below it
+// (`-`, `if c { } else `), the bottom, then the part of each link after it
+// (` + rhs`, `.name`, `(args)`), innermost first. Only true nesting
+// recurses.
 void SourcePrinter::expr(const Expr* e) {
   if (e == nullptr) {
     put(kErrorMarker);
     return;
   }
+  std::vector<const Expr*> spine;
+  const Expr* bottom = e;
+  for (const Expr* next = chainChild(bottom); next != nullptr;
+       next = chainChild(bottom)) {
+    spine.push_back(bottom);
+    bottom = next;
+  }
+  for (const Expr* link : spine) chainPrefix(link);
+  leaf(bottom);
+  for (auto it = spine.rbegin(); it != spine.rend(); ++it) chainSuffix(*it);
+}
+
+namespace {
+
+// Whether `e` prints with a leading `-`: a negation at its left edge.
+bool startsWithMinus(const Expr* e) {
+  while (e != nullptr) {
+    switch (e->kind) {
+      case ExprKind::Unary:
+        return llvm::cast<UnaryExpr>(e)->op == UnaryOp::Neg;
+      case ExprKind::Binary:
+      case ExprKind::Field:
+      case ExprKind::Call:
+      case ExprKind::TypeApply:
+      case ExprKind::RecordLit:
+        e = chainChild(e);
+        continue;
+      case ExprKind::IntLit:
+      case ExprKind::FloatLit:
+      case ExprKind::BoolLit:
+      case ExprKind::StringLit:
+      case ExprKind::UnitLit:
+      case ExprKind::DurationLit:
+      case ExprKind::Name:
+      case ExprKind::ListLit:
+      case ExprKind::MapLit:
+      case ExprKind::If:
+      case ExprKind::Match:
+      case ExprKind::Block:
+      case ExprKind::Paren:
+      case ExprKind::Fail:
+      case ExprKind::Error:
+        return false;
+    }
+    return false;
+  }
+  return false;
+}
+
+}  // namespace
+
+void SourcePrinter::chainPrefix(const Expr* e) {
   switch (e->kind) {
+    case ExprKind::Unary: {
+      const auto* u = llvm::cast<UnaryExpr>(e);
+      switch (u->op) {
+        case UnaryOp::Neg:
+          put("-");
+          // `--` would start a comment.
+          if (startsWithMinus(u->operand)) put(" ");
+          break;
+        case UnaryOp::Not:
+          put("!");
+          break;
+      }
+      return;
+    }
+    case ExprKind::If: {
+      const auto* i = llvm::cast<IfExpr>(e);
+      put("if ");
+      expr(i->cond);
+      put(" ");
+      block(i->thenBlock);
+      if (i->elseExpr != nullptr) put(" else ");
+      return;
+    }
+    case ExprKind::Field:
+    case ExprKind::Call:
+    case ExprKind::TypeApply:
+    case ExprKind::RecordLit:
+    case ExprKind::Binary:
+    case ExprKind::IntLit:
+    case ExprKind::FloatLit:
+    case ExprKind::BoolLit:
+    case ExprKind::StringLit:
+    case ExprKind::UnitLit:
+    case ExprKind::DurationLit:
+    case ExprKind::Name:
+    case ExprKind::ListLit:
+    case ExprKind::MapLit:
+    case ExprKind::Match:
+    case ExprKind::Block:
+    case ExprKind::Paren:
+    case ExprKind::Fail:
+    case ExprKind::Error:
+      return;
+  }
+}
+
+void SourcePrinter::chainSuffix(const Expr* e) {
+  switch (e->kind) {
+    case ExprKind::Field: {
+      const auto* f = llvm::cast<FieldExpr>(e);
+      // `5 .ms` must not become the duration `5.ms`.
+      if (llvm::isa<IntLitExpr>(f->base)) put(" ");
+      put(".", f->name.name);
+      return;
+    }
+    case ExprKind::Call: {
+      const auto* c = llvm::cast<CallExpr>(e);
+      put("(");
+      commaList(c->args, [&](const Arg& a) {
+        if (!a.label.empty()) {
+          put(a.label.name, ": ");
+        }
+        expr(a.value);
+      });
+      put(")");
+      return;
+    }
+    case ExprKind::TypeApply: {
+      const auto* t = llvm::cast<TypeApplyExpr>(e);
+      put("[");
+      commaList(t->typeArgs, [&](const TypeExpr* arg) { type(arg); });
+      put("]");
+      return;
+    }
+    case ExprKind::RecordLit:
+      recordFields(*llvm::cast<RecordLitExpr>(e));
+      return;
+    case ExprKind::Binary: {
+      const auto* b = llvm::cast<BinaryExpr>(e);
+      put(" ", spelling(b->op), " ");
+      expr(b->rhs);
+      return;
+    }
+    case ExprKind::Unary:
+    case ExprKind::If:
+    case ExprKind::IntLit:
+    case ExprKind::FloatLit:
+    case ExprKind::BoolLit:
+    case ExprKind::StringLit:
+    case ExprKind::UnitLit:
+    case ExprKind::DurationLit:
+    case ExprKind::Name:
+    case ExprKind::ListLit:
+    case ExprKind::MapLit:
+    case ExprKind::Match:
+    case ExprKind::Block:
+    case ExprKind::Paren:
+    case ExprKind::Fail:
+    case ExprKind::Error:
+      return;
+  }
+}
+
+void SourcePrinter::recordFields(const RecordLitExpr& r) {
+  if (r.fields.empty()) {
+    put(" {}");
+    return;
+  }
+  auto field = [&](SourcePrinter& p, const FieldInit& f) {
+    p.put(f.name.name, ": ");
+    p.expr(f.value);
+  };
+  std::string inline_ = render(
+      [&](SourcePrinter& p) {
+        p.put(" { ");
+        p.commaList(r.fields, [&](const FieldInit& f) { field(p, f); });
+        p.put(" }");
+      },
+      true);
+  if (flat_ || fitsOnLine(inline_)) {
+    put(inline_);
+    return;
+  }
+  // Too long for one line: one field per line, with a trailing comma so
+  // that adding a field changes one line.
+  put(" {");
+  ++indent_;
+  for (const FieldInit& f : r.fields) {
+    newline();
+    field(*this, f);
+    put(",");
+  }
+  --indent_;
+  newline();
+  put("}");
+}
+
+// The bottom of a chain: any node without a chain child (a link whose
+// chain child is missing prints as one that has it, with the marker).
+void SourcePrinter::leaf(const Expr* e) {
+  if (e == nullptr) {
+    put(kErrorMarker);
+    return;
+  }
+  switch (e->kind) {
+    case ExprKind::Field:
+    case ExprKind::Call:
+    case ExprKind::TypeApply:
+    case ExprKind::RecordLit:
+    case ExprKind::Unary:
+    case ExprKind::Binary:
+      chainPrefix(e);
+      put(kErrorMarker);
+      chainSuffix(e);
+      return;
+    case ExprKind::If:
+      // Without `else`: the chain ends here.
+      chainPrefix(e);
+      return;
     case ExprKind::IntLit:
       put(std::to_string(llvm::cast<IntLitExpr>(e)->value));
       return;
@@ -219,71 +436,6 @@ void SourcePrinter::expr(const Expr* e) {
     case ExprKind::Name:
       put(llvm::cast<NameExpr>(e)->name.name);
       return;
-    case ExprKind::Field: {
-      const auto* f = llvm::cast<FieldExpr>(e);
-      expr(f->base);
-      // `5 .ms` must not become the duration `5.ms`.
-      if (llvm::isa<IntLitExpr>(f->base)) put(" ");
-      put(".", f->name.name);
-      return;
-    }
-    case ExprKind::Call: {
-      const auto* c = llvm::cast<CallExpr>(e);
-      expr(c->callee);
-      put("(");
-      commaList(c->args, [&](const Arg& a) {
-        if (!a.label.empty()) {
-          put(a.label.name, ": ");
-        }
-        expr(a.value);
-      });
-      put(")");
-      return;
-    }
-    case ExprKind::TypeApply: {
-      const auto* t = llvm::cast<TypeApplyExpr>(e);
-      expr(t->base);
-      put("[");
-      commaList(t->typeArgs, [&](const TypeExpr* arg) { type(arg); });
-      put("]");
-      return;
-    }
-    case ExprKind::RecordLit: {
-      const auto* r = llvm::cast<RecordLitExpr>(e);
-      expr(r->type);
-      if (r->fields.empty()) {
-        put(" {}");
-        return;
-      }
-      auto field = [&](SourcePrinter& p, const FieldInit& f) {
-        p.put(f.name.name, ": ");
-        p.expr(f.value);
-      };
-      std::string inline_ = render(
-          [&](SourcePrinter& p) {
-            p.put(" { ");
-            p.commaList(r->fields, [&](const FieldInit& f) { field(p, f); });
-            p.put(" }");
-          },
-          true);
-      if (flat_ || fitsOnLine(inline_)) {
-        put(inline_);
-        return;
-      }
-      // Too long for one line: one field per line, with a trailing comma
-      // so that adding a field changes one line.
-      put(" {");
-      ++indent_;
-      for (const FieldInit& f : r->fields) {
-        newline();
-        field(*this, f);
-        put(",");
-      }
-      --indent_;
-      newline();
-      put("}");
-      return;
-    }
     case ExprKind::ListLit:
       put("[");
       commaList(llvm::cast<ListLitExpr>(e)->elements,
@@ -303,18 +455,6 @@ void SourcePrinter::expr(const Expr* e) {
         expr(entry.value);
       });
       put("]");
-      return;
-    }
-    case ExprKind::If: {
-      const auto* i = llvm::cast<IfExpr>(e);
-      put("if ");
-      expr(i->cond);
-      put(" ");
-      block(i->thenBlock);
-      if (i->elseExpr != nullptr) {
-        put(" else ");
-        expr(i->elseExpr);
-      }
       return;
     }
     case ExprKind::Match: {
@@ -349,32 +489,6 @@ void SourcePrinter::expr(const Expr* e) {
     case ExprKind::Block:
       block(llvm::cast<BlockExpr>(e));
       return;
-    case ExprKind::Unary: {
-      const auto* u = llvm::cast<UnaryExpr>(e);
-      // Only its first character matters; a flat rendering prints no
-      // comments, so it can be thrown away.
-      std::string operand =
-          render([&](SourcePrinter& p) { p.expr(u->operand); }, true);
-      switch (u->op) {
-        case UnaryOp::Neg:
-          put("-");
-          // `--` would start a comment.
-          if (!operand.empty() && operand.front() == '-') put(" ");
-          break;
-        case UnaryOp::Not:
-          put("!");
-          break;
-      }
-      expr(u->operand);
-      return;
-    }
-    case ExprKind::Binary: {
-      const auto* b = llvm::cast<BinaryExpr>(e);
-      expr(b->lhs);
-      put(" ", spelling(b->op), " ");
-      expr(b->rhs);
-      return;
-    }
     case ExprKind::Paren:
       put("(");
       expr(llvm::cast<ParenExpr>(e)->inner);

@@ -228,6 +228,10 @@ class SourcePrinter {
   void stringLit(const ast::StringLitExpr& s);
   void block(const ast::BlockExpr* b);
   void expr(const ast::Expr* e);
+  void chainPrefix(const ast::Expr* e);
+  void chainSuffix(const ast::Expr* e);
+  void recordFields(const ast::RecordLitExpr& r);
+  void leaf(const ast::Expr* e);
   void stmt(const ast::Stmt* s);
 
   // ast_print.cpp

@@ -246,10 +246,8 @@ class ParserDriver {
   ast::Expr* comparison(SourceRange range, ast::BinaryOp op, ast::Expr* lhs,
                         ast::Expr* rhs);
   ast::Expr* negate(SourceRange range, ast::Expr* operand);
-  // Counts how long a chain of nodes each built on the previous one
-  // (`a.b.c...`, `a + b + ...`, `else if ...`) has grown, and stops the
-  // parse past a limit so that recursive walks over the AST stay bounded.
-  ast::Expr* chain(ast::Expr* node);
+  // Counts how long a chain `p | q | ...` has grown, and stops the parse
+  // past a limit so that the recursive pattern walks stay bounded.
   ast::Pattern* orPattern(SourceRange range, ast::Pattern* lhs,
                           ast::Pattern* rhs);
   ast::Expr* logicalNot(SourceRange range, ast::Expr* operand);
@@ -367,7 +365,7 @@ class ParserDriver {
   std::uint32_t recoveryBegin_ = 0;
   std::uint32_t resyncAt_ = 0;
 
-  // Guards the recursive walks of later phases against absurd nesting.
+  // Guards the recursive pattern walks against absurd or-pattern chains.
   const void* chainEnd_ = nullptr;
   std::uint32_t chainLength_ = 0;
   bool stopped_ = false;

@@ -13,9 +13,10 @@
 namespace herald {
 namespace {
 
-// Longer chains than this (`a.b.c...`, `x + y + ...`) would make the
-// recursive walks of later phases overflow the stack.
-constexpr std::uint32_t kMaxChain = 4096;
+// Expression chains (`a.b.c...`, `x + y + ...`, `else if ...`) have no
+// limit: every walk iterates over them (ast::chainChild). Or-patterns still
+// do, since the checker's pattern walks recurse over `p | q | ...`.
+constexpr std::uint32_t kMaxOrPatterns = 4096;
 
 bool isComparison(const ast::Expr* e) {
   const auto* b = llvm::dyn_cast<ast::BinaryExpr>(e);
@@ -52,54 +53,10 @@ void ParserDriver::noteChain(const void* node, const void* child,
                              SourceRange range) {
   chainLength_ = child != nullptr && child == chainEnd_ ? chainLength_ + 1 : 1;
   chainEnd_ = node;
-  if (chainLength_ > kMaxChain && !stopped_) {
+  if (chainLength_ > kMaxOrPatterns && !stopped_) {
     stopped_ = true;
-    diags_.report<diag::NestingTooDeep>(range, kMaxChain);
+    diags_.report<diag::NestingTooDeep>(range, kMaxOrPatterns);
   }
-}
-
-ast::Expr* ParserDriver::chain(ast::Expr* node) {
-  const ast::Expr* child = nullptr;
-  switch (node->kind) {
-    case ast::ExprKind::Field:
-      child = llvm::cast<ast::FieldExpr>(node)->base;
-      break;
-    case ast::ExprKind::Call:
-      child = llvm::cast<ast::CallExpr>(node)->callee;
-      break;
-    case ast::ExprKind::TypeApply:
-      child = llvm::cast<ast::TypeApplyExpr>(node)->base;
-      break;
-    case ast::ExprKind::RecordLit:
-      child = llvm::cast<ast::RecordLitExpr>(node)->type;
-      break;
-    case ast::ExprKind::If:
-      child = llvm::cast<ast::IfExpr>(node)->elseExpr;
-      break;
-    case ast::ExprKind::Unary:
-      child = llvm::cast<ast::UnaryExpr>(node)->operand;
-      break;
-    case ast::ExprKind::Binary:
-      child = llvm::cast<ast::BinaryExpr>(node)->lhs;
-      break;
-    case ast::ExprKind::IntLit:
-    case ast::ExprKind::FloatLit:
-    case ast::ExprKind::BoolLit:
-    case ast::ExprKind::StringLit:
-    case ast::ExprKind::UnitLit:
-    case ast::ExprKind::DurationLit:
-    case ast::ExprKind::Name:
-    case ast::ExprKind::ListLit:
-    case ast::ExprKind::MapLit:
-    case ast::ExprKind::Match:
-    case ast::ExprKind::Block:
-    case ast::ExprKind::Paren:
-    case ast::ExprKind::Fail:
-    case ast::ExprKind::Error:
-      break;
-  }
-  noteChain(node, child, node->range);
-  return node;
 }
 
 ast::Pattern* ParserDriver::orPattern(SourceRange range, ast::Pattern* lhs,
@@ -323,7 +280,7 @@ ast::Stmt* ParserDriver::stmt(ast::StmtKind kind, SourceRange range,
 
 ast::Expr* ParserDriver::binary(SourceRange range, ast::BinaryOp op,
                                 ast::Expr* lhs, ast::Expr* rhs) {
-  return chain(arena.node<ast::BinaryExpr>(range, op, lhs, rhs));
+  return arena.node<ast::BinaryExpr>(range, op, lhs, rhs);
 }
 
 ast::Expr* ParserDriver::comparison(SourceRange range, ast::BinaryOp op,
@@ -338,11 +295,11 @@ ast::Expr* ParserDriver::comparison(SourceRange range, ast::BinaryOp op,
 }
 
 ast::Expr* ParserDriver::negate(SourceRange range, ast::Expr* operand) {
-  return chain(arena.node<ast::UnaryExpr>(range, ast::UnaryOp::Neg, operand));
+  return arena.node<ast::UnaryExpr>(range, ast::UnaryOp::Neg, operand);
 }
 
 ast::Expr* ParserDriver::logicalNot(SourceRange range, ast::Expr* operand) {
-  return chain(arena.node<ast::UnaryExpr>(range, ast::UnaryOp::Not, operand));
+  return arena.node<ast::UnaryExpr>(range, ast::UnaryOp::Not, operand);
 }
 
 // The lexer reported a malformed number once; the literal becomes an Error
@@ -400,7 +357,7 @@ ast::Expr* ParserDriver::recordLiteral(SourceRange range, ast::Expr* type,
         .fixit({range.file, range.begin, range.begin}, "(")
         .fixit({range.file, range.end, range.end}, ")");
   }
-  return chain(arena.node<ast::RecordLitExpr>(range, type, list(fields)));
+  return arena.node<ast::RecordLitExpr>(range, type, list(fields));
 }
 
 ast::Expr* ParserDriver::plainString(SourceRange range, llvm::StringRef text) {

@@ -246,12 +246,31 @@ TEST_CASE("E0110: nesting deeper than the limit stops the parse") {
   Parsed p = parseText(deep);
   CHECK(p.codes() == std::vector<std::string>{"E0110"});
 
-  std::string chain = "context a\nfn f() { 1";
-  for (int i = 0; i < 5000; ++i) chain += " + 1";
-  chain += " }\n";
-  Parsed q = parseText(chain);
+  std::string patterns = "context a\nfn f(x: Int) -> Int { match x { 0";
+  for (int i = 1; i <= 5000; ++i) patterns += " | " + std::to_string(i);
+  patterns += " => 1, _ => 0 } }\n";
+  Parsed q = parseText(patterns);
   CHECK(q.codes() == std::vector<std::string>{"E0110"});
   REQUIRE(q.result.file != nullptr);
+}
+
+TEST_CASE("E0110: long chains are not nesting") {
+  std::string sum = "context a\nfn f() -> Int { 1";
+  for (int i = 0; i < 20000; ++i) sum += " + 1";
+  sum += " }\n";
+  CHECK(parseText(sum).codes().empty());
+
+  std::string fields = "context a\nfn f() { a";
+  for (int i = 0; i < 20000; ++i) fields += ".b";
+  fields += " }\n";
+  CHECK(parseText(fields).codes().empty());
+
+  std::string branches = "context a\nfn f(x: Int) -> Int { if x == 0 { 0 }";
+  for (int i = 1; i < 2000; ++i)
+    branches += " else if x == " + std::to_string(i) + " { " +
+                std::to_string(i) + " }";
+  branches += " else { 1 } }\n";
+  CHECK(parseText(branches).codes().empty());
 }
 
 TEST_CASE(
