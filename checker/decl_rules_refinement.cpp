@@ -96,7 +96,8 @@ class PredicateChecker {
     if (!detail.empty()) builder.note("{}", detail);
     builder.note(
         "a refinement is a Bool expression over 'self' using "
-        "comparisons, '&&', '||', '!', 'len(self)' and literals");
+        "comparisons, '&&', '||', '!', 'len(self)', literals and Int or "
+        "Duration arithmetic");
     return builder;
   }
 
@@ -149,6 +150,7 @@ class PredicateChecker {
       case ast::ExprKind::TypeApply:
       case ast::ExprKind::RecordLit:
       case ast::ExprKind::ListLit:
+      case ast::ExprKind::MapLit:
       case ast::ExprKind::If:
       case ast::ExprKind::Match:
       case ast::ExprKind::Block:
@@ -238,12 +240,39 @@ class PredicateChecker {
         if (operand != nullptr && llvm::isa<ast::FloatLitExpr>(operand))
           return {types_.floatType()};
         if (operand == nullptr || llvm::isa<ast::ErrorExpr>(operand)) return {};
+        Operand inner = visit(operand, depth + 1);
+        if (inner.type == nullptr) return {};
+        if (inner.type->kind == TypeKind::Int ||
+            inner.type->kind == TypeKind::Duration)
+          return {inner.type};
         reportWithRule(e.range,
-                       "arithmetic ('-') cannot be used in a "
-                       "refinement");
+                       fmt::format("'-' cannot be applied to '{}' in a "
+                                   "refinement",
+                                   displayName(inner.type)));
         return {};
       }
     }
+    return {};
+  }
+
+  // Int arithmetic, and `+ -` on Durations, as in constant expressions;
+  // refinement_eval.cpp evaluates it with checked operations.
+  Operand visitArithmetic(const ast::BinaryExpr& e, std::size_t depth) {
+    Operand lhs = visit(e.lhs, depth + 1);
+    Operand rhs = visit(e.rhs, depth + 1);
+    if (lhs.type == nullptr || rhs.type == nullptr) return {};
+    bool additive = e.op == ast::BinaryOp::Add || e.op == ast::BinaryOp::Sub;
+    if (lhs.type == rhs.type &&
+        (lhs.type->kind == TypeKind::Int ||
+         (additive && lhs.type->kind == TypeKind::Duration)))
+      return {lhs.type, lhs.intLiteral && rhs.intLiteral};
+    reportWithRule(e.range,
+                   fmt::format("arithmetic ('{}') cannot be applied to '{}' "
+                               "and '{}' in a refinement",
+                               ast::spelling(e.op), displayName(lhs.type),
+                               displayName(rhs.type)),
+                   fmt::format("'self' is a '{}' in the refinement of '{}'",
+                               displayName(self_), type_.name));
     return {};
   }
 
@@ -255,11 +284,7 @@ class PredicateChecker {
       case ast::BinaryOp::Mul:
       case ast::BinaryOp::Div:
       case ast::BinaryOp::Rem:
-        reportWithRule(e.range,
-                       fmt::format("arithmetic ('{}') cannot be used in a "
-                                   "refinement",
-                                   op));
-        return {};
+        return visitArithmetic(e, depth);
       case ast::BinaryOp::And:
       case ast::BinaryOp::Or: {
         Operand lhs = visit(e.lhs, depth + 1);
