@@ -7,6 +7,7 @@
 
 #include "checker/body_checker.h"
 #include "checker/const_eval.h"
+#include "checker/const_eval_detail.h"
 
 namespace herald::check {
 
@@ -122,22 +123,6 @@ std::uint32_t high(std::uint64_t v) {
   return static_cast<std::uint32_t>(v >> 32);
 }
 
-std::uint64_t millis(const ast::DurationLitExpr* e) {
-  switch (e->unit) {
-    case DurationUnit::Milliseconds:
-      return e->value;
-    case DurationUnit::Seconds:
-      return e->value * 1000;
-    case DurationUnit::Minutes:
-      return e->value * 60'000;
-    case DurationUnit::Hours:
-      return e->value * 3'600'000;
-    case DurationUnit::Days:
-      return e->value * 86'400'000;
-  }
-  return e->value;
-}
-
 }  // namespace
 
 InstId BodyChecker::check(const ast::Expr* e, const Type* expected) {
@@ -166,7 +151,20 @@ InstId BodyChecker::check(const ast::Expr* e, const Type* expected) {
     case ast::ExprKind::UnitLit:
       return emit(InstKind::UnitLit, tt.unit(), e->range);
     case ast::ExprKind::DurationLit: {
-      std::uint64_t v = millis(cast<ast::DurationLitExpr>(e));
+      const auto* lit = cast<ast::DurationLitExpr>(e);
+      std::optional<std::int64_t> ms = durationMillis(lit->value, lit->unit);
+      if (!ms) {
+        // A constant that would wrap: the same error as constant arithmetic.
+        ConstFailure why;
+        why.set = true;
+        why.cause = ConstFailure::Cause::Overflow;
+        why.range = e->range;
+        why.message = exprText(sema().sources, *e);
+        why.type = tt.duration();
+        reportConstFold(sema().diags, why);
+        return invalid(e->range, tt.duration());
+      }
+      auto v = static_cast<std::uint64_t>(*ms);
       return emit(InstKind::DurationLit, tt.duration(), e->range, low(v),
                   high(v));
     }
