@@ -209,7 +209,7 @@ TEST_CASE("constants: what is not a constant of the expected type") {
   auto r = run(std::string(kShop) + R"h(
 event E = {
   intForFloat: Float = 1, floatForInt: Int = 1.5, interp: String = "a\(1)",
-  sum: Int = 1 + 2, negName: Int = -x, bareForOption: Option[Int] = 3,
+  sum: Float = 1.0 + 2.0, negName: Int = -x, bareForOption: Option[Int] = 3,
   viaFn: Region = regionOf(1),
   notVariant: Region = Abroad, payloadBare: Region = Refunded,
   nullaryCalled: Region = Domestic(), wrongLabel: Region = Refunded(why: "x"),
@@ -414,7 +414,7 @@ type B = String where len(self) >= 1 && self != "x"
 type C = Float where self > 0 && self < 1.5
 type D = Int where len(self) > 0
 type E = String where self > 3
-type F = Int where self + 1 > 2
+type F = Float where self + 1.0 > 2.0
 type G = Int where limit > self
 type H = Int where self
 type I = String where self.len() < 3
@@ -428,7 +428,7 @@ type N = String where len(self) > 0 && "a\(self)" == "b"
   CHECK(joined(r->diagnostics()) == R"(
 E0318 5:20 'len(self)' needs a String or List base, but 'D' refines 'Int'
 E0318 6:23 '>' cannot compare 'String' with 'Int'
-E0318 7:20 arithmetic ('+') cannot be used in a refinement
+E0318 7:22 arithmetic ('+') cannot be applied to 'Float' and 'Float' in a refinement
 E0318 8:20 'limit' cannot be used in a refinement: only 'self' can be named
 E0318 9:20 the refinement of 'H' must be a Bool condition on 'self', but this is 'Int'
 E0318 10:23 a method call cannot be used in a refinement; write 'len(self)'
