@@ -22,8 +22,8 @@ class ArmMatrix {
   ArmMatrix(const ArmMatrix&) = delete;
   ArmMatrix& operator=(const ArmMatrix&) = delete;
 
-  // Whether `arm` matches a value no earlier arm matches; then adds it.
-  // Arms without a guard are added whatever the answer.
+  // Whether `arm` matches a value no earlier arm matches; then adds it,
+  // reachable or not.
   bool addArm(const ResolvedPattern* arm);
   // Patterns of values no arm matches (at most a few), in source-like
   // spelling: `None`, `Some(false)`, `Refunded(_, false)`, `_`. Empty when

@@ -294,15 +294,17 @@ const ResolvedPattern* PatternResolver::name(const ast::NamePattern& p,
   const TypeInfo* sum = namedInfo(type, TypeDefKind::Sum);
   // Values are lowerCamel and variants UpperCamel, so the initial decides
   // whether a lone name binds or names a variant.
-  bool variantName = !single || isUpperInitial(last.name) ||
-                     (sum != nullptr && sum->variant(last.name) != nullptr);
+  const VariantInfo* direct =
+      single && sum != nullptr ? sum->variant(last.name) : nullptr;
+  bool variantName = !single || isUpperInitial(last.name) || direct != nullptr;
   // A subscription cannot bind, so a lower-case name that resembles a
   // variant is more likely a misspelt variant than a binding.
   if (!variantName && !rules().bindings && sum != nullptr &&
       !resemblesNoVariant(*sum, last.name))
     variantName = true;
   if (!variantName) return binding(p, type, text);
-  const VariantInfo* v = resolveVariant(p.name, type, text);
+  const VariantInfo* v =
+      direct != nullptr ? direct : resolveVariant(p.name, type, text);
   if (v == nullptr) return invalid(p.range);
   if (!v->fields.empty()) {
     // `Refunded(..)` says that the payload is left unconstrained.

@@ -23,7 +23,7 @@
 namespace herald::check {
 
 // Where a pattern is written. Everything the two uses do differently is
-// decided by this value, in pattern_report.cpp and PatternResolver::rules:
+// decided by this value, in PatternResolver::rules and pattern_report.cpp:
 //
 // - a match arm may bind names; a subscription pattern only tests values
 //   (the runtime decides it on the decoded event, before any handler runs);
@@ -129,7 +129,7 @@ class PatternResolver {
                         SourceRange range);
   const ResolvedPattern* invalid(SourceRange range);
 
-  // patterns.cpp's structure: records, variants, options, names.
+  // pattern_resolve.cpp: records, variants, options, names.
   const ResolvedPattern* name(const ast::NamePattern& p, const Type* type,
                               const std::string& text);
   const ResolvedPattern* binding(const ast::NamePattern& p, const Type* type,
