@@ -23,6 +23,8 @@ void checkAgentFn(BodyPass& pass, const ContextInfo& ctx,
     InstId root = body.checkFnBody(fn.fn->body, fn.sig.result);
     fn.body = body.finish(BodyKind::Fn, &fn, root, fn.fn->range.file);
   }
+  for (const DependencyInfo& item : fn.given)
+    body.effects.addRequired(&item, &fn);
   pass.fnEffects[&fn] = std::move(body.effects);
 }
 

@@ -50,11 +50,16 @@ struct Effects {
   llvm::SmallVector<const StoreInfo*, 2> writes;
   std::vector<CommitShape::Message> sends;
   llvm::SmallVector<const FnInfo*, 2> callees;  // agent fns called
+  // Agent fns: the `given` items of the fn and of every agent fn it calls,
+  // each with the fn that declares it; a calling handler must give them.
+  llvm::SmallVector<std::pair<const DependencyInfo*, const FnInfo*>, 2>
+      required;
 
   void addCap(const CapabilityInfo* cap, SourceRange at);
   void addEmit(const EventInfo* event);
   void addWrite(const StoreInfo* store);
   void addCallee(const FnInfo* fn);
+  void addRequired(const DependencyInfo* item, const FnInfo* fn);
   // Merges `other` into this one; true when something was added.
   bool merge(const Effects& other);
 };
@@ -214,6 +219,9 @@ class BodyChecker {
   void useCapability(const CapabilityInfo* cap, SourceRange at,
                      bool viaDependency);
   bool givenHere(const CapabilityInfo* cap) const;
+  // Whether the handler gives a named item like `item` (same name and
+  // type).
+  bool givesNamed(const DependencyInfo& item) const;
   InstId checkEmit(const ast::CallExpr* call, const ast::Expr* callee,
                    const ast::TypeApplyExpr* typeArg);
   void callAgentFn(const FnInfo* callee, SourceRange at);
@@ -267,11 +275,15 @@ class BodyChecker {
   llvm::SmallVector<const CapabilityInfo*, 2> reportedCaps_;
   // Capabilities a handler uses without giving them: where, and the agent
   // fn (`via`, with its use `useInFn`) that uses it, if any.
+  // A named item (`item`) of an agent fn that the handler does not give
+  // has no capability to report.
   struct NotGiven {
     const CapabilityInfo* cap = nullptr;
+    const DependencyInfo* item = nullptr;
     SourceRange at;
     SourceRange useInFn;
     const FnInfo* via = nullptr;
+    const FnInfo* callee = nullptr;  // the agent fn called, for an item
   };
   llvm::SmallVector<NotGiven, 2> notGiven_;
   // A statement the parser could not read may have bound any name: after

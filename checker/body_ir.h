@@ -139,16 +139,18 @@ struct SlotId {
   [[nodiscard]] bool valid() const { return index != kNoInst; }
 };
 
-// Which `given` list a dependency is in: the service's or the handler's.
+// Which `given` list a dependency is in: the service's, the handler's or
+// the agent fn's (whose items each calling handler gives under the same
+// name).
 struct DepRef {
-  enum class List : std::uint8_t { Service, Handler };
+  enum class List : std::uint8_t { Service, Handler, Fn };
   List list = List::Handler;
   std::uint32_t index = 0;
   [[nodiscard]] std::uint32_t encode() const {
-    return index * 2 + (list == List::Handler ? 1u : 0u);
+    return index * 3 + static_cast<std::uint32_t>(list);
   }
   [[nodiscard]] static DepRef decode(std::uint32_t v) {
-    return {v % 2 == 1 ? List::Handler : List::Service, v / 2};
+    return {static_cast<List>(v % 3), v / 3};
   }
 };
 

@@ -34,10 +34,17 @@ void Effects::addCallee(const FnInfo* fn) {
     callees.push_back(fn);
 }
 
+void Effects::addRequired(const DependencyInfo* item, const FnInfo* fn) {
+  for (const auto& r : required)
+    if (r.first == item) return;
+  required.emplace_back(item, fn);
+}
+
 bool Effects::merge(const Effects& other) {
   std::size_t before = caps.size() + emits.size() + writes.size() +
-                       sends.size() + callees.size();
+                       sends.size() + callees.size() + required.size();
   for (const auto& c : other.caps) addCap(c.first, c.second);
+  for (const auto& r : other.required) addRequired(r.first, r.second);
   for (const EventInfo* e : other.emits) addEmit(e);
   for (const StoreInfo* w : other.writes) addWrite(w);
   for (const FnInfo* f : other.callees) addCallee(f);
@@ -48,7 +55,7 @@ bool Effects::merge(const Effects& other) {
     if (!seen) sends.push_back(m);
   }
   return caps.size() + emits.size() + writes.size() + sends.size() +
-             callees.size() !=
+             callees.size() + required.size() !=
          before;
 }
 
@@ -98,6 +105,16 @@ bool BodyChecker::givenHere(const CapabilityInfo* cap) const {
          (service != nullptr && has(service->given));
 }
 
+bool BodyChecker::givesNamed(const DependencyInfo& item) const {
+  auto has = [&item](const std::vector<DependencyInfo>& given) {
+    for (const DependencyInfo& d : given)
+      if (d.named && d.name == item.name && d.type == item.type) return true;
+    return false;
+  };
+  return (handler != nullptr && has(handler->given)) ||
+         (service != nullptr && has(service->given));
+}
+
 void BodyChecker::reportNotGiven(const CapabilityInfo* cap, SourceRange at,
                                  const SourceRange* useInFn,
                                  const FnInfo* via) {
@@ -105,9 +122,9 @@ void BodyChecker::reportNotGiven(const CapabilityInfo* cap, SourceRange at,
       reportedCaps_.end())
     return;
   reportedCaps_.push_back(cap);
-  notGiven_.push_back(NotGiven{cap, at,
+  notGiven_.push_back(NotGiven{cap, nullptr, at,
                                useInFn != nullptr ? *useInFn : SourceRange{},
-                               useInFn != nullptr ? via : nullptr});
+                               useInFn != nullptr ? via : nullptr, nullptr});
 }
 
 // Reported once the whole handler is checked, so that the fix-its of
@@ -125,30 +142,64 @@ void BodyChecker::reportMissingCapabilities() {
                ? cap->name
                : cap->qualified;
   };
+  // What each adds to the handler's `given` list: a capability's name, or
+  // an agent fn's named item as that fn writes it (same context).
   std::vector<std::string> names;
-  for (const NotGiven& n : notGiven_) names.push_back(spelling(n.cap));
-  std::vector<std::string> sorted = names;
-  std::sort(sorted.begin(), sorted.end());
-  std::string joined;
-  for (const std::string& n : sorted)
-    joined += (joined.empty() ? "" : ", ") + n;
+  for (const NotGiven& n : notGiven_)
+    names.push_back(n.item != nullptr
+                        ? std::string(sema().sources.textOf(n.item->range))
+                        : spelling(n.cap));
   const ast::HandlerDecl* decl = handler != nullptr ? handler->decl : nullptr;
+  // A named item the handler gives under the same name but another type is
+  // corrected in place; the others are inserted together.
+  std::vector<const ast::GivenItem*> clash(notGiven_.size(), nullptr);
+  std::vector<std::string> inserted;
+  std::size_t carrier = notGiven_.size();
+  for (std::size_t i = 0; i < notGiven_.size(); ++i) {
+    if (notGiven_[i].item != nullptr && decl != nullptr)
+      for (const ast::GivenItem& g : decl->given)
+        if (!g.name.empty() && g.name.name == notGiven_[i].item->name)
+          clash[i] = &g;
+    if (clash[i] != nullptr) continue;
+    inserted.push_back(names[i]);
+    if (carrier == notGiven_.size()) carrier = i;
+  }
+  std::sort(inserted.begin(), inserted.end());
+  std::string joined;
+  for (const std::string& n : inserted)
+    joined += (joined.empty() ? "" : ", ") + n;
   for (std::size_t i = 0; i < notGiven_.size(); ++i) {
     const NotGiven& n = notGiven_[i];
-    auto report = sema().diags.report<diag::CapabilityNotGiven>(n.at, names[i]);
-    if (n.via != nullptr)
+    auto report =
+        n.item != nullptr
+            ? sema().diags.report<diag::GivenNotPassed>(
+                  n.at, handler != nullptr ? handler->name : "", n.callee->name,
+                  names[i])
+            : sema().diags.report<diag::CapabilityNotGiven>(n.at, names[i]);
+    if (n.item != nullptr)
+      report.note(n.useInFn,
+                  "'{}' declares it here; a handler that calls it must give "
+                  "the same item",
+                  n.via->name);
+    else if (n.via != nullptr)
       report.note(n.useInFn,
                   "'{}' uses '{}' here; a handler that calls it must "
                   "give it",
                   n.via->name, names[i]);
     if (decl == nullptr) continue;
     const std::string& where = handler->name;
-    if (i != 0) {
-      report.note("the fix-it for '{}' adds it to the 'given' of '{}'",
-                  names[0], where);
+    if (clash[i] != nullptr) {
+      report.note(clash[i]->range, "'{}' gives '{}' with another type here",
+                  where, n.item->name);
+      report.fixit(clash[i]->range, names[i]);
       continue;
     }
-    bool several = notGiven_.size() > 1;
+    if (i != carrier) {
+      report.note("the fix-it for '{}' adds it to the 'given' of '{}'",
+                  names[carrier], where);
+      continue;
+    }
+    bool several = inserted.size() > 1;
     if (!decl->given.empty()) {
       SourceRange last = decl->given.back().range;
       if (several)
@@ -215,13 +266,40 @@ void BodyChecker::callAgentFn(const FnInfo* callee, SourceRange at) {
   if (it == pass_.fnEffects.end()) return;
   const Effects& summary = it->second;
   switch (role_) {
-    case BodyRole::Handler:
+    case BodyRole::Handler: {
+      // A capability reached through a named item is that item's to
+      // report.
+      auto throughItem = [&summary](const CapabilityInfo* cap) {
+        for (const auto& r : summary.required)
+          if (r.first->named && r.first->type != nullptr &&
+              r.first->type->kind == TypeKind::Capability &&
+              r.first->type->capability == cap)
+            return true;
+        return false;
+      };
+      for (const auto& [item, owner] : summary.required) {
+        if (BodyChecker::quiet(item->type)) continue;
+        if (item->named) {
+          if (givesNamed(*item)) continue;
+          bool seen = false;
+          for (const NotGiven& n : notGiven_) seen |= n.item == item;
+          if (!seen)
+            notGiven_.push_back(
+                NotGiven{nullptr, item, at, item->range, owner, callee});
+        } else if (item->type->kind == TypeKind::Capability &&
+                   !givenHere(item->type->capability)) {
+          reportNotGiven(item->type->capability, at, &item->range, owner);
+        }
+      }
       for (const auto& c : summary.caps)
-        if (!givenHere(c.first)) reportNotGiven(c.first, at, &c.second, callee);
+        if (!throughItem(c.first) && !givenHere(c.first))
+          reportNotGiven(c.first, at, &c.second, callee);
       return;
+    }
     case BodyRole::Invariant:
       if (!summary.caps.empty() || !summary.emits.empty() ||
-          !summary.writes.empty() || !summary.sends.empty())
+          !summary.writes.empty() || !summary.sends.empty() ||
+          !summary.required.empty())
         sema().diags.report<diag::ImpureInvariant>(
             at, ownerName,
             "it calls '" + callee->name + "', which has effects");

@@ -47,6 +47,7 @@ BodyScope BodyChecker::scope() const {
       role_ == BodyRole::Invariant)
     scope.agent = agent;
   if (role_ == BodyRole::Handler) scope.handler = handler;
+  if (role_ == BodyRole::AgentFn) scope.fn = fn;
   scope.service = service;
   return scope;
 }

@@ -204,6 +204,8 @@ struct FnInfo : DeclInfoOf<DeclInfoKind::Fn> {
   const ServiceInfo* service = nullptr;  // a service-local fn
   FnSignature sig;
   const ast::FnDecl* fn = nullptr;
+  // An agent fn's `given` items, which every handler calling it must give.
+  std::vector<DependencyInfo> given;
   // Filled by body checking (agent fns): what its body commits and uses,
   // merged into every handler that calls it.
   std::vector<const CapabilityInfo*> capabilitiesUsed;

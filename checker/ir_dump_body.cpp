@@ -125,11 +125,20 @@ class BodyDumper {
         DepRef dep = DepRef::decode(v);
         const std::vector<DependencyInfo>* given = nullptr;
         const char* owner = "handler";
-        if (dep.list == DepRef::List::Service) {
-          owner = "service";
-          if (body_.service != nullptr) given = &body_.service->given;
-        } else if (body_.kind == BodyKind::Handler) {
-          given = &static_cast<const HandlerInfo*>(body_.owner)->given;
+        switch (dep.list) {
+          case DepRef::List::Service:
+            owner = "service";
+            if (body_.service != nullptr) given = &body_.service->given;
+            break;
+          case DepRef::List::Handler:
+            if (body_.kind == BodyKind::Handler)
+              given = &static_cast<const HandlerInfo*>(body_.owner)->given;
+            break;
+          case DepRef::List::Fn:
+            owner = "fn";
+            if (body_.kind == BodyKind::Fn)
+              given = &static_cast<const FnInfo*>(body_.owner)->given;
+            break;
         }
         return fmt::format("{}.given[{}] {}", owner, dep.index,
                            given != nullptr && dep.index < given->size()

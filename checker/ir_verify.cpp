@@ -243,6 +243,8 @@ class Verifier {
           given = &b.service->given;
         if (dep.list == DepRef::List::Handler && b.kind == BodyKind::Handler)
           given = &static_cast<const HandlerInfo*>(b.owner)->given;
+        if (dep.list == DepRef::List::Fn && b.kind == BodyKind::Fn)
+          given = &static_cast<const FnInfo*>(b.owner)->given;
         if (given == nullptr || dep.index >= given->size())
           problem(s.where, "an unresolved dependency");
         return;

@@ -56,6 +56,13 @@ bool lookupScope(const BodyScope& scope, llvm::StringRef name,
         return true;
       }
   }
+  if (const FnInfo* fn = scope.fn)
+    for (std::size_t i = 0; i < fn->given.size(); ++i)
+      if (fn->given[i].named && fn->given[i].name == name) {
+        out = dependency(fn->given[i], DepRef{DepRef::List::Fn,
+                                              static_cast<std::uint32_t>(i)});
+        return true;
+      }
   const HandlerInfo* handler = scope.handler;
   if (handler == nullptr) return false;
   if (handler->by != nullptr && !handler->byBinder.empty() &&

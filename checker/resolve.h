@@ -34,6 +34,7 @@ struct BodyScope {
   const AgentInfo* agent = nullptr;      // its key, stores and fns are in scope
   const HandlerInfo* handler = nullptr;  // its actor binder and `given`
   const ServiceInfo* service = nullptr;  // its fns and `given`
+  const FnInfo* fn = nullptr;            // an agent fn: its `given`
 };
 
 enum class NameKind : std::uint8_t {
@@ -94,9 +95,9 @@ struct Resolution {
 
 // Resolves the longest prefix of `parts` (at least one) visible from
 // `from` with `scope`: the body's names first (locals innermost first,
-// parameters, key, stores, actor binder, the handler's then the service's
-// `given`), then `Some` and `None`, local fns, a bare variant of
-// `expected` (a sum), declarations (lookup.h) and first-party
+// parameters, key, stores, the agent fn's `given`, actor binder, the
+// handler's then the service's `given`), then `Some` and `None`, local fns, a
+// bare variant of `expected` (a sum), declarations (lookup.h) and first-party
 // capabilities; then one member of a type or capability.
 [[nodiscard]] Resolution resolveName(const Program& program,
                                      const ContextInfo& from,

@@ -211,6 +211,7 @@ void resolveDeclSignature(Sema& sema, ContextInfo& ctx, DeclInfo& d) {
         fn.sig = resolveSignature(sema, ctx, fn.fn->params, fn.fn->returnType);
       else
         fn.sig.result = sema.program.types.error();
+      reportGivenOnPureFn(sema, fn);
       return;
     }
     case DeclInfoKind::Agent:

@@ -152,9 +152,28 @@ void resolveMemberFn(Sema& sema, const ContextInfo& ctx, FnInfo& fn) {
     return;
   }
   fn.sig = resolveSignature(sema, ctx, fn.fn->params, fn.fn->returnType);
+  if (fn.agent != nullptr)
+    fn.given = resolveGiven(sema, ctx, fn.fn->given);
+  else
+    reportGivenOnPureFn(sema, fn);
 }
 
 }  // namespace
+
+void reportGivenOnPureFn(Sema& sema, const FnInfo& fn) {
+  if (fn.fn == nullptr || fn.fn->given.empty()) return;
+  const ast::GivenItem& first = fn.fn->given.front();
+  SourceRange at = SourceRange::join(first.range, fn.fn->given.back().range);
+  const char* where = fn.service != nullptr       ? "a service's fns"
+                      : !fn.fn->ownerType.empty() ? "static fns"
+                                                  : "context-level fns";
+  sema.diags.report<diag::GivenOnPureFn>(at, fn.name)
+      .note(
+          "{} use no capabilities, stores or messages; pass what it needs as "
+          "parameters, or make it an agent fn called from a handler that "
+          "gives them",
+          where);
+}
 
 void resolveAgentSignatures(Sema& sema, AgentInfo& agent) {
   const auto* decl = llvm::dyn_cast_or_null<ast::AgentDecl>(agent.decl);

@@ -32,6 +32,9 @@ namespace herald::check {
 
 // Agents and services: keys, stores, handlers (`by`, `given`), fns.
 void resolveAgentSignatures(Sema& sema, AgentInfo& agent);
+// given-on-pure-fn for a context-level, static or service-local fn with a
+// `given` list.
+void reportGivenOnPureFn(Sema& sema, const FnInfo& fn);
 void resolveServiceSignatures(Sema& sema, ServiceInfo& service);
 
 }  // namespace herald::check
