@@ -28,6 +28,7 @@ namespace {
 constexpr std::uint64_t kWorkBudget = 4'000'000;
 constexpr std::size_t kMaxWitnesses = 4;
 constexpr int kMaxPeel = 64;
+constexpr int kMaxDepth = 1000;
 
 using Pat = const ResolvedPattern*;  // null: matches anything
 using Row = llvm::SmallVector<Pat, 4>;
@@ -272,6 +273,7 @@ struct ArmMatrix::State {
   std::vector<std::uint32_t> wildRows;
   std::vector<std::uint32_t> rangeRows;
   std::uint64_t work = 0;
+  int depth = 0;
   bool capped = false;
   bool more = false;
   // For the fallback: an arm matched everything, or every value of a
@@ -379,6 +381,20 @@ struct ArmMatrix::State {
   bool useful(const Matrix& m, const Row& q, const Types& ts,
               std::vector<WitnessRow>* out) {
     if (!spend(1)) return true;
+    // Each column is one level: a record of thousands of fields must not
+    // exhaust the stack.
+    if (depth >= kMaxDepth) {
+      capped = true;
+      return true;
+    }
+    ++depth;
+    bool u = usefulAt(m, q, ts, out);
+    --depth;
+    return u;
+  }
+
+  bool usefulAt(const Matrix& m, const Row& q, const Types& ts,
+                std::vector<WitnessRow>* out) {
     if (q.empty()) {
       if (!m.empty()) return false;
       if (out != nullptr) out->emplace_back();

@@ -10,6 +10,7 @@
 #include <doctest/doctest.h>
 
 #include "checker/checker.h"
+#include "checker/ir.h"
 #include "checker/ir_verify.h"
 #include "frontend/diagnostic.h"
 #include "frontend/parser.h"
@@ -117,6 +118,20 @@ TEST_CASE("an exponential search stops at the work bound with a note") {
   CHECK(run->seconds < kSeconds);
 }
 
+TEST_CASE("a pattern thousands of columns deep stops at the depth bound") {
+  std::string type = "type R = {";
+  for (int i = 0; i < 5000; ++i)
+    type += (i == 0 ? " f" : ", f") + std::to_string(i) + ": Bool";
+  type += " }";
+  auto run = check("context t\n" + type +
+                   "\nfn f(o: Option[R]) -> Int {\n  match o {\n"
+                   "    Some({ f4999: true, .. }) => 1,\n    None => 2,\n"
+                   "  }\n}\n");
+  CHECK(run->codes() == Codes{"E0307"});
+  CHECK(run->saysSomewhere("too large to check through its payloads"));
+  CHECK(run->seconds < kSeconds);
+}
+
 TEST_CASE("exhaustiveness through payloads names the missing pattern") {
   auto run = check(R"H(context t
 type Region = | Domestic | Refunded(reason: String, full: Bool)
@@ -137,6 +152,37 @@ fn f(r: Region, o: Option[Bool]) -> Int {
 }
 )H");
   CHECK(clean->codes() == Codes{});
+}
+
+TEST_CASE(
+    "refined arms are unrefined to the match's type; the verifier checks") {
+  auto run = check(R"H(context t
+type Q = Int where self > 0 && self <= 10
+fn f(q: Q, b: Bool) -> Int {
+  let n = match b { true => q, false => 7 }
+  n
+}
+)H");
+  CHECK(run->codes() == Codes{});
+  REQUIRE(verifyIr(*run->program).empty());
+  BodyIr& ir = run->program->bodies;
+  const Inst* match = nullptr;
+  for (const Inst& i : ir.insts)
+    if (i.kind == InstKind::Match) match = &i;
+  REQUIRE(match != nullptr);
+  CHECK(displayName(run->program->types.byId(match->type)) == "Int");
+  std::vector<std::uint32_t> arms(ir.list(match->b).begin(),
+                                  ir.list(match->b).end());
+  REQUIRE(arms.size() == 2);
+  Inst& first = ir.insts[arms[0]];
+  CHECK(ir.insts[first.b].kind == InstKind::Unrefine);
+  // An arm left at its refined type, as a join that guessed would leave it.
+  TypeId saved = first.type;
+  first.type = ir.insts[ir.insts[first.b].a].type;
+  std::vector<std::string> problems = verifyIr(*run->program);
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].find("the match's type") != std::string::npos);
+  first.type = saved;
 }
 
 }  // namespace
