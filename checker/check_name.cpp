@@ -75,6 +75,9 @@ void BodyChecker::reportUnknownName(const ast::Ident& name) {
   }
   if (service != nullptr)
     for (const auto& f : service->fns) candidates.push_back(f->name);
+  if (role_ == BodyRole::AgentFn && fn != nullptr)
+    for (const DependencyInfo& d : fn->given)
+      if (d.named) candidates.push_back(d.name);
   if (handler != nullptr) {
     if (!handler->byBinder.empty()) candidates.push_back(handler->byBinder);
     for (const DependencyInfo& d : handler->given) candidates.push_back(d.name);
