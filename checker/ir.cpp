@@ -2,35 +2,24 @@
 
 namespace herald::check {
 
-namespace {
-
-template <typename T>
-const T* findNamed(const std::vector<T>& items, llvm::StringRef name) {
-  for (const T& item : items)
-    if (item.name == name) return &item;
-  return nullptr;
-}
-
-}  // namespace
-
 const FieldInfo* TypeInfo::field(llvm::StringRef n) const {
-  return findNamed(fields, n);
+  return fieldIndex.find(fields, n);
 }
 
 const VariantInfo* TypeInfo::variant(llvm::StringRef n) const {
-  return findNamed(variants, n);
+  return variantIndex.find(variants, n);
 }
 
 const FieldInfo* EventInfo::field(llvm::StringRef n) const {
-  return findNamed(fields, n);
+  return fieldIndex.find(fields, n);
 }
 
 const CapabilityOp* CapabilityInfo::op(llvm::StringRef n) const {
-  return findNamed(ops, n);
+  return opIndex.find(ops, n);
 }
 
 const HandlerInfo* AgentInfo::handler(llvm::StringRef n) const {
-  return findNamed(handlers, n);
+  return handlerIndex.find(handlers, n);
 }
 
 const StoreInfo* AgentInfo::store(llvm::StringRef n) const {
@@ -46,7 +35,7 @@ const FnInfo* AgentInfo::fn(llvm::StringRef n) const {
 }
 
 const HandlerInfo* ServiceInfo::handler(llvm::StringRef n) const {
-  return findNamed(handlers, n);
+  return handlerIndex.find(handlers, n);
 }
 
 const FnInfo* ServiceInfo::fn(llvm::StringRef n) const {

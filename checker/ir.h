@@ -83,6 +83,41 @@ struct VariantInfo {
   SourceRange nameRange;
 };
 
+// A name -> position index over a declaration's member list (fields,
+// variants, ops, handlers) for the lookups by name that checking does per
+// use: a long list is indexed on its first lookup and the index extended
+// when the list has grown since, so lookups stay O(1) however many members
+// a declaration has. Short lists are scanned. The first of duplicate names
+// wins, as in a scan (duplicates are reported where they are declared).
+class MemberIndex {
+ public:
+  template <typename T>
+  [[nodiscard]] const T* find(const std::vector<T>& items,
+                              llvm::StringRef name) const {
+    if (items.size() < kScanBelow) {
+      for (const T& item : items)
+        if (item.name == name) return &item;
+      return nullptr;
+    }
+    if (indexed_ > items.size()) {  // the list was replaced: start over
+      positions_.clear();
+      indexed_ = 0;
+    }
+    for (; indexed_ < items.size(); ++indexed_)
+      positions_.try_emplace(items[indexed_].name,
+                             static_cast<std::uint32_t>(indexed_));
+    auto it = positions_.find(name);
+    if (it == positions_.end()) return nullptr;
+    const T& item = items[it->second];
+    return item.name == name ? &item : nullptr;
+  }
+
+ private:
+  static constexpr std::size_t kScanBelow = 16;
+  mutable llvm::StringMap<std::uint32_t> positions_;
+  mutable std::size_t indexed_ = 0;
+};
+
 enum class TypeDefKind : std::uint8_t {
   Record,
   Sum,
@@ -103,6 +138,7 @@ struct TypeInfo : DeclInfoOf<DeclInfoKind::Type> {
 
   [[nodiscard]] const FieldInfo* field(llvm::StringRef n) const;
   [[nodiscard]] const VariantInfo* variant(llvm::StringRef n) const;
+  MemberIndex fieldIndex, variantIndex;  // for field() and variant()
 };
 
 struct EventInfo : DeclInfoOf<DeclInfoKind::Event> {
@@ -111,6 +147,7 @@ struct EventInfo : DeclInfoOf<DeclInfoKind::Event> {
   const Type* type = nullptr;
 
   [[nodiscard]] const FieldInfo* field(llvm::StringRef n) const;
+  MemberIndex fieldIndex;  // for field()
 };
 
 struct ActorInfo : DeclInfoOf<DeclInfoKind::Actor> {
@@ -149,6 +186,7 @@ struct CapabilityInfo : DeclInfoOf<DeclInfoKind::Capability> {
   const Type* type = nullptr;
 
   [[nodiscard]] const CapabilityOp* op(llvm::StringRef n) const;
+  MemberIndex opIndex;  // for op()
 };
 
 struct AgentInfo;
@@ -236,6 +274,7 @@ struct AgentInfo : DeclInfoOf<DeclInfoKind::Agent> {
   std::vector<std::unique_ptr<FnInfo>> fns;  // agent-local, not in the
                                              // context's name table
   [[nodiscard]] const HandlerInfo* handler(llvm::StringRef n) const;
+  MemberIndex handlerIndex;  // for handler()
   [[nodiscard]] const StoreInfo* store(llvm::StringRef n) const;
   [[nodiscard]] const FnInfo* fn(llvm::StringRef n) const;
 };
@@ -262,6 +301,7 @@ struct ServiceInfo : DeclInfoOf<DeclInfoKind::Service> {
   std::vector<HandlerInfo> handlers;
   std::vector<std::unique_ptr<FnInfo>> fns;  // service-local, pure
   [[nodiscard]] const HandlerInfo* handler(llvm::StringRef n) const;
+  MemberIndex handlerIndex;  // for handler()
   [[nodiscard]] const FnInfo* fn(llvm::StringRef n) const;
 };
 
