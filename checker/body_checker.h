@@ -173,6 +173,10 @@ class BodyChecker {
   void reportNotAValue(const ast::Expr* e, llvm::StringRef name,
                        const DeclInfo* decl);
   void reportUnknownMember(const ast::Ident& member, const TypeInfo* type);
+  // `parts` (of `e`) begin with a context's name and name none of its
+  // declarations; `called` when `e` is a callee.
+  void reportContextPrefix(const ast::Expr* e, llvm::ArrayRef<ast::Ident> parts,
+                           const Resolution& r, bool called);
   std::vector<std::string> sumsWithVariant(llvm::StringRef variant) const;
   // A variant written without arguments (`r` is a Variant).
   InstId variantValue(const ast::Expr* e, const ast::Ident& name,

@@ -392,6 +392,9 @@ InstId BodyChecker::checkPathCall(const ast::CallExpr* e, const Type* expected,
     case NameKind::Ambiguous:
       reportAmbiguous(parts[0], r);
       return checkArgsQuietly(e);
+    case NameKind::ContextPrefix:
+      reportContextPrefix(e->callee, parts, r, true);
+      return checkArgsQuietly(e);
     case NameKind::NotFound:
       if (parts.size() == 1 && isSum(expected)) {
         check(e->callee, expected);  // reports the unknown variant
@@ -489,6 +492,7 @@ InstId BodyChecker::checkCall(const ast::CallExpr* e, const Type* expected) {
       case NameKind::StaticFn:
       case NameKind::CapabilityOp:
       case NameKind::UnknownMember:
+      case NameKind::ContextPrefix:
       case NameKind::NotFound:
       case NameKind::Ambiguous: {
         bool handled = false;

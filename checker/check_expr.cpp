@@ -332,6 +332,7 @@ bool BodyChecker::needsExpected(const ast::Expr* e) {
     case NameKind::StaticFn:
     case NameKind::CapabilityOp:
     case NameKind::UnknownMember:
+    case NameKind::ContextPrefix:
     case NameKind::Ambiguous:
       break;
   }

@@ -133,6 +133,7 @@ InstId BodyChecker::checkRecordLit(const ast::RecordLitExpr* e) {
     case NameKind::AgentRefDependency:
     case NameKind::Some:
     case NameKind::None:
+    case NameKind::ContextPrefix:
     case NameKind::NotFound:
     case NameKind::Ambiguous:
       break;  // reported above: no declaration
@@ -266,6 +267,7 @@ InstId BodyChecker::checkString(const ast::StringLitExpr* e) {
         case NameKind::StaticFn:
         case NameKind::CapabilityOp:
         case NameKind::UnknownMember:
+        case NameKind::ContextPrefix:
         case NameKind::NotFound:
         case NameKind::Ambiguous:
           break;

@@ -186,6 +186,7 @@ InstId BodyChecker::scopedValue(const Resolution& r, SourceRange at) {
     case NameKind::Variant:
     case NameKind::StaticFn:
     case NameKind::UnknownMember:
+    case NameKind::ContextPrefix:
     case NameKind::NotFound:
     case NameKind::Ambiguous:
       break;
@@ -272,6 +273,9 @@ InstId BodyChecker::checkName(const ast::NameExpr* e, const Type* expected) {
     case NameKind::Ambiguous:
       reportAmbiguous(e->name, r);
       return invalid(e->range);
+    case NameKind::ContextPrefix:
+      reportContextPrefix(e, llvm::ArrayRef<ast::Ident>(part), r, false);
+      return invalid(e->range);
     case NameKind::NotFound:
       break;
   }
@@ -300,6 +304,35 @@ InstId BodyChecker::checkName(const ast::NameExpr* e, const Type* expected) {
   }
   reportUnknownName(e->name);
   return invalid(e->range);
+}
+
+void BodyChecker::reportContextPrefix(const ast::Expr* e,
+                                      llvm::ArrayRef<ast::Ident> parts,
+                                      const Resolution& r, bool called) {
+  const std::string& ctx = r.context->name;
+  if (r.partsUsed == parts.size()) {
+    if (called)
+      sema().diags.report<diag::NotCallable>(e->range, "context '" + ctx + "'");
+    else
+      sema()
+          .diags.report<diag::NotAValue>(e->range, ctx, "a context")
+          .note("name one of its declarations: '{}.Name'", ctx);
+    return;
+  }
+  const ast::Ident& member = parts[r.partsUsed];
+  auto report =
+      sema().diags.report<diag::UnknownName>(member.range, member.name);
+  report.note("context '{}' declares no '{}'", ctx, member.name.str());
+  if (!sema().speller.admit()) return;
+  std::vector<std::string> names;
+  for (const auto& entry : r.context->byName)
+    names.push_back(entry.getKey().str());
+  std::sort(names.begin(), names.end());
+  std::string best = sema().speller.closest(member.name, names);
+  if (!best.empty()) {
+    report.note("did you mean '{}'?", best);
+    report.fixit(member.range, best);
+  }
 }
 
 void BodyChecker::reportUnknownMember(const ast::Ident& member,
@@ -375,6 +408,9 @@ InstId BodyChecker::checkField(const ast::FieldExpr* e,
         return invalid(e->range);
       case NameKind::Ambiguous:
         reportAmbiguous(parts[0], r);
+        return invalid(e->range);
+      case NameKind::ContextPrefix:
+        reportContextPrefix(e, parts, r, false);
         return invalid(e->range);
       case NameKind::NotFound:
         reportUnknownName(parts[0]);

@@ -107,6 +107,7 @@ InstId BodyChecker::checkAssign(const ast::Stmt* stmt) {
       case NameKind::StaticFn:
       case NameKind::CapabilityOp:
       case NameKind::UnknownMember:
+      case NameKind::ContextPrefix:
       case NameKind::NotFound:
       case NameKind::Ambiguous:
         scoped = false;

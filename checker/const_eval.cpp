@@ -144,6 +144,7 @@ const TypeInfo* constructed(const Resolution& r,
     case NameKind::StaticFn:
     case NameKind::CapabilityOp:
     case NameKind::UnknownMember:
+    case NameKind::ContextPrefix:
     case NameKind::NotFound:
     case NameKind::Ambiguous:
       break;
@@ -434,6 +435,7 @@ std::optional<ConstValue> Evaluator::evalName(const ast::Expr& e,
     case NameKind::Actor:
     case NameKind::Service:
     case NameKind::CapabilityOp:
+    case NameKind::ContextPrefix:
     case NameKind::NotFound:
     case NameKind::Ambiguous:
       break;
@@ -471,6 +473,12 @@ std::string Evaluator::unknownNameMessage(llvm::ArrayRef<ast::Ident> parts,
           "'{}' is ambiguous here; qualify it with its "
           "context",
           parts[0].name);
+    case NameKind::ContextPrefix:
+      if (found.partsUsed == parts.size())
+        return fmt::format("'{}' is a context, not a constant of type '{}'",
+                           found.context->name, displayName(expected));
+      return fmt::format("context '{}' declares no '{}'", found.context->name,
+                         parts[found.partsUsed].name);
     case NameKind::Local:
     case NameKind::Param:
     case NameKind::Key:
@@ -555,6 +563,7 @@ std::optional<ConstValue> Evaluator::evalCall(const ast::CallExpr& e,
     case NameKind::StaticFn:
     case NameKind::CapabilityOp:
     case NameKind::UnknownMember:
+    case NameKind::ContextPrefix:
     case NameKind::NotFound:
     case NameKind::Ambiguous:
       break;
@@ -719,6 +728,7 @@ std::optional<ConstValue> Evaluator::evalRecord(const ast::RecordLitExpr& e,
     case NameKind::StaticFn:
     case NameKind::CapabilityOp:
     case NameKind::UnknownMember:
+    case NameKind::ContextPrefix:
     case NameKind::NotFound:
     case NameKind::Ambiguous:
       declared = false;

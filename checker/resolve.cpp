@@ -3,6 +3,10 @@
 // member of a type or capability.
 #include "checker/resolve.h"
 
+#include <algorithm>
+#include <memory>
+#include <string>
+
 #include <llvm/Support/Casting.h>
 
 #include "checker/lookup.h"
@@ -196,6 +200,33 @@ void declaration(Resolution& r, const DeclInfo* decl,
   }
 }
 
+// The longest leading parts that spell a context's name: a binary search
+// of the sorted contexts per prefix, so the cost does not grow with their
+// number.
+const ContextInfo* contextPrefix(const Program& program,
+                                 llvm::ArrayRef<ast::Ident> parts,
+                                 std::size_t& used) {
+  const ContextInfo* best = nullptr;
+  std::string joined;
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    if (k != 0) joined += '.';
+    joined += parts[k].name.str();
+    auto it = std::lower_bound(
+        program.contexts.begin(), program.contexts.end(), joined,
+        [](const std::unique_ptr<ContextInfo>& ctx, const std::string& name) {
+          return ctx->name < name;
+        });
+    if (it == program.contexts.end()) break;
+    if ((*it)->name == joined) {
+      best = it->get();
+      used = k + 1;
+    } else if (!llvm::StringRef((*it)->name).startswith(joined + ".")) {
+      break;
+    }
+  }
+  return best;
+}
+
 }  // namespace
 
 Resolution resolveName(const Program& program, const ContextInfo& from,
@@ -251,6 +282,13 @@ Resolution resolveName(const Program& program, const ContextInfo& from,
       declaration(r, cap.get(), parts);
       return r;
     }
+  std::size_t used = 0;
+  if (const ContextInfo* ctx = contextPrefix(program, parts, used)) {
+    r.kind = NameKind::ContextPrefix;
+    r.partsUsed = used;
+    r.context = ctx;
+    return r;
+  }
   r.kind = NameKind::NotFound;
   r.partsUsed = 0;
   return r;

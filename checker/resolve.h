@@ -70,6 +70,9 @@ enum class NameKind : std::uint8_t {
   CapabilityOp,   // `cap` and `op` (null when it has no such operation);
                   // `viaDependency` for a named `given`
   UnknownMember,  // `typeInfo` has no variant or static fn of that name
+  // The leading `partsUsed` parts spell a context's name (`context`) and
+  // no declaration of it follows.
+  ContextPrefix,
   // Failures.
   NotFound,
   Ambiguous,  // `candidates`, sorted by qualified name
@@ -90,6 +93,7 @@ struct Resolution {
   const CapabilityInfo* cap = nullptr;
   const CapabilityOp* op = nullptr;
   bool viaDependency = false;
+  const ContextInfo* context = nullptr;
   std::vector<DeclInfo*> candidates;
 };
 
