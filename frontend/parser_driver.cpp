@@ -22,6 +22,8 @@ using P = yy::Parser;
 // More nested brackets than any real program needs; beyond it, later
 // phases would recurse too deeply.
 constexpr std::uint32_t kMaxBrackets = 256;
+// The chain limit of parser_nodes.cpp, for runs of `!` and `-`.
+constexpr std::uint32_t kMaxPrefixRun = 4096;
 
 // Tokens after which a `(`, `[`, `{` or `-` on the same line continues an
 // expression (call, type application, record literal, binary minus).
@@ -281,6 +283,18 @@ yy::Parser::symbol_type ParserDriver::lex() {
   const SourceRange r = token.range;
   const bool continues = prevEndsExpr_ && !token.firstOnLine;
   prevEndsExpr_ = traits.endsExpression;
+  // A run of prefix operators is a chain the parser reduces only after its
+  // last token, so it is cut here, before the parser's stack holds it all.
+  if (token.kind == TokenKind::Bang ||
+      (token.kind == TokenKind::Minus && !continues)) [[unlikely]] {
+    if (++prefixRun_ > kMaxPrefixRun) {
+      stopped_ = true;
+      diags_.report<diag::NestingTooDeep>(r, kMaxPrefixRun);
+      return P::make_END(SourceRange{file_.id(), r.begin, r.begin});
+    }
+  } else {
+    prefixRun_ = 0;
+  }
 
   switch (token.kind) {
     case TokenKind::EndOfFile:

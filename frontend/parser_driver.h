@@ -246,8 +246,11 @@ class ParserDriver {
   ast::Expr* comparison(SourceRange range, ast::BinaryOp op, ast::Expr* lhs,
                         ast::Expr* rhs);
   ast::Expr* negate(SourceRange range, ast::Expr* operand);
-  // Counts how long a chain `p | q | ...` has grown, and stops the parse
-  // past a limit so that the recursive pattern walks stay bounded.
+  // Count how long a chain of nodes each built on the previous one
+  // (`a.b.c...`, `else if ...`, `p | q | ...`) has grown, and stop the parse
+  // past a limit so that the checker's recursive walks stay bounded.
+  // Binary operators are not counted: every walk iterates over them.
+  ast::Expr* chain(ast::Expr* node);
   ast::Pattern* orPattern(SourceRange range, ast::Pattern* lhs,
                           ast::Pattern* rhs);
   ast::Expr* logicalNot(SourceRange range, ast::Expr* operand);
@@ -299,7 +302,8 @@ class ParserDriver {
   [[nodiscard]] bool mergesWith(SourceRange previousError) const {
     return previousError.begin >= recoveryBegin_;
   }
-  void noteChain(const void* node, const void* child, SourceRange range);
+  // Whether the chain is past the limit.
+  bool noteChain(const void* node, const void* child, SourceRange range);
   void stop(SourceRange at);
 
   // List storage: blocks of 2^k bytes, recycled through one free list per
@@ -365,9 +369,10 @@ class ParserDriver {
   std::uint32_t recoveryBegin_ = 0;
   std::uint32_t resyncAt_ = 0;
 
-  // Guards the recursive pattern walks against absurd or-pattern chains.
+  // Guards the checker's recursive walks against absurd chains.
   const void* chainEnd_ = nullptr;
   std::uint32_t chainLength_ = 0;
+  std::uint32_t prefixRun_ = 0;  // `!` and `-` in a row
   bool stopped_ = false;
 
   std::vector<ast::ContextDecl*> contexts_;

@@ -13,10 +13,12 @@
 namespace herald {
 namespace {
 
-// Expression chains (`a.b.c...`, `x + y + ...`, `else if ...`) have no
-// limit: every walk iterates over them (ast::chainChild). Or-patterns still
-// do, since the checker's pattern walks recurse over `p | q | ...`.
-constexpr std::uint32_t kMaxOrPatterns = 4096;
+// Operator chains (`x + y + ...`) have no limit: every walk iterates over
+// them. Postfix chains (`a.b.c...`, `f()()...`), unary chains, `else if`
+// chains and or-patterns longer than this stop the parse, because the
+// checker's name resolution, its `if` and unary checks and its pattern walks
+// still recurse over them.
+constexpr std::uint32_t kMaxChain = 4096;
 
 bool isComparison(const ast::Expr* e) {
   const auto* b = llvm::dyn_cast<ast::BinaryExpr>(e);
@@ -49,21 +51,35 @@ bool isTypePath(const ast::Expr* e) {
 
 }  // namespace
 
-void ParserDriver::noteChain(const void* node, const void* child,
+// Past the limit each further link becomes an Error node in place of the
+// chain below it, so that no later phase sees the chain's full length even
+// where the parse ran on (a prefix chain is reduced after its last token).
+bool ParserDriver::noteChain(const void* node, const void* child,
                              SourceRange range) {
   chainLength_ = child != nullptr && child == chainEnd_ ? chainLength_ + 1 : 1;
   chainEnd_ = node;
-  if (chainLength_ > kMaxOrPatterns && !stopped_) {
+  if (chainLength_ <= kMaxChain) return false;
+  if (!stopped_) {
     stopped_ = true;
-    diags_.report<diag::NestingTooDeep>(range, kMaxOrPatterns);
+    diags_.report<diag::NestingTooDeep>(range, kMaxChain);
   }
+  return true;
+}
+
+ast::Expr* ParserDriver::chain(ast::Expr* node) {
+  if (!noteChain(node, ast::chainChild(node), node->range)) return node;
+  ast::Expr* error = arena.node<ast::ErrorExpr>(node->range);
+  chainEnd_ = error;
+  return error;
 }
 
 ast::Pattern* ParserDriver::orPattern(SourceRange range, ast::Pattern* lhs,
                                       ast::Pattern* rhs) {
   auto* node = arena.node<ast::OrPattern>(range, lhs, rhs);
-  noteChain(node, lhs, range);
-  return node;
+  if (!noteChain(node, lhs, range)) return node;
+  ast::Pattern* error = arena.node<ast::ErrorPattern>(range);
+  chainEnd_ = error;
+  return error;
 }
 
 // ---------------------------------------------------------------------------
@@ -295,11 +311,11 @@ ast::Expr* ParserDriver::comparison(SourceRange range, ast::BinaryOp op,
 }
 
 ast::Expr* ParserDriver::negate(SourceRange range, ast::Expr* operand) {
-  return arena.node<ast::UnaryExpr>(range, ast::UnaryOp::Neg, operand);
+  return chain(arena.node<ast::UnaryExpr>(range, ast::UnaryOp::Neg, operand));
 }
 
 ast::Expr* ParserDriver::logicalNot(SourceRange range, ast::Expr* operand) {
-  return arena.node<ast::UnaryExpr>(range, ast::UnaryOp::Not, operand);
+  return chain(arena.node<ast::UnaryExpr>(range, ast::UnaryOp::Not, operand));
 }
 
 // The lexer reported a malformed number once; the literal becomes an Error
@@ -357,7 +373,7 @@ ast::Expr* ParserDriver::recordLiteral(SourceRange range, ast::Expr* type,
         .fixit({range.file, range.begin, range.begin}, "(")
         .fixit({range.file, range.end, range.end}, ")");
   }
-  return arena.node<ast::RecordLitExpr>(range, type, list(fields));
+  return chain(arena.node<ast::RecordLitExpr>(range, type, list(fields)));
 }
 
 ast::Expr* ParserDriver::plainString(SourceRange range, llvm::StringRef text) {

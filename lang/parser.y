@@ -789,11 +789,11 @@ expr:
   | BANG expr       { $$ = d.logicalNot(@$, $2); }
   | MINUS_PRE expr  { $$ = d.negate(@$, $2); }
   | expr DOT IDENT
-      { $$ = d.arena.node<ast::FieldExpr>(@$, $1, $3); }
+      { $$ = d.chain(d.arena.node<ast::FieldExpr>(@$, $1, $3)); }
   | expr LPAREN_CALL args_opt RPAREN
-      { $$ = d.arena.node<ast::CallExpr>(@$, $1, d.list($3)); }
+      { $$ = d.chain(d.arena.node<ast::CallExpr>(@$, $1, d.list($3))); }
   | expr LBRACKET_POST type_list RBRACKET
-      { $$ = d.arena.node<ast::TypeApplyExpr>(@$, $1, d.list($3)); }
+      { $$ = d.chain(d.arena.node<ast::TypeApplyExpr>(@$, $1, d.list($3))); }
   | expr LBRACE_POST field_inits_opt RBRACE
       { $$ = d.recordLiteral(@$, $1, $3, false); }
   | expr LBRACE_RECORD field_inits_opt RBRACE
@@ -839,11 +839,11 @@ expr_nr:
   | BANG expr_nr       { $$ = d.logicalNot(@$, $2); }
   | MINUS_PRE expr_nr  { $$ = d.negate(@$, $2); }
   | expr_nr DOT IDENT
-      { $$ = d.arena.node<ast::FieldExpr>(@$, $1, $3); }
+      { $$ = d.chain(d.arena.node<ast::FieldExpr>(@$, $1, $3)); }
   | expr_nr LPAREN_CALL args_opt RPAREN
-      { $$ = d.arena.node<ast::CallExpr>(@$, $1, d.list($3)); }
+      { $$ = d.chain(d.arena.node<ast::CallExpr>(@$, $1, d.list($3))); }
   | expr_nr LBRACKET_POST type_list RBRACKET
-      { $$ = d.arena.node<ast::TypeApplyExpr>(@$, $1, d.list($3)); }
+      { $$ = d.chain(d.arena.node<ast::TypeApplyExpr>(@$, $1, d.list($3))); }
   | expr_nr LBRACE_RECORD field_inits_opt RBRACE
       { $$ = d.recordLiteral(@$, $1, $3, true); }
   ;
@@ -855,7 +855,7 @@ interp:
 
 if_expr:
     KW_IF expr_nr block else_opt
-      { $$ = d.arena.node<ast::IfExpr>(@$, $2, $3, $4); }
+      { $$ = d.chain(d.arena.node<ast::IfExpr>(@$, $2, $3, $4)); }
   ;
 
 else_opt:

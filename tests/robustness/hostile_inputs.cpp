@@ -161,14 +161,17 @@ std::vector<HostileInput> hostileInputs() {
        [body](std::size_t m) { return inFn("  x" + repeat(".a", body(m))); }},
       {"many_syntax_errors", false,
        [body](std::size_t m) { return manySyntaxErrors(body(m)); }},
-      // The parser still counts a left-nested operator chain against its
-      // chain limit (4096 links, parser_nodes.cpp), because the checker,
-      // the AST dump and the printer walk such chains recursively: a chain
-      // under the limit must check clean, a longer one is rejected cleanly.
-      {"plus_chain_4000", true, fixed(plusChain, 4000)},
-      {"plus_chain_5000", false, fixed(plusChain, 5000)},
-      {"plus_chain_1m", false,
-       [body](std::size_t m) { return plusChain(body(m) / 4); }},
+      // `-` twice would start a comment: `!` makes a prefix chain.
+      {"deep_not", false,
+       [body](std::size_t m) { return inFn(std::string(body(m), '!') + "x"); }},
+      // Operator chains are not nesting: every walk iterates over them, so
+      // these check clean however long they are. Postfix, unary and
+      // `else if` chains past 4096 links are rejected cleanly
+      // (parser_nodes.cpp), as long_field_chain and deep_not show.
+      {"plus_chain_5000", true, fixed(plusChain, 5000)},
+      {"plus_chain_200000", true, fixed(plusChain, 200000)},
+      {"plus_chain_megabyte", true,
+       [](std::size_t) { return plusChain(std::size_t{1} << 18); }},
       {"else_if_chain_1000", true, fixed(elseIfChain, 1000)},
       {"match_10000_arms", true, fixed(bigMatch, 10000)},
       {"unknown_names_20000", false, fixed(unknownNames, 20000)},
