@@ -152,6 +152,7 @@ class Dumper {
   void fn(int indent, const FnInfo& fn, const std::string& name) {
     line(indent, "fn {}{} -> {}{}", name, paramsText(fn.sig.params),
          typeText(fn.sig.result), fn.pure() ? " pure" : "");
+    if (!fn.given.empty()) line(indent + 1, "given {}", given(fn.given));
     if (!fn.pure()) {
       capabilities(indent + 1, fn.capabilitiesUsed);
       commit(indent + 1, fn.commit);
