@@ -332,7 +332,8 @@ Token Lexer::closeOpenInterpolation(Cursor at) {
 
 Token Lexer::lexInteger(Cursor begin, Cursor end) {
   Token token = make(TokenKind::IntLiteral, begin, end);
-  if (auto error = lex::decodeInteger(textBetween(begin, end), token.intValue)) {
+  if (auto error =
+          lex::decodeInteger(textBetween(begin, end), token.intValue)) {
     reportNumber(begin, end, *error);
   } else if (token.intValue >= lex::kMinIntMagnitude) {
     // Only here is the `-` before a literal still visible as text; the
@@ -350,7 +351,8 @@ Token Lexer::lexInteger(Cursor begin, Cursor end) {
 
 Token Lexer::lexFloat(Cursor begin, Cursor end) {
   Token token = make(TokenKind::FloatLiteral, begin, end);
-  if (auto error = lex::decodeFloat(textBetween(begin, end), token.floatValue)) {
+  if (auto error =
+          lex::decodeFloat(textBetween(begin, end), token.floatValue)) {
     reportNumber(begin, end, *error);
   }
   return token;
@@ -361,7 +363,8 @@ Token Lexer::lexDuration(Cursor begin, DurationUnit unit) {
   token.durationUnit = unit;
   const auto* dot = static_cast<Cursor>(
       std::memchr(begin, '.', static_cast<std::size_t>(cur_ - begin)));
-  if (auto error = lex::decodeInteger(textBetween(begin, dot), token.intValue)) {
+  if (auto error =
+          lex::decodeInteger(textBetween(begin, dot), token.intValue)) {
     reportNumber(begin, dot, *error);
   }
   return token;
@@ -382,8 +385,8 @@ void Lexer::reportEscape(Cursor backslash) {
       // Leave the stray byte to the string scanner, which reports it.
       spelling = "\\ followed by a byte that is not UTF-8";
     } else if (length == 1 && (*end < 0x21 || *end > 0x7E)) {
-      spelling = fmt::format("\\ followed by {}",
-                             lex::describeCharacter(end, 1));
+      spelling =
+          fmt::format("\\ followed by {}", lex::describeCharacter(end, 1));
       end += 1;
     } else {
       spelling = fmt::format("\\{}", textBetween(end, end + length));
@@ -440,6 +443,23 @@ void Lexer::checkUtf8(Cursor begin, Cursor end) {
   }
 }
 
+namespace {
+
+// Whether `c` can begin no token, blank or comment: a run of such bytes is
+// one stray-character error. Bytes that begin a token when followed by the
+// right one (`&` of `&&`) are left out, so they are reported on their own.
+bool neverStartsToken(unsigned char c) {
+  if (c >= 0x80) return true;  // valid UTF-8 is checked by the caller
+  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+      (c >= '0' && c <= '9'))
+    return false;
+  return std::strchr("_ \t\r\n\"(){}[],:.=<>!&|+-*/%@", c) == nullptr ||
+         c == '\0';
+}
+
+}  // namespace
+
+// A run of characters that begin no token is reported once, over the run.
 void Lexer::reportStray(Cursor at) {
   if (*at >= 0x80) {
     const unsigned length = lex::utf8Length(at, limit_);
@@ -449,9 +469,23 @@ void Lexer::reportStray(Cursor at) {
     }
     cur_ = at + length;
   }
-  diags_.report<diag::StrayCharacter>(
-      rangeOf(at, cur_),
-      lex::describeCharacter(at, static_cast<unsigned>(cur_ - at)));
+  const Cursor firstEnd = cur_;
+  std::size_t more = 0;
+  while (cur_ < limit_ && neverStartsToken(*cur_)) {
+    unsigned length = 1;
+    if (*cur_ >= 0x80) {
+      length = lex::utf8Length(cur_, limit_);
+      if (length == 0) break;  // invalid UTF-8, reported on its own
+    }
+    cur_ += length;
+    ++more;
+  }
+  std::string what =
+      lex::describeCharacter(at, static_cast<unsigned>(firstEnd - at));
+  if (more != 0)
+    what += fmt::format(" and the {} character{} after it", more,
+                        more == 1 ? "" : "s");
+  diags_.report<diag::StrayCharacter>(rangeOf(at, cur_), what);
 }
 
 // Trailing blanks (and the `\r` of a CRLF line end) are not part of it.
@@ -472,7 +506,8 @@ void Lexer::skipComment() {
 // `dashes` is at `---`: a doc marker when nothing but blanks shares its line.
 bool Lexer::isDocMarker(Cursor dashes) const {
   Cursor lineBegin = dashes;
-  while (lineBegin > start_ && (lineBegin[-1] == ' ' || lineBegin[-1] == '\t')) {
+  while (lineBegin > start_ &&
+         (lineBegin[-1] == ' ' || lineBegin[-1] == '\t')) {
     --lineBegin;
   }
   if (lineBegin != start_ && lineBegin[-1] != '\n') return false;

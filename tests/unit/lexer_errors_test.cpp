@@ -231,9 +231,15 @@ TEST_CASE("stray characters are named and skipped") {
     CHECK(l.kinds() ==
           std::vector<TokenKind>{TokenKind::Identifier, TokenKind::Identifier});
   }
-  // Adjacent stray characters are one diagnostic each.
-  CHECK(lex("$$").errors() ==
-        std::vector<std::string>{"E0004@0-1", "E0004@1-2"});
+  // A run of stray characters is one diagnostic over the run; a byte that
+  // can begin a token (`&` of `&&`) or a blank ends it.
+  Lexed run = lex("$$#");
+  CHECK(run.errors() == std::vector<std::string>{"E0004@0-3"});
+  CHECK(run.message() ==
+        "unexpected character '$' and the 2 characters after it in source");
+  CHECK(lex("$ $").errors() ==
+        std::vector<std::string>{"E0004@0-1", "E0004@2-3"});
+  CHECK(lex("$&&").errors() == std::vector<std::string>{"E0004@0-1"});
   // A NUL does not end the file.
   Lexed nul = lex("a\0b\0"s);
   CHECK(nul.kinds() ==
