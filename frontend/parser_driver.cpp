@@ -283,6 +283,9 @@ yy::Parser::symbol_type ParserDriver::lex() {
   const SourceRange r = token.range;
   const bool continues = prevEndsExpr_ && !token.firstOnLine;
   prevEndsExpr_ = traits.endsExpression;
+  if (token.kind == TokenKind::Identifier && token.firstOnLine &&
+      open_.empty() && misspeltBlockContext(token)) [[unlikely]]
+    return P::make_KW_CONTEXT(r);
   // A run of prefix operators is a chain the parser reduces only after its
   // last token, so it is cut here, before the parser's stack holds it all.
   if (token.kind == TokenKind::Bang ||

@@ -133,6 +133,8 @@ class ParserDriver {
   // `resumesBefore`: whether the parser's own recovery would resume at a
   // token; if it does before the sync point, SyncPoint::resumesEarlier.
   [[nodiscard]] bool lookaheadStartsDeclaration() const;
+  // A misspelt `context` opening a block: reported, and to be read as one.
+  bool misspeltBlockContext(const Token& token);
   [[nodiscard]] SyncPoint findSync(
       llvm::function_ref<bool(yy::Parser::symbol_kind_type)> resumesBefore);
   // The parser has dropped its stack to where it will shift `error`;

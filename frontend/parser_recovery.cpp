@@ -214,6 +214,31 @@ void ParserDriver::syntaxError(SourceRange at,
   }
 }
 
+// `contxt shop { ... }`: the misspelt keyword gets one did-you-mean error
+// and is read as `context`, so the block's declarations are parsed and its
+// `}` is no second error. Only the block form is read so: a misspelt header
+// form stays a syntax error that drops what follows (the misspelling could
+// as well start something else).
+bool ParserDriver::misspeltBlockContext(const Token& token) {
+  const DeclKeyword* keyword = misspeltDeclKeyword(textOf(token.range));
+  if (keyword == nullptr || keyword->token != TokenKind::KwContext)
+    return false;
+  if (peek(0).kind != TokenKind::Identifier || peek(0).firstOnLine)
+    return false;
+  std::size_t i = 1;
+  while (peek(i).kind == TokenKind::Dot &&
+         peek(i + 1).kind == TokenKind::Identifier)
+    i += 2;
+  if (peek(i).kind != TokenKind::LBrace) return false;
+  const std::string found = describeFound();
+  diags_
+      .report<diag::UnexpectedToken>(token.range, std::string_view("'context'"),
+                                     std::string_view(found))
+      .note("did you mean 'context'?")
+      .fixit(token.range, "context");
+  return true;
+}
+
 // Bison calls this only for failures other than a syntax error in the
 // input (those go through syntaxError).
 void ParserDriver::parserError(SourceRange at, const std::string& message) {
