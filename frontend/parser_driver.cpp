@@ -23,7 +23,7 @@ using P = yy::Parser;
 // phases would recurse too deeply.
 constexpr std::uint32_t kMaxBrackets = 256;
 // The chain limit of parser_nodes.cpp, for runs of `!` and `-`.
-constexpr std::uint32_t kMaxPrefixRun = 4096;
+constexpr std::uint32_t kMaxPrefixRun = 2048;
 
 // Tokens after which a `(`, `[`, `{` or `-` on the same line continues an
 // expression (call, type application, record literal, binary minus).

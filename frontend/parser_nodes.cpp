@@ -18,7 +18,7 @@ namespace {
 // chains and or-patterns longer than this stop the parse, because the
 // checker's name resolution, its `if` and unary checks and its pattern walks
 // still recurse over them.
-constexpr std::uint32_t kMaxChain = 4096;
+constexpr std::uint32_t kMaxChain = 2048;
 
 bool isComparison(const ast::Expr* e) {
   const auto* b = llvm::dyn_cast<ast::BinaryExpr>(e);

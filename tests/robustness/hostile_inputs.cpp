@@ -166,7 +166,7 @@ std::vector<HostileInput> hostileInputs() {
        [body](std::size_t m) { return inFn(std::string(body(m), '!') + "x"); }},
       // Operator chains are not nesting: every walk iterates over them, so
       // these check clean however long they are. Postfix, unary and
-      // `else if` chains past 4096 links are rejected cleanly
+      // `else if` chains past 2048 links are rejected cleanly
       // (parser_nodes.cpp), as long_field_chain and deep_not show.
       {"plus_chain_5000", true, fixed(plusChain, 5000)},
       {"plus_chain_200000", true, fixed(plusChain, 200000)},

@@ -261,7 +261,7 @@ TEST_CASE("E0110: operator chains are not nesting") {
   CHECK(parseText(sum).codes().empty());
 
   std::string fields = "context a\nfn f() { a";
-  for (int i = 0; i < 4000; ++i) fields += ".b";
+  for (int i = 0; i < 2000; ++i) fields += ".b";
   CHECK(parseText(fields + " }\n").codes().empty());
   // Postfix chains keep a limit while the checker recurses over them.
   for (int i = 0; i < 1000; ++i) fields += ".b";
