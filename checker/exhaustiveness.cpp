@@ -12,6 +12,7 @@
 // variants cost little each however many there are.
 #include "checker/exhaustiveness.h"
 
+#include <algorithm>
 #include <limits>
 #include <string>
 #include <unordered_map>
@@ -571,26 +572,114 @@ struct ArmMatrix::State {
   }
 };
 
-ArmMatrix::ArmMatrix(const Type* scrutinee) : state_(new State) {
-  state_->scrutinee = scrutinee;
-  state_->wholeCtor.assign(ctorCount(peel(scrutinee)), false);
+ArmMatrix::ArmMatrix(const Type* scrutinee)
+    : scrutinee_(scrutinee), ctors_(ctorCount(peel(scrutinee))) {
+  chosen_.assign(ctors_, false);
 }
 
 ArmMatrix::~ArmMatrix() = default;
 
+namespace {
+
+// The constructors `p` chooses, when that is all it does: false for any
+// other pattern.
+bool choice(Pat p, const Type* t, llvm::SmallVectorImpl<std::size_t>& out,
+            bool& everything) {
+  if (p == nullptr) {  // matches anything, as in a row
+    everything = true;
+    return true;
+  }
+  auto anything = [](const SubPattern& sub) {
+    return sub.pattern == nullptr ||
+           sub.pattern->kind == ResolvedPattern::Kind::Wildcard ||
+           sub.pattern->kind == ResolvedPattern::Kind::Binding;
+  };
+  switch (p->kind) {
+    case ResolvedPattern::Kind::Wildcard:
+    case ResolvedPattern::Kind::Binding:
+      everything = true;
+      return true;
+    case ResolvedPattern::Kind::None:
+      if (t == nullptr || t->kind != TypeKind::Option) return false;
+      out.push_back(0);
+      return true;
+    case ResolvedPattern::Kind::Some:
+      if (t == nullptr || t->kind != TypeKind::Option) return false;
+      if (!std::all_of(p->subs.begin(), p->subs.end(), anything)) return false;
+      out.push_back(1);
+      return true;
+    case ResolvedPattern::Kind::Variant:
+      if (!isSumType(t) || p->variant == nullptr ||
+          p->variant->index >= t->named->variants.size())
+        return false;
+      if (!std::all_of(p->subs.begin(), p->subs.end(), anything)) return false;
+      out.push_back(p->variant->index);
+      return true;
+    case ResolvedPattern::Kind::Or:
+      for (const SubPattern& sub : p->subs)
+        if (!choice(sub.pattern, t, out, everything)) return false;
+      return true;
+    case ResolvedPattern::Kind::Literal:
+    case ResolvedPattern::Kind::Range:
+    case ResolvedPattern::Kind::Record:
+    case ResolvedPattern::Kind::Invalid:
+      return false;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool ArmMatrix::chooses(const ResolvedPattern* arm) {
+  llvm::SmallVector<std::size_t, 4> heads;
+  bool everything = false;
+  if (!choice(arm, peel(scrutinee_), heads, everything)) return false;
+  bool fresh = false;
+  if (!everything_) {
+    if (everything) fresh = ctors_ == 0 || chosenCount_ < ctors_;
+    for (std::size_t h : heads) fresh = fresh || !chosen_[h];
+  }
+  if (!fresh) return false;
+  for (std::size_t h : heads)
+    if (!chosen_[h]) {
+      chosen_[h] = true;
+      ++chosenCount_;
+    }
+  everything_ = everything_ || everything;
+  arms_.push_back(arm);
+  return true;
+}
+
+ArmMatrix::State& ArmMatrix::state() {
+  if (state_ == nullptr) {
+    state_ = std::make_unique<State>();
+    state_->scrutinee = scrutinee_;
+    state_->wholeCtor.assign(ctors_, false);
+    for (const ResolvedPattern* arm : arms_) state_->add(arm);
+    arms_.clear();
+  }
+  return *state_;
+}
+
 bool ArmMatrix::addArm(const ResolvedPattern* arm) {
-  bool reachable = state_->capped || state_->usefulTop(arm);
-  if (state_->capped) reachable = true;
-  state_->add(arm);
+  if (state_ == nullptr && chooses(arm)) return true;
+  State& s = state();
+  bool reachable = s.capped || s.usefulTop(arm);
+  s.add(arm);
   return reachable;
 }
 
-bool ArmMatrix::capped() const { return state_->capped; }
+bool ArmMatrix::capped() const { return state_ != nullptr && state_->capped; }
 
-bool ArmMatrix::moreMissing() const { return state_->more; }
+bool ArmMatrix::moreMissing() const {
+  return state_ != nullptr && state_->more;
+}
 
 std::vector<std::string> ArmMatrix::missing() {
-  State& s = *state_;
+  if (state_ == nullptr &&
+      (everything_ || (ctors_ > 0 && chosenCount_ == ctors_)))
+    return {};
+  State& s = state();
   const Type* t = peel(s.scrutinee);
   std::size_t n = ctorCount(t);
   std::vector<std::string> out;

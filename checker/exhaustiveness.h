@@ -39,6 +39,23 @@ class ArmMatrix {
 
  private:
   struct State;
+  // Almost every match only chooses among the scrutinee's constructors:
+  // each arm is `_`, a binding, `None`, `Some(x)`, a variant whose payload
+  // patterns are `_` or bindings, or `|` of these. Such arms are followed by
+  // the constructors they choose alone: an arm that chooses a new one is
+  // reachable, and every constructor chosen is exhaustive. The matrix is
+  // built, from every arm so far, at the first arm of another shape, at an
+  // arm that chooses nothing new, and for missing() when some constructor
+  // is left, so every diagnostic comes from it.
+  bool chooses(const ResolvedPattern* arm);
+  State& state();
+
+  const Type* scrutinee_ = nullptr;
+  std::size_t ctors_ = 0;
+  std::vector<const ResolvedPattern*> arms_;
+  std::vector<bool> chosen_;
+  std::size_t chosenCount_ = 0;
+  bool everything_ = false;  // a `_` or a binding was an arm
   std::unique_ptr<State> state_;
 };
 

@@ -74,7 +74,9 @@ TEST_CASE("a 10,000-arm match on literals checks clean and fast") {
   CHECK(run->seconds < kSeconds);
 }
 
-TEST_CASE("a 10,000-arm match over a 5,000-variant sum is exhaustive; a repeat is not") {
+TEST_CASE(
+    "a 10,000-arm match over a 5,000-variant sum is exhaustive; a repeat is "
+    "not") {
   std::string sum = "type Wide =";
   std::string arms;
   for (int i = 0; i < 5000; ++i) {
@@ -152,6 +154,47 @@ fn f(r: Region, o: Option[Bool]) -> Int {
 }
 )H");
   CHECK(clean->codes() == Codes{});
+}
+
+TEST_CASE(
+    "arms that only choose constructors: the same answers as the matrix") {
+  // These arms take the matrix's fast path until one chooses nothing new or
+  // some constructor is left; the answers must be the matrix's.
+  const std::string head = R"H(context t
+type S = | A | B(x: Int) | C(x: Int, y: Bool)
+fn f(s: S, o: Option[Int]) -> Int {
+)H";
+  auto exhaustive =
+      check(head + R"H(  let a = match o { Some(n) => n, None => 0 }
+  match s { A => 0, B(_) | C(..) => 1 }
+}
+)H");
+  CHECK(exhaustive->codes() == Codes{});
+
+  auto repeated =
+      check(head + R"H(  let a = match o { None => 0, Some(_) => 1, None => 2 }
+  match s { A => 0, B(x) => x, C(..) => 1, _ => 2 }
+}
+)H");
+  CHECK(repeated->codes() == Codes{"W0308", "W0308"});
+
+  auto missing = check(head + R"H(  let a = match o { Some(n) => n }
+  match s { A => 0, C(x, _) => x }
+}
+)H");
+  CHECK(missing->codes() == Codes{"E0307", "E0307"});
+  CHECK(missing->saysSomewhere("'None' not covered"));
+  CHECK(missing->saysSomewhere("'B(..)' not covered"));
+
+  // A later arm of another shape hands over to the matrix with the earlier
+  // arms in it.
+  auto mixed = check(
+      head +
+      R"H(  let a = match o { None => 0, Some(1) => 1, Some(_) => 2, Some(3) => 3 }
+  match s { A => 0, C(_, true) => 1, B(_) => 2, C(_, false) => 3, C(..) => 4 }
+}
+)H");
+  CHECK(mixed->codes() == Codes{"W0308", "W0308"});
 }
 
 TEST_CASE(
