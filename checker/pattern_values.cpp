@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -234,20 +235,24 @@ const Type* PatternResolver::unwrap(const Type* type, SourceRange range,
     const TypeInfo* info = t->named;
     if (info->def == TypeDefKind::Opaque && info->context != &from_) {
       reported_ = true;
-      std::string owner = info->context != nullptr ? info->context->name : "";
+      std::string_view owner = info->context != nullptr
+                                   ? std::string_view(info->context->name)
+                                   : std::string_view();
       switch (use_) {
-        case PatternUse::MatchArm:
-          sema_.diags
-              .report<diag::InvalidPattern>(
-                  range, fmt::format("'{}' is opaque outside its context "
-                                     "'{}': its values cannot be written "
-                                     "here",
-                                     info->name, owner))
+        case PatternUse::MatchArm: {
+          // A named message: clang 14 gives a temporary here a lifetime
+          // that AddressSanitizer reports on the other case's path.
+          std::string message = fmt::format(
+              "'{}' is opaque outside its context '{}': its values cannot "
+              "be written here",
+              info->name, owner);
+          sema_.diags.report<diag::InvalidPattern>(range, message)
               .note(
                   "match it with '_' or a binding and compare it with a "
                   "function of '{}'",
                   owner);
           break;
+        }
         case PatternUse::Subscription:
           sema_.diags
               .report<diag::PatternTypeMismatch>(range, text, displayName(type))
