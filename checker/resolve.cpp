@@ -16,6 +16,7 @@ namespace herald::check {
 namespace {
 
 using llvm::dyn_cast;
+using llvm::dyn_cast_or_null;
 
 Resolution scoped(NameKind kind, const Type* type, std::uint32_t index,
                   SourceRange declRange) {
@@ -295,17 +296,19 @@ Resolution resolveName(const Program& program, const ContextInfo& from,
 }
 
 bool namePath(const ast::Expr* e, llvm::SmallVectorImpl<ast::Ident>& parts) {
-  if (e == nullptr) return false;
-  if (const auto* name = dyn_cast<ast::NameExpr>(e)) {
-    parts.push_back(name->name);
-    return !name->name.empty();
-  }
-  if (const auto* field = dyn_cast<ast::FieldExpr>(e)) {
-    if (!namePath(field->base, parts)) return false;
+  // Walked in a loop from the last name down to the first, then reversed:
+  // a field chain may be as long as its source.
+  std::size_t first = parts.size();
+  while (const auto* field = dyn_cast_or_null<ast::FieldExpr>(e)) {
+    if (field->name.empty()) return false;
     parts.push_back(field->name);
-    return !field->name.empty();
+    e = field->base;
   }
-  return false;
+  const auto* name = dyn_cast_or_null<ast::NameExpr>(e);
+  if (name == nullptr || name->name.empty()) return false;
+  parts.push_back(name->name);
+  std::reverse(parts.begin() + static_cast<std::ptrdiff_t>(first), parts.end());
+  return true;
 }
 
 }  // namespace herald::check
