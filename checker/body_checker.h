@@ -147,7 +147,12 @@ class BodyChecker {
   InstId checkBlock(const ast::BlockExpr* block, const Type* expected,
                     bool used);
   InstId checkIf(const ast::IfExpr* e, const Type* expected, bool discard);
+  // One `if` of an `else if` chain once its `else` is checked.
+  InstId joinIf(const ast::IfExpr* e, const Type* expected, InstId cond,
+                InstId then, const Type* thenT, InstId otherwise);
   InstId checkUnary(const ast::UnaryExpr* e);
+  // One operator of a run of `!` and `-` once its operand is checked.
+  InstId unaryLink(const ast::UnaryExpr* e, InstId operand);
   InstId checkFail(const ast::FailExpr* e);
   void reportMessageUse(const ast::Expr* e);
 
@@ -157,9 +162,17 @@ class BodyChecker {
 
   // --- names (check_name.cpp) ---------------------------------------------
   InstId checkName(const ast::NameExpr* e, const Type* expected);
-  InstId checkField(const ast::FieldExpr* e, const Type* expected);
+  // A postfix chain (field accesses and calls, `f().a().b.c()`) topped by
+  // the FieldExpr or CallExpr `e`, checked in a loop over its links.
+  InstId checkPostfix(const ast::Expr* e, const Type* expected);
   InstId checkValueField(const ast::FieldExpr* e, InstId base,
                          const Type* baseType);
+  // The link `e` of a field chain whose path `parts` (a prefix of the
+  // chain's path) the resolver read as `r`: its value when the link is
+  // what `r` names, or nothing when it is a value's field.
+  std::optional<InstId> pathLink(const ast::FieldExpr* e,
+                                 llvm::ArrayRef<ast::Ident> parts,
+                                 const Resolution& r);
   // What the body has in scope, for the resolver (resolve.h).
   BodyScope scope() const;
   Resolution resolve(llvm::ArrayRef<ast::Ident> parts,
@@ -183,15 +196,24 @@ class BodyChecker {
                       const Resolution& r);
 
   // --- calls (check_call.cpp) ---------------------------------------------
-  InstId checkCall(const ast::CallExpr* e, const Type* expected);
+  // Calls whose callee is no link of a postfix chain: a bare name, or a
+  // type application (`Events.emit[E](...)`).
+  InstId checkNameCall(const ast::CallExpr* e, const ast::NameExpr* callee,
+                       const Type* expected);
+  InstId checkAppliedCall(const ast::CallExpr* e,
+                          const ast::TypeApplyExpr* callee);
   // A call whose callee is the path `parts`, resolved to `r`; `handled`
   // false when the path names no declaration call (then the caller goes
   // on).
   InstId checkPathCall(const ast::CallExpr* e, const Type* expected,
                        llvm::ArrayRef<ast::Ident> parts, const Resolution& r,
                        bool& handled);
-  InstId checkMemberCall(const ast::CallExpr* e, const ast::FieldExpr* callee,
-                         const Type* expected);
+  // `base.name(...)` once `base` is checked: a message or a built-in
+  // operation.
+  InstId callMember(const ast::CallExpr* e, const ast::FieldExpr* callee,
+                    InstId base);
+  // `v(...)` where `v` is a value: never callable.
+  InstId callValue(const ast::CallExpr* e, InstId callee);
   // The arguments lowered and coerced, appended to `out`.
   void checkArgs(llvm::StringRef callee, llvm::ArrayRef<ParamView> params,
                  const ast::CallExpr* call, llvm::SmallVectorImpl<InstId>& out);

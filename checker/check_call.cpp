@@ -418,105 +418,92 @@ InstId BodyChecker::checkPathCall(const ast::CallExpr* e, const Type* expected,
   return InstId{};
 }
 
-InstId BodyChecker::checkMemberCall(const ast::CallExpr* e,
-                                    const ast::FieldExpr* callee,
-                                    const Type* /*expected*/) {
-  if (callee->name.empty()) {
-    check(callee->base, nullptr);
-    return checkArgsQuietly(e);
-  }
-  InstId base = check(callee->base, nullptr);
+InstId BodyChecker::callMember(const ast::CallExpr* e,
+                               const ast::FieldExpr* callee, InstId base) {
   if (typeOf(base)->kind == TypeKind::Ref) return callMessage(e, callee, base);
   return callMethod(e, callee, base);
 }
 
-InstId BodyChecker::checkCall(const ast::CallExpr* e, const Type* expected) {
-  const ast::Expr* callee = e->callee;
-  if (callee == nullptr || llvm::isa<ast::ErrorExpr>(callee))
-    return checkArgsQuietly(e);
-  if (const auto* apply = dyn_cast<ast::TypeApplyExpr>(callee)) {
-    llvm::SmallVector<ast::Ident, 4> parts;
-    if (namePath(apply->base, parts) && parts.size() == 2) {
-      Resolution r = resolve(parts, nullptr);
-      if (r.kind == NameKind::CapabilityOp && !r.viaDependency &&
-          r.cap->firstParty == FirstParty::Events && parts[1].name == "emit")
-        return checkEmit(e, apply->base, apply);
-    }
-    sema().diags.report<diag::NotCallable>(
-        callee->range,
-        "'" + std::string(sema().sources.textOf(callee->range)) + "'");
-    return checkArgsQuietly(e);
-  }
-  if (const auto* name = dyn_cast<ast::NameExpr>(callee)) {
-    llvm::StringRef n = name->name.name;
-    ast::Ident part = name->name;
-    llvm::ArrayRef<ast::Ident> parts(part);
-    Resolution r = resolve(parts, expected);
-    switch (r.kind) {
-      case NameKind::AgentRefDependency:
-        return callAgentRef(e, r);
-      case NameKind::Local:
-      case NameKind::Param:
-      case NameKind::Key:
-      case NameKind::Store:
-      case NameKind::ActorBinder:
-      case NameKind::Dependency: {
-        const Type* t = scopedType(r);
-        if (!quiet(t)) {
-          auto report = sema().diags.report<diag::NotCallable>(
-              callee->range,
-              "'" + n.str() + "' of type '" + displayName(t) + "'");
-          if (t->kind == TypeKind::Capability)
-            report.note("call one of its operations: '{}.op(...)'", n.str());
-        }
-        return checkArgsQuietly(e);
-      }
-      case NameKind::Some:
-        return callSome(e, expected);
-      case NameKind::None:
-        sema()
-            .diags.report<diag::NotCallable>(callee->range, "'None'")
-            .note("'None' carries no value; write it without '(...)'");
-        return checkArgsQuietly(e);
-      case NameKind::Fn:
-      case NameKind::AgentFn:
-      case NameKind::Type:
-      case NameKind::Constructor:
-      case NameKind::RecordType:
-      case NameKind::Event:
-      case NameKind::Capability:
-      case NameKind::Agent:
-      case NameKind::Actor:
-      case NameKind::Service:
-      case NameKind::Variant:
-      case NameKind::StaticFn:
-      case NameKind::CapabilityOp:
-      case NameKind::UnknownMember:
-      case NameKind::ContextPrefix:
-      case NameKind::NotFound:
-      case NameKind::Ambiguous: {
-        bool handled = false;
-        InstId v = checkPathCall(e, expected, parts, r, handled);
-        if (handled) return v;
-        break;
-      }
-    }
-  }
-  if (const auto* field = dyn_cast<ast::FieldExpr>(callee)) {
-    llvm::SmallVector<ast::Ident, 4> parts;
-    if (namePath(field, parts)) {
-      bool handled = false;
-      InstId v =
-          checkPathCall(e, expected, parts, resolve(parts, nullptr), handled);
-      if (handled) return v;
-    }
-    return checkMemberCall(e, field, expected);
-  }
-  const Type* t = typeOf(check(callee, nullptr));
+InstId BodyChecker::callValue(const ast::CallExpr* e, InstId callee) {
+  const Type* t = typeOf(callee);
   if (!quiet(t))
     sema().diags.report<diag::NotCallable>(
-        callee->range, "a value of type '" + displayName(t) + "'");
+        e->callee->range, "a value of type '" + displayName(t) + "'");
   return checkArgsQuietly(e);
+}
+
+InstId BodyChecker::checkAppliedCall(const ast::CallExpr* e,
+                                     const ast::TypeApplyExpr* apply) {
+  llvm::SmallVector<ast::Ident, 4> parts;
+  if (namePath(apply->base, parts) && parts.size() == 2) {
+    Resolution r = resolve(parts, nullptr);
+    if (r.kind == NameKind::CapabilityOp && !r.viaDependency &&
+        r.cap->firstParty == FirstParty::Events && parts[1].name == "emit")
+      return checkEmit(e, apply->base, apply);
+  }
+  sema().diags.report<diag::NotCallable>(
+      apply->range,
+      "'" + std::string(sema().sources.textOf(apply->range)) + "'");
+  return checkArgsQuietly(e);
+}
+
+InstId BodyChecker::checkNameCall(const ast::CallExpr* e,
+                                  const ast::NameExpr* callee,
+                                  const Type* expected) {
+  llvm::StringRef n = callee->name.name;
+  ast::Ident part = callee->name;
+  llvm::ArrayRef<ast::Ident> parts(part);
+  Resolution r = resolve(parts, expected);
+  switch (r.kind) {
+    case NameKind::AgentRefDependency:
+      return callAgentRef(e, r);
+    case NameKind::Local:
+    case NameKind::Param:
+    case NameKind::Key:
+    case NameKind::Store:
+    case NameKind::ActorBinder:
+    case NameKind::Dependency: {
+      const Type* t = scopedType(r);
+      if (!quiet(t)) {
+        auto report = sema().diags.report<diag::NotCallable>(
+            callee->range,
+            "'" + n.str() + "' of type '" + displayName(t) + "'");
+        if (t->kind == TypeKind::Capability)
+          report.note("call one of its operations: '{}.op(...)'", n.str());
+      }
+      return checkArgsQuietly(e);
+    }
+    case NameKind::Some:
+      return callSome(e, expected);
+    case NameKind::None:
+      sema()
+          .diags.report<diag::NotCallable>(callee->range, "'None'")
+          .note("'None' carries no value; write it without '(...)'");
+      return checkArgsQuietly(e);
+    case NameKind::Fn:
+    case NameKind::AgentFn:
+    case NameKind::Type:
+    case NameKind::Constructor:
+    case NameKind::RecordType:
+    case NameKind::Event:
+    case NameKind::Capability:
+    case NameKind::Agent:
+    case NameKind::Actor:
+    case NameKind::Service:
+    case NameKind::Variant:
+    case NameKind::StaticFn:
+    case NameKind::CapabilityOp:
+    case NameKind::UnknownMember:
+    case NameKind::ContextPrefix:
+    case NameKind::NotFound:
+    case NameKind::Ambiguous: {
+      bool handled = false;
+      InstId v = checkPathCall(e, expected, parts, r, handled);
+      if (handled) return v;
+      break;
+    }
+  }
+  return callValue(e, check(callee, nullptr));
 }
 
 }  // namespace herald::check

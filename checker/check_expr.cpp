@@ -2,6 +2,7 @@
 // expected-type machinery (coercion of refined types, refinement of
 // constants, joining branch types).
 #include <cstring>
+#include <vector>
 
 #include <llvm/Support/Casting.h>
 
@@ -171,9 +172,8 @@ InstId BodyChecker::check(const ast::Expr* e, const Type* expected) {
     case ast::ExprKind::Name:
       return checkName(cast<ast::NameExpr>(e), expected);
     case ast::ExprKind::Field:
-      return checkField(cast<ast::FieldExpr>(e), expected);
     case ast::ExprKind::Call:
-      return checkCall(cast<ast::CallExpr>(e), expected);
+      return checkPostfix(e, expected);
     case ast::ExprKind::TypeApply: {
       // `Events.emit[E]` is only meaningful as a callee.
       const auto* apply = cast<ast::TypeApplyExpr>(e);
@@ -418,21 +418,58 @@ const ast::Expr* valueOf(const ast::Expr* e) {
 
 }  // namespace
 
-InstId BodyChecker::checkIf(const ast::IfExpr* e, const Type* expected,
+// An `else if` chain is walked down in a loop, each `if` keeping what it
+// checked before its `else`, and joined back up from the last `else`, so
+// that its length costs no stack; every `if` sees the type the one above
+// passes down, as a recursive walk would.
+InstId BodyChecker::checkIf(const ast::IfExpr* top, const Type* expected,
                             bool discard) {
   TypeTable& tt = types();
-  InstId cond = checkAgainst(e->cond, tt.boolType());
-  if (e->elseExpr == nullptr) {
-    InstId then = checkBlock(e->thenBlock, nullptr, false);
-    return emit(InstKind::If, tt.unit(), e->range, cond.index, then.index);
+  struct Branch {
+    const ast::IfExpr* e;
+    const Type* expected;
+    InstId cond;
+    InstId then;
+    const Type* thenT;
+  };
+  std::vector<Branch> chain;
+  const ast::IfExpr* e = top;
+  InstId value;
+  for (;;) {
+    InstId cond = checkAgainst(e->cond, tt.boolType());
+    if (e->elseExpr == nullptr) {
+      InstId then = checkBlock(e->thenBlock, nullptr, false);
+      value = emit(InstKind::If, tt.unit(), e->range, cond.index, then.index);
+      break;
+    }
+    InstId then = checkBlock(e->thenBlock, expected, !discard);
+    const Type* thenT = typeOf(then);
+    if (expected != nullptr)
+      then = coerce(valueOf(e->thenBlock), then, expected);
+    chain.push_back({e, expected, cond, then, thenT});
+    // Without an expected type, the `if` branch tells the rest.
+    if (expected == nullptr)
+      expected =
+          thenT != nullptr && thenT->kind != TypeKind::Never ? thenT : nullptr;
+    const auto* next = dyn_cast<ast::IfExpr>(e->elseExpr);
+    if (next == nullptr) {
+      discard_ = discard;
+      value = check(e->elseExpr, expected);
+      break;
+    }
+    e = next;
   }
-  InstId then = checkBlock(e->thenBlock, expected, !discard);
-  const Type* thenT = typeOf(then);
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it)
+    value = joinIf(it->e, it->expected, it->cond, it->then, it->thenT, value);
+  return value;
+}
+
+InstId BodyChecker::joinIf(const ast::IfExpr* e, const Type* expected,
+                           InstId cond, InstId then, const Type* thenT,
+                           InstId otherwise) {
+  TypeTable& tt = types();
+  const Type* elseT = typeOf(otherwise);
   if (expected != nullptr) {
-    then = coerce(valueOf(e->thenBlock), then, expected);
-    discard_ = discard;
-    InstId otherwise = check(e->elseExpr, expected);
-    const Type* elseT = typeOf(otherwise);
     otherwise = coerce(valueOf(e->elseExpr), otherwise, expected);
     const Type* joined = join(thenT, elseT);
     InstId branches[] = {then, otherwise};
@@ -443,9 +480,6 @@ InstId BodyChecker::checkIf(const ast::IfExpr* e, const Type* expected,
   }
   const Type* want =
       thenT != nullptr && thenT->kind != TypeKind::Never ? thenT : nullptr;
-  discard_ = discard;
-  InstId otherwise = check(e->elseExpr, want);
-  const Type* elseT = typeOf(otherwise);
   const Type* result = join(thenT, elseT);
   if (want != nullptr && elseT != nullptr && elseT->kind != TypeKind::Never &&
       !quiet(elseT) && !quiet(want) &&
@@ -470,9 +504,22 @@ InstId BodyChecker::checkIf(const ast::IfExpr* e, const Type* expected,
   return emit(InstKind::IfElse, result, e->range, cond.index, list(branches));
 }
 
-InstId BodyChecker::checkUnary(const ast::UnaryExpr* e) {
+// A run of `!` and `-` is checked from its innermost operand out.
+InstId BodyChecker::checkUnary(const ast::UnaryExpr* top) {
+  std::vector<const ast::UnaryExpr*> run{top};
+  while (const auto* inner =
+             llvm::dyn_cast_or_null<ast::UnaryExpr>(run.back()->operand))
+    run.push_back(inner);
+  InstId operand = checkUsed(run.back()->operand, nullptr);
+  for (auto it = run.rbegin(); it != run.rend(); ++it) {
+    if (it != run.rbegin()) reportMessageUse((*it)->operand);
+    operand = unaryLink(*it, operand);
+  }
+  return operand;
+}
+
+InstId BodyChecker::unaryLink(const ast::UnaryExpr* e, InstId operand) {
   TypeTable& tt = types();
-  InstId operand = checkUsed(e->operand, nullptr);
   const Type* t = typeOf(operand);
   const Type* base = stripRefined(t);
   const Type* result = tt.error();

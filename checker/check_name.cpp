@@ -2,6 +2,8 @@
 // stores, the actor binder, dependencies, then declarations; variants
 // (qualified, or bare where the expected type is a sum); record, event,
 // actor, envelope and opaque (`.raw`) fields.
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -353,72 +355,228 @@ void BodyChecker::reportUnknownMember(const ast::Ident& member,
   }
 }
 
-InstId BodyChecker::checkField(const ast::FieldExpr* e,
-                               const Type* /*expected*/) {
-  if (e->name.empty()) {
-    check(e->base, nullptr);
-    return invalid(e->range);
+std::optional<InstId> BodyChecker::pathLink(const ast::FieldExpr* e,
+                                            llvm::ArrayRef<ast::Ident> parts,
+                                            const Resolution& r) {
+  bool whole = r.partsUsed == parts.size();
+  switch (r.kind) {
+    case NameKind::Local:
+    case NameKind::Param:
+    case NameKind::Key:
+    case NameKind::Store:
+    case NameKind::ActorBinder:
+    case NameKind::Dependency:
+    case NameKind::AgentRefDependency:
+    case NameKind::Some:
+    case NameKind::None:
+    case NameKind::Fn:
+    case NameKind::AgentFn:
+      break;
+    case NameKind::CapabilityOp:
+      if (!whole) break;
+      return capabilityOp(
+          e, nullptr, r.cap, e->name,
+          r.viaDependency ? scopedValue(r, e->base->range) : InstId{},
+          e->base->range);
+    case NameKind::Variant:
+      if (!whole) break;
+      return variantValue(e, e->name, r);
+    case NameKind::StaticFn:
+      if (!whole) break;
+      reportNotAValue(e, sema().sources.textOf(e->range), r.fn);
+      return invalid(e->range);
+    case NameKind::UnknownMember:
+      if (!whole) break;
+      reportUnknownMember(e->name, r.typeInfo);
+      return invalid(e->range);
+    case NameKind::Type:
+    case NameKind::Constructor:
+    case NameKind::RecordType:
+    case NameKind::Event:
+    case NameKind::Capability:
+    case NameKind::Agent:
+    case NameKind::Actor:
+    case NameKind::Service:
+      if (!whole) break;
+      reportNotAValue(e, sema().sources.textOf(e->range), r.decl);
+      return invalid(e->range);
+    case NameKind::Ambiguous:
+      reportAmbiguous(parts[0], r);
+      return invalid(e->range);
+    case NameKind::ContextPrefix:
+      reportContextPrefix(e, parts, r, false);
+      return invalid(e->range);
+    case NameKind::NotFound:
+      reportUnknownName(parts[0]);
+      return invalid(e->range);
   }
-  llvm::SmallVector<ast::Ident, 4> parts;
-  if (namePath(e, parts)) {
-    Resolution r = resolve(parts, nullptr);
-    bool whole = r.partsUsed == parts.size();
-    // A path longer than what it names is a value's field: the prefix is
-    // resolved by the recursion on the base.
-    switch (r.kind) {
-      case NameKind::Local:
-      case NameKind::Param:
-      case NameKind::Key:
-      case NameKind::Store:
-      case NameKind::ActorBinder:
-      case NameKind::Dependency:
-      case NameKind::AgentRefDependency:
-      case NameKind::Some:
-      case NameKind::None:
-      case NameKind::Fn:
-      case NameKind::AgentFn:
+  return std::nullopt;
+}
+
+namespace {
+
+// A link of a postfix chain whose value waits for the value below it.
+struct PendingLink {
+  enum class Kind : std::uint8_t {
+    Field,         // `below.name`
+    BrokenField,   // `below.` with its name missing
+    Member,        // `below.name(...)`
+    BrokenMember,  // `below.(...)`
+    Value,         // `below(...)`, `below` no path
+  };
+  Kind kind;
+  const ast::Expr* node;  // the FieldExpr or CallExpr
+};
+
+// Where the run of named field links from `e` down ends: a NameExpr when
+// `e` is a path (`a.b.c`), else the first link or base that is no part of
+// one.
+const ast::Expr* pathEnd(const ast::Expr* e) {
+  while (const auto* field = dyn_cast_or_null<ast::FieldExpr>(e)) {
+    if (field->name.empty()) return e;
+    e = field->base;
+  }
+  return e;
+}
+
+bool endsPath(const ast::Expr* end) {
+  const auto* name = dyn_cast_or_null<ast::NameExpr>(end);
+  return name != nullptr && !name->name.empty();
+}
+
+}  // namespace
+
+// The chain is walked down once, from its top link to its base, each link
+// left pending until the value below it is known; then the pending links
+// are applied from the bottom up. Work and stack stay linear in the chain's
+// length and the instructions come out in the order a recursive walk would
+// emit them. A path (`a.b.c`, or `a.b.c(...)` as a callee) is resolved
+// once, where the walk first reaches it: the path of each link below is a
+// prefix of it, which the resolver reads the same way as far as the
+// resolution reaches.
+InstId BodyChecker::checkPostfix(const ast::Expr* top, const Type* expected) {
+  std::vector<PendingLink> pending;
+  const ast::Expr* e = top;
+  // Only the top link sees the expected type; every link below is checked
+  // as an operand.
+  const Type* want = expected;
+  // The end of the current run of field links, once it is known to be no
+  // path, so that each run is scanned once.
+  const ast::Expr* runEnd = nullptr;
+  auto descend = [&](PendingLink::Kind kind, const ast::Expr* node,
+                     const ast::Expr* below) {
+    pending.push_back({kind, node});
+    want = nullptr;
+    e = below;
+    if (e == runEnd) runEnd = nullptr;
+  };
+  // The links of the path `parts`, from `link` (which spells all of it)
+  // down to its first name, resolved as `r`.
+  auto walkPath = [&](const ast::Expr* link, llvm::ArrayRef<ast::Ident> parts,
+                      const Resolution& r) -> InstId {
+    for (; parts.size() > 1; parts = parts.drop_back()) {
+      const auto* field = llvm::cast<ast::FieldExpr>(link);
+      if (std::optional<InstId> v = pathLink(field, parts, r)) return *v;
+      pending.push_back({PendingLink::Kind::Field, field});
+      link = field->base;
+    }
+    return check(link, nullptr);
+  };
+  InstId value;
+  for (;;) {
+    if (const auto* field = dyn_cast_or_null<ast::FieldExpr>(e)) {
+      if (field->name.empty()) {
+        descend(PendingLink::Kind::BrokenField, field, field->base);
+        continue;
+      }
+      if (runEnd == nullptr) {
+        const ast::Expr* end = pathEnd(field);
+        if (endsPath(end)) {
+          llvm::SmallVector<ast::Ident, 4> parts;
+          namePath(field, parts);
+          value = walkPath(field, parts, resolve(parts, nullptr));
+          break;
+        }
+        runEnd = end;
+      }
+      descend(PendingLink::Kind::Field, field, field->base);
+      continue;
+    }
+    const auto* call = dyn_cast_or_null<ast::CallExpr>(e);
+    if (call == nullptr) {
+      value = check(e, nullptr);
+      break;
+    }
+    const ast::Expr* callee = call->callee;
+    if (callee == nullptr || llvm::isa<ast::ErrorExpr>(callee)) {
+      value = checkArgsQuietly(call);
+      break;
+    }
+    if (const auto* apply = dyn_cast<ast::TypeApplyExpr>(callee)) {
+      value = checkAppliedCall(call, apply);
+      break;
+    }
+    if (const auto* name = dyn_cast<ast::NameExpr>(callee)) {
+      value = checkNameCall(call, name, want);
+      break;
+    }
+    const auto* member = dyn_cast<ast::FieldExpr>(callee);
+    if (member == nullptr) {
+      descend(PendingLink::Kind::Value, call, callee);
+      continue;
+    }
+    if (member->name.empty()) {
+      descend(PendingLink::Kind::BrokenMember, call, member->base);
+      continue;
+    }
+    if (runEnd == nullptr) {
+      const ast::Expr* end = pathEnd(member);
+      if (endsPath(end)) {
+        llvm::SmallVector<ast::Ident, 4> parts;
+        namePath(member, parts);
+        Resolution r = resolve(parts, nullptr);
+        bool handled = false;
+        InstId v = checkPathCall(call, want, parts, r, handled);
+        if (handled) {
+          value = v;
+          break;
+        }
+        // Not a declaration's call: a member of what the shorter path
+        // names, which the same resolution covers.
+        pending.push_back({PendingLink::Kind::Member, call});
+        value = walkPath(member->base,
+                         llvm::ArrayRef<ast::Ident>(parts).drop_back(), r);
         break;
-      case NameKind::CapabilityOp:
-        if (!whole) break;
-        return capabilityOp(
-            e, nullptr, r.cap, e->name,
-            r.viaDependency ? scopedValue(r, e->base->range) : InstId{},
-            e->base->range);
-      case NameKind::Variant:
-        if (!whole) break;
-        return variantValue(e, e->name, r);
-      case NameKind::StaticFn:
-        if (!whole) break;
-        reportNotAValue(e, sema().sources.textOf(e->range), r.fn);
-        return invalid(e->range);
-      case NameKind::UnknownMember:
-        if (!whole) break;
-        reportUnknownMember(e->name, r.typeInfo);
-        return invalid(e->range);
-      case NameKind::Type:
-      case NameKind::Constructor:
-      case NameKind::RecordType:
-      case NameKind::Event:
-      case NameKind::Capability:
-      case NameKind::Agent:
-      case NameKind::Actor:
-      case NameKind::Service:
-        if (!whole) break;
-        reportNotAValue(e, sema().sources.textOf(e->range), r.decl);
-        return invalid(e->range);
-      case NameKind::Ambiguous:
-        reportAmbiguous(parts[0], r);
-        return invalid(e->range);
-      case NameKind::ContextPrefix:
-        reportContextPrefix(e, parts, r, false);
-        return invalid(e->range);
-      case NameKind::NotFound:
-        reportUnknownName(parts[0]);
-        return invalid(e->range);
+      }
+      runEnd = end;
+    }
+    descend(PendingLink::Kind::Member, call, member->base);
+  }
+  for (auto it = pending.rbegin(); it != pending.rend(); ++it) {
+    switch (it->kind) {
+      case PendingLink::Kind::Field: {
+        const auto* field = llvm::cast<ast::FieldExpr>(it->node);
+        value = checkValueField(field, value, typeOf(value));
+        break;
+      }
+      case PendingLink::Kind::BrokenField:
+        value = invalid(it->node->range);
+        break;
+      case PendingLink::Kind::Member: {
+        const auto* call = llvm::cast<ast::CallExpr>(it->node);
+        value =
+            callMember(call, llvm::cast<ast::FieldExpr>(call->callee), value);
+        break;
+      }
+      case PendingLink::Kind::BrokenMember:
+        value = checkArgsQuietly(llvm::cast<ast::CallExpr>(it->node));
+        break;
+      case PendingLink::Kind::Value:
+        value = callValue(llvm::cast<ast::CallExpr>(it->node), value);
+        break;
     }
   }
-  InstId base = check(e->base, nullptr);
-  return checkValueField(e, base, typeOf(base));
+  return value;
 }
 
 InstId BodyChecker::checkValueField(const ast::FieldExpr* e, InstId value,

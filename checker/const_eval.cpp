@@ -35,69 +35,6 @@ const ast::Expr* stripParens(const ast::Expr* e) {
   return e;
 }
 
-// Evaluates one expression against an expected type. With a ConstFailure it
-// records the innermost reason for failing; without one it allocates
-// nothing on the failure paths.
-class Evaluator {
- public:
-  Evaluator(const Sema& sema, const ContextInfo& from, ConstFailure* why)
-      : sema_(sema), from_(from), why_(why) {}
-
-  std::optional<ConstValue> eval(const ast::Expr* expr, const Type* expected);
-
- private:
-  template <typename F>
-  std::nullopt_t fail(SourceRange range, F&& message) {
-    if (why_ != nullptr && !why_->set) {
-      why_->set = true;
-      why_->range = range;
-      why_->message = std::forward<F>(message)();
-    }
-    return std::nullopt;
-  }
-  std::nullopt_t quiet() {
-    if (why_ != nullptr && !why_->set) {
-      why_->set = true;
-      why_->quiet = true;
-    }
-    return std::nullopt;
-  }
-  // `described` is what the message names; the report is at `range`.
-  std::nullopt_t mismatch(const ast::Expr& described, SourceRange range,
-                          const Type* expected);
-  // Names resolve as in a body with nothing in scope.
-  Resolution resolve(llvm::ArrayRef<ast::Ident> parts,
-                     const Type* expected) const {
-    return resolveName(sema_.program, from_, BodyScope{}, parts, expected);
-  }
-  std::string unknownNameMessage(llvm::ArrayRef<ast::Ident> parts,
-                                 const Resolution& found,
-                                 const Type* expected) const;
-
-  std::optional<ConstValue> evalLiteral(const ast::Expr& e,
-                                        const Type* expected);
-  std::optional<ConstValue> evalNegation(const ast::UnaryExpr& e,
-                                         const Type* expected);
-  std::optional<ConstValue> evalName(const ast::Expr& e, const Type* expected);
-  std::optional<ConstValue> evalCall(const ast::CallExpr& e,
-                                     const Type* expected);
-  std::optional<ConstValue> evalConstructor(const ast::CallExpr& e,
-                                            const TypeInfo& type,
-                                            const Type* expected);
-  std::optional<ConstValue> evalVariant(const ast::Expr& e, const TypeInfo& sum,
-                                        const VariantInfo& variant,
-                                        llvm::ArrayRef<ast::Arg> args,
-                                        bool called);
-  std::optional<ConstValue> evalRecord(const ast::RecordLitExpr& e,
-                                       const Type* expected);
-  std::optional<ConstValue> evalList(const ast::ListLitExpr& e,
-                                     const Type* expected);
-
-  const Sema& sema_;
-  const ContextInfo& from_;
-  ConstFailure* why_;
-};
-
 // `None` or `Some(...)`, as written.
 bool isOptionSpelling(const ast::Expr& e) {
   if (const auto* name = dyn_cast<ast::NameExpr>(&e))
@@ -108,52 +45,10 @@ bool isOptionSpelling(const ast::Expr& e) {
   return false;
 }
 
-const TypeInfo* sumOf(const Type* type) {
-  if (type == nullptr || type->kind != TypeKind::Named) return nullptr;
-  return type->named->def == TypeDefKind::Sum ? type->named : nullptr;
-}
+}  // namespace
 
-// The type a call `T(...)` names as a whole (its constructor is checked
-// by evalConstructor); null when the callee is no type.
-const TypeInfo* constructed(const Resolution& r,
-                            llvm::ArrayRef<ast::Ident> parts) {
-  if (r.partsUsed != parts.size()) return nullptr;
-  switch (r.kind) {
-    case NameKind::Constructor:
-      return r.typeInfo;  // an alias seen through
-    case NameKind::Type:
-    case NameKind::RecordType:
-      return cast<TypeInfo>(r.decl);
-    case NameKind::Local:
-    case NameKind::Param:
-    case NameKind::Key:
-    case NameKind::Store:
-    case NameKind::ActorBinder:
-    case NameKind::Dependency:
-    case NameKind::AgentRefDependency:
-    case NameKind::Some:
-    case NameKind::None:
-    case NameKind::Fn:
-    case NameKind::AgentFn:
-    case NameKind::Event:
-    case NameKind::Capability:
-    case NameKind::Agent:
-    case NameKind::Actor:
-    case NameKind::Service:
-    case NameKind::Variant:
-    case NameKind::StaticFn:
-    case NameKind::CapabilityOp:
-    case NameKind::UnknownMember:
-    case NameKind::ContextPrefix:
-    case NameKind::NotFound:
-    case NameKind::Ambiguous:
-      break;
-  }
-  return nullptr;
-}
-
-std::optional<ConstValue> Evaluator::eval(const ast::Expr* expr,
-                                          const Type* expected) {
+std::optional<ConstValue> ConstEvaluator::eval(const ast::Expr* expr,
+                                               const Type* expected) {
   const ast::Expr* e = stripParens(expr);
   if (e == nullptr || isa<ast::ErrorExpr>(e) || !isWellFormed(expected))
     return quiet();
@@ -164,7 +59,8 @@ std::optional<ConstValue> Evaluator::eval(const ast::Expr* expr,
     if (const auto* call = dyn_cast<ast::CallExpr>(e)) {
       llvm::SmallVector<ast::Ident, 4> parts;
       if (namePath(call->callee, parts))
-        if (const TypeInfo* type = constructed(resolve(parts, nullptr), parts))
+        if (const TypeInfo* type =
+                constructedType(resolve(parts, nullptr), parts))
           return evalConstructor(*call, *type, expected);
     }
     const TypeInfo& refined = *expected->named;
@@ -180,7 +76,7 @@ std::optional<ConstValue> Evaluator::eval(const ast::Expr* expr,
       !isOptionSpelling(*e)) {
     // A plain value where an Option is expected: suggest wrapping it, but
     // only when the value would fit.
-    Evaluator probe(sema_, from_, nullptr);
+    ConstEvaluator probe(sema_, from_, nullptr);
     if (probe.eval(e, expected->arg0))
       return fail(e->range, [&] {
         return fmt::format("this is not of type '{}'; write 'Some({})'",
@@ -216,10 +112,7 @@ std::optional<ConstValue> Evaluator::eval(const ast::Expr* expr,
     case ast::ExprKind::ListLit:
       return evalList(cast<ast::ListLitExpr>(*e), expected);
     case ast::ExprKind::Binary:
-      return evalArithmetic(
-          sema_.sources, cast<ast::BinaryExpr>(*e), expected,
-          [this](const ast::Expr* x, const Type* t) { return eval(x, t); },
-          why_);
+      return evalOperators(cast<ast::BinaryExpr>(*e), expected);
     case ast::ExprKind::MapLit:
       return evalMapLiteral(
           cast<ast::MapLitExpr>(*e), expected,
@@ -244,8 +137,9 @@ std::optional<ConstValue> Evaluator::eval(const ast::Expr* expr,
   });
 }
 
-std::nullopt_t Evaluator::mismatch(const ast::Expr& described,
-                                   SourceRange range, const Type* expected) {
+std::nullopt_t ConstEvaluator::mismatch(const ast::Expr& described,
+                                        SourceRange range,
+                                        const Type* expected) {
   return fail(range, [&] {
     std::string text =
         fmt::format("{} is not of type '{}'", describeExpr(described),
@@ -256,8 +150,8 @@ std::nullopt_t Evaluator::mismatch(const ast::Expr& described,
   });
 }
 
-std::optional<ConstValue> Evaluator::evalLiteral(const ast::Expr& e,
-                                                 const Type* expected) {
+std::optional<ConstValue> ConstEvaluator::evalLiteral(const ast::Expr& e,
+                                                      const Type* expected) {
   ConstValue value;
   value.type = expected;
   switch (e.kind) {
@@ -340,8 +234,91 @@ std::optional<ConstValue> Evaluator::evalLiteral(const ast::Expr& e,
   return quiet();
 }
 
-std::optional<ConstValue> Evaluator::evalNegation(const ast::UnaryExpr& e,
-                                                  const Type* expected) {
+namespace {
+
+// What evalArithmetic checks of an operator before it evaluates the left
+// operand: whether `e` is arithmetic a constant of `expected` may use.
+bool foldsBeforeOperands(const ast::BinaryExpr& e, const Type* expected) {
+  std::optional<FoldDomain> domain = foldDomain(expected);
+  switch (e.op) {
+    case ast::BinaryOp::Add:
+    case ast::BinaryOp::Sub:
+      return domain.has_value();
+    case ast::BinaryOp::Mul:
+    case ast::BinaryOp::Div:
+    case ast::BinaryOp::Rem:
+      return domain == FoldDomain::Int;
+    case ast::BinaryOp::Or:
+    case ast::BinaryOp::And:
+    case ast::BinaryOp::Eq:
+    case ast::BinaryOp::Ne:
+    case ast::BinaryOp::Lt:
+    case ast::BinaryOp::Le:
+    case ast::BinaryOp::Gt:
+    case ast::BinaryOp::Ge:
+      return false;
+  }
+  return false;
+}
+
+}  // namespace
+
+// A left-deep chain (`1 + 2 + ...`) is walked down in a loop and folded
+// from its innermost operator out, each taking the value below it as its
+// left operand; an operator that fails before its operands (not arithmetic
+// of this type) ends the walk, so the first failure recorded is the one a
+// recursive walk would record.
+std::optional<ConstValue> ConstEvaluator::evalOperators(
+    const ast::BinaryExpr& top, const Type* expected) {
+  auto operand = [this](const ast::Expr* x, const Type* t) {
+    return eval(x, t);
+  };
+  llvm::SmallVector<const ast::BinaryExpr*, 8> spine{&top};
+  while (foldsBeforeOperands(*spine.back(), expected)) {
+    const auto* lhs =
+        dyn_cast_or_null<ast::BinaryExpr>(stripParens(spine.back()->lhs));
+    if (lhs == nullptr) break;
+    spine.push_back(lhs);
+  }
+  std::optional<ConstValue> value =
+      evalArithmetic(sema_.sources, *spine.back(), expected, operand, why_);
+  for (std::size_t i = spine.size() - 1; i-- > 0;) {
+    const ast::BinaryExpr& e = *spine[i];
+    std::optional<ConstValue> below = std::move(value);
+    value = evalArithmetic(
+        sema_.sources, e, expected,
+        [&](const ast::Expr* x, const Type* t) {
+          return x == e.lhs ? std::move(below) : eval(x, t);
+        },
+        why_);
+  }
+  return value;
+}
+
+// A run of `-` (`- - -1`) is evaluated from its innermost operator out, as
+// evalOperators folds a chain.
+std::optional<ConstValue> ConstEvaluator::evalNegation(
+    const ast::UnaryExpr& top, const Type* expected) {
+  llvm::SmallVector<const ast::UnaryExpr*, 8> run{&top};
+  // Without a domain the outermost `-` fails before its operand.
+  if (foldDomain(expected))
+    while (const auto* inner = dyn_cast_or_null<ast::UnaryExpr>(
+               stripParens(run.back()->operand))) {
+      if (inner->op != ast::UnaryOp::Neg) break;
+      run.push_back(inner);
+    }
+  std::optional<ConstValue> value = negate(*run.back(), expected);
+  for (std::size_t i = run.size() - 1; i-- > 0;) {
+    std::optional<ConstValue> below = std::move(value);
+    value = evalNegated(
+        sema_.sources, *run[i], expected,
+        [&](const ast::Expr*, const Type*) { return std::move(below); }, why_);
+  }
+  return value;
+}
+
+std::optional<ConstValue> ConstEvaluator::negate(const ast::UnaryExpr& e,
+                                                 const Type* expected) {
   const ast::Expr* operand = stripParens(e.operand);
   if (operand == nullptr || isa<ast::ErrorExpr>(operand)) return quiet();
   if (const auto* lit = dyn_cast<ast::IntLitExpr>(operand)) {
@@ -374,218 +351,10 @@ std::optional<ConstValue> Evaluator::evalNegation(const ast::UnaryExpr& e,
       [this](const ast::Expr* x, const Type* t) { return eval(x, t); }, why_);
 }
 
-std::optional<ConstValue> Evaluator::evalName(const ast::Expr& e,
-                                              const Type* expected) {
-  llvm::SmallVector<ast::Ident, 4> parts;
-  if (!namePath(&e, parts)) return quiet();
-  Resolution r = resolve(parts, expected);
-  bool whole = r.partsUsed == parts.size();
-  switch (r.kind) {
-    case NameKind::None:
-      if (expected->kind != TypeKind::Option || !whole) break;
-      {
-        ConstValue value;
-        value.kind = ConstValue::Kind::None;
-        value.type = expected;
-        return value;
-      }
-    case NameKind::Variant:
-      if (!whole) break;
-      if (r.typeInfo->type != expected)
-        return fail(e.range, [&] {
-          return fmt::format("'{}.{}' is of type '{}', not '{}'",
-                             r.typeInfo->name, r.variant->name,
-                             r.typeInfo->name, displayName(expected));
-        });
-      return evalVariant(e, *r.typeInfo, *r.variant, {}, false);
-    case NameKind::StaticFn:
-    case NameKind::UnknownMember: {
-      if (!whole) break;
-      const auto& type = cast<TypeInfo>(*r.decl);
-      const TypeInfo* sum = sumOf(type.type);
-      const ast::Ident& last = parts.back();
-      if (sum == nullptr)
-        return fail(e.range, [&] {
-          return fmt::format(
-              "'{}' is not a sum type, so '{}' is not a "
-              "variant",
-              type.name, last.name);
-        });
-      return fail(last.range, [&] {
-        return fmt::format("type '{}' has no variant '{}'", sum->name,
-                           last.name);
-      });
-    }
-    case NameKind::Local:
-    case NameKind::Param:
-    case NameKind::Key:
-    case NameKind::Store:
-    case NameKind::ActorBinder:
-    case NameKind::Dependency:
-    case NameKind::AgentRefDependency:
-    case NameKind::Some:
-    case NameKind::Fn:
-    case NameKind::AgentFn:
-    case NameKind::Type:
-    case NameKind::Constructor:
-    case NameKind::RecordType:
-    case NameKind::Event:
-    case NameKind::Capability:
-    case NameKind::Agent:
-    case NameKind::Actor:
-    case NameKind::Service:
-    case NameKind::CapabilityOp:
-    case NameKind::ContextPrefix:
-    case NameKind::NotFound:
-    case NameKind::Ambiguous:
-      break;
-  }
-  return fail(e.range, [&] { return unknownNameMessage(parts, r, expected); });
-}
-
-std::string Evaluator::unknownNameMessage(llvm::ArrayRef<ast::Ident> parts,
-                                          const Resolution& found,
-                                          const Type* expected) const {
-  auto suggest = [](llvm::StringRef name,
-                    llvm::ArrayRef<std::string> candidates) {
-    std::string closest = closestName(name, candidates);
-    return closest.empty() ? std::string()
-                           : fmt::format("; did you mean '{}'?", closest);
-  };
-  if (const TypeInfo* sum = sumOf(expected);
-      sum != nullptr && parts.size() == 1) {
-    std::vector<std::string> variants;
-    variants.reserve(sum->variants.size());
-    for (const VariantInfo& v : sum->variants) variants.push_back(v.name);
-    return fmt::format("'{}' is not a variant of '{}'{}", parts[0].name,
-                       sum->name, suggest(parts[0].name, variants));
-  }
-  switch (found.kind) {
-    // `Some` and `None` of a type other than an Option name nothing here.
-    case NameKind::Some:
-    case NameKind::None:
-    case NameKind::NotFound:
-      return fmt::format(
-          "cannot find '{}'{}", parts[0].name,
-          suggest(parts[0].name, visibleNames(sema_.program, from_)));
-    case NameKind::Ambiguous:
-      return fmt::format(
-          "'{}' is ambiguous here; qualify it with its "
-          "context",
-          parts[0].name);
-    case NameKind::ContextPrefix:
-      if (found.partsUsed == parts.size())
-        return fmt::format("'{}' is a context, not a constant of type '{}'",
-                           found.context->name, displayName(expected));
-      return fmt::format("context '{}' declares no '{}'", found.context->name,
-                         parts[found.partsUsed].name);
-    case NameKind::Local:
-    case NameKind::Param:
-    case NameKind::Key:
-    case NameKind::Store:
-    case NameKind::ActorBinder:
-    case NameKind::Dependency:
-    case NameKind::AgentRefDependency:
-    case NameKind::Fn:
-    case NameKind::AgentFn:
-    case NameKind::Type:
-    case NameKind::Constructor:
-    case NameKind::RecordType:
-    case NameKind::Event:
-    case NameKind::Capability:
-    case NameKind::Agent:
-    case NameKind::Actor:
-    case NameKind::Service:
-    case NameKind::Variant:
-    case NameKind::StaticFn:
-    case NameKind::CapabilityOp:
-    case NameKind::UnknownMember:
-      break;
-  }
-  // A constant has nothing in scope, so every other kind is a declaration.
-  return fmt::format("'{}' ({}) is not a constant of type '{}'",
-                     found.decl->name, describeKind(found.decl->kind),
-                     displayName(expected));
-}
-
-std::optional<ConstValue> Evaluator::evalCall(const ast::CallExpr& e,
-                                              const Type* expected) {
-  if (e.callee == nullptr || isa<ast::ErrorExpr>(e.callee)) return quiet();
-  llvm::SmallVector<ast::Ident, 4> parts;
-  if (!namePath(e.callee, parts))
-    return fail(e.range,
-                [] { return std::string("a call is not a constant"); });
-  Resolution r = resolve(parts, expected);
-  bool whole = r.partsUsed == parts.size();
-  bool function = false;
-  switch (r.kind) {
-    case NameKind::Some: {
-      if (expected->kind != TypeKind::Option || !whole) break;
-      if (e.args.size() != 1 || !e.args[0].label.empty())
-        return fail(e.range, [] {
-          return std::string("'Some' takes one unlabelled argument");
-        });
-      std::optional<ConstValue> inner = eval(e.args[0].value, expected->arg0);
-      if (!inner) return std::nullopt;
-      ConstValue value;
-      value.kind = ConstValue::Kind::Some;
-      value.type = expected;
-      value.children.push_back(std::move(*inner));
-      return value;
-    }
-    case NameKind::Variant:
-      if (whole && r.typeInfo->type == expected)
-        return evalVariant(e, *r.typeInfo, *r.variant, e.args, true);
-      break;
-    case NameKind::Type:
-    case NameKind::Constructor:
-    case NameKind::RecordType:
-      if (const TypeInfo* type = constructed(r, parts))
-        return evalConstructor(e, *type, expected);
-      break;
-    case NameKind::Fn:
-    case NameKind::AgentFn:
-      function = whole;
-      break;
-    case NameKind::Local:
-    case NameKind::Param:
-    case NameKind::Key:
-    case NameKind::Store:
-    case NameKind::ActorBinder:
-    case NameKind::Dependency:
-    case NameKind::AgentRefDependency:
-    case NameKind::None:
-    case NameKind::Event:
-    case NameKind::Capability:
-    case NameKind::Agent:
-    case NameKind::Actor:
-    case NameKind::Service:
-    case NameKind::StaticFn:
-    case NameKind::CapabilityOp:
-    case NameKind::UnknownMember:
-    case NameKind::ContextPrefix:
-    case NameKind::NotFound:
-    case NameKind::Ambiguous:
-      break;
-  }
-  return fail(e.callee->range, [&] {
-    if (function)
-      return fmt::format("'{}' is a function; calling it is not a constant",
-                         sema_.sources.textOf(e.callee->range));
-    if (const TypeInfo* sum = sumOf(expected))
-      return fmt::format("'{}' is not a variant of '{}'",
-                         sema_.sources.textOf(e.callee->range), sum->name);
-    return fmt::format("'{}' does not build a constant of type '{}'",
-                       sema_.sources.textOf(e.callee->range),
-                       displayName(expected));
-  });
-}
-
 // `OrderId("a-1")`, `Quantity(3)`: the type's constructor applied to a
 // constant of its base.
-std::optional<ConstValue> Evaluator::evalConstructor(const ast::CallExpr& e,
-                                                     const TypeInfo& type,
-                                                     const Type* expected) {
+std::optional<ConstValue> ConstEvaluator::evalConstructor(
+    const ast::CallExpr& e, const TypeInfo& type, const Type* expected) {
   if (type.def != TypeDefKind::Opaque && type.def != TypeDefKind::Refined)
     return fail(e.callee->range, [&] {
       return fmt::format(
@@ -641,11 +410,9 @@ std::optional<ConstValue> Evaluator::evalConstructor(const ast::CallExpr& e,
   return value;
 }
 
-std::optional<ConstValue> Evaluator::evalVariant(const ast::Expr& e,
-                                                 const TypeInfo& sum,
-                                                 const VariantInfo& variant,
-                                                 llvm::ArrayRef<ast::Arg> args,
-                                                 bool called) {
+std::optional<ConstValue> ConstEvaluator::evalVariant(
+    const ast::Expr& e, const TypeInfo& sum, const VariantInfo& variant,
+    llvm::ArrayRef<ast::Arg> args, bool called) {
   if (!called && !variant.fields.empty())
     return fail(e.range, [&] {
       return fmt::format(
@@ -686,8 +453,8 @@ std::optional<ConstValue> Evaluator::evalVariant(const ast::Expr& e,
   return value;
 }
 
-std::optional<ConstValue> Evaluator::evalRecord(const ast::RecordLitExpr& e,
-                                                const Type* expected) {
+std::optional<ConstValue> ConstEvaluator::evalRecord(
+    const ast::RecordLitExpr& e, const Type* expected) {
   llvm::SmallVector<ast::Ident, 4> parts;
   if (!namePath(e.type, parts)) return quiet();
   Resolution found = resolve(parts, nullptr);
@@ -787,8 +554,8 @@ std::optional<ConstValue> Evaluator::evalRecord(const ast::RecordLitExpr& e,
   return value;
 }
 
-std::optional<ConstValue> Evaluator::evalList(const ast::ListLitExpr& e,
-                                              const Type* expected) {
+std::optional<ConstValue> ConstEvaluator::evalList(const ast::ListLitExpr& e,
+                                                   const Type* expected) {
   if (expected->kind != TypeKind::List) return mismatch(e, e.range, expected);
   ConstValue value;
   value.kind = ConstValue::Kind::List;
@@ -801,8 +568,6 @@ std::optional<ConstValue> Evaluator::evalList(const ast::ListLitExpr& e,
   }
   return value;
 }
-
-}  // namespace
 
 std::string_view describeExpr(const ast::Expr& e) {
   switch (e.kind) {
@@ -880,7 +645,7 @@ std::optional<ConstValue> evalConstant(const Sema& sema,
                                        const ContextInfo& from,
                                        const ast::Expr* expr,
                                        const Type* expected) {
-  return Evaluator(sema, from, nullptr).eval(expr, expected);
+  return ConstEvaluator(sema, from, nullptr).eval(expr, expected);
 }
 
 std::optional<ConstValue> evalConstantExplained(const Sema& sema,
@@ -888,7 +653,7 @@ std::optional<ConstValue> evalConstantExplained(const Sema& sema,
                                                 const ast::Expr* expr,
                                                 const Type* expected,
                                                 ConstFailure& why) {
-  return Evaluator(sema, from, &why).eval(expr, expected);
+  return ConstEvaluator(sema, from, &why).eval(expr, expected);
 }
 
 }  // namespace herald::check

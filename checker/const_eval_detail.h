@@ -8,12 +8,15 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
+#include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/STLFunctionalExtras.h>
 
 #include "checker/const_eval.h"
 #include "checker/const_value.h"
 #include "checker/ir.h"
+#include "checker/resolve.h"
 #include "checker/sema.h"
 #include "frontend/ast.h"
 #include "frontend/source.h"
@@ -75,6 +78,82 @@ struct RefinementViolation {
                                    const ast::Expr& expr);
 [[nodiscard]] std::string exprText(const SourceManager& sources,
                                    SourceRange range);
+
+// --- the evaluator (const_eval.cpp, const_eval_names.cpp) ------------------
+
+// The evaluator of constants (const_eval.cpp; names and calls in
+// const_eval_names.cpp). Evaluates one expression against an expected type.
+// With a ConstFailure it records the innermost reason for failing; without one
+// it allocates nothing on the failure paths.
+class ConstEvaluator {
+ public:
+  ConstEvaluator(const Sema& sema, const ContextInfo& from, ConstFailure* why)
+      : sema_(sema), from_(from), why_(why) {}
+
+  std::optional<ConstValue> eval(const ast::Expr* expr, const Type* expected);
+
+ private:
+  template <typename F>
+  std::nullopt_t fail(SourceRange range, F&& message) {
+    if (why_ != nullptr && !why_->set) {
+      why_->set = true;
+      why_->range = range;
+      why_->message = std::forward<F>(message)();
+    }
+    return std::nullopt;
+  }
+  std::nullopt_t quiet() {
+    if (why_ != nullptr && !why_->set) {
+      why_->set = true;
+      why_->quiet = true;
+    }
+    return std::nullopt;
+  }
+  // `described` is what the message names; the report is at `range`.
+  std::nullopt_t mismatch(const ast::Expr& described, SourceRange range,
+                          const Type* expected);
+  // Names resolve as in a body with nothing in scope.
+  Resolution resolve(llvm::ArrayRef<ast::Ident> parts,
+                     const Type* expected) const {
+    return resolveName(sema_.program, from_, BodyScope{}, parts, expected);
+  }
+  std::string unknownNameMessage(llvm::ArrayRef<ast::Ident> parts,
+                                 const Resolution& found,
+                                 const Type* expected) const;
+
+  std::optional<ConstValue> evalLiteral(const ast::Expr& e,
+                                        const Type* expected);
+  std::optional<ConstValue> evalOperators(const ast::BinaryExpr& e,
+                                          const Type* expected);
+  // One `-` of a run (evalNegation walks the run).
+  std::optional<ConstValue> negate(const ast::UnaryExpr& e,
+                                   const Type* expected);
+  std::optional<ConstValue> evalNegation(const ast::UnaryExpr& e,
+                                         const Type* expected);
+  std::optional<ConstValue> evalName(const ast::Expr& e, const Type* expected);
+  std::optional<ConstValue> evalCall(const ast::CallExpr& e,
+                                     const Type* expected);
+  std::optional<ConstValue> evalConstructor(const ast::CallExpr& e,
+                                            const TypeInfo& type,
+                                            const Type* expected);
+  std::optional<ConstValue> evalVariant(const ast::Expr& e, const TypeInfo& sum,
+                                        const VariantInfo& variant,
+                                        llvm::ArrayRef<ast::Arg> args,
+                                        bool called);
+  std::optional<ConstValue> evalRecord(const ast::RecordLitExpr& e,
+                                       const Type* expected);
+  std::optional<ConstValue> evalList(const ast::ListLitExpr& e,
+                                     const Type* expected);
+
+  const Sema& sema_;
+  const ContextInfo& from_;
+  ConstFailure* why_;
+};
+
+// The type a call `T(...)` names as a whole (its constructor is checked
+// by evalConstructor); null when the callee is no type.
+[[nodiscard]] const TypeInfo* constructedType(const Resolution& r,
+                                              llvm::ArrayRef<ast::Ident> parts);
 
 // --- constant arithmetic (const_fold.cpp) -----------------------------------
 
