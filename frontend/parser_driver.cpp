@@ -22,8 +22,6 @@ using P = yy::Parser;
 // More nested brackets than any real program needs; beyond it, later
 // phases would recurse too deeply.
 constexpr std::uint32_t kMaxBrackets = 256;
-// The chain limit of parser_nodes.cpp, for runs of `!` and `-`.
-constexpr std::uint32_t kMaxPrefixRun = 2048;
 
 // Tokens after which a `(`, `[`, `{` or `-` on the same line continues an
 // expression (call, type application, record literal, binary minus).
@@ -182,6 +180,25 @@ Token ParserDriver::pullAhead() {
   return token;
 }
 
+yy::Parser::symbol_type ParserDriver::prefixOperators(const Token& first) {
+  yy::List<yy::PrefixOp> ops;
+  push(ops, yy::PrefixOp{first.range.begin, first.kind == TokenKind::Minus});
+  SourceRange range = first.range;
+  // After `!` or `-` no expression has ended, so every `-` here is prefix.
+  while (peek(0).kind == TokenKind::Bang || peek(0).kind == TokenKind::Minus) {
+    const Token token = pullAhead();
+    if (token.doc.begin != token.doc.end)
+      docs_.push_back({token.range.begin, textOf(token.doc)});
+    lastKind_ = token.kind;
+    lastRange_ = token.range;
+    lastFirstOnLine_ = token.firstOnLine;
+    lastEnd_ = token.range.end;
+    push(ops, yy::PrefixOp{token.range.begin, token.kind == TokenKind::Minus});
+    range.end = token.range.end;
+  }
+  return P::make_PREFIX_RUN(ops, range);
+}
+
 const Token& ParserDriver::peek(std::size_t n) {
   while (ahead_.size() - aheadPos_ <= n) ahead_.push_back(lexer_.next());
   return ahead_[aheadPos_ + n];
@@ -286,19 +303,11 @@ yy::Parser::symbol_type ParserDriver::lex() {
   if (token.kind == TokenKind::Identifier && token.firstOnLine &&
       open_.empty() && misspeltBlockContext(token)) [[unlikely]]
     return P::make_KW_CONTEXT(r);
-  // A run of prefix operators is a chain the parser reduces only after its
-  // last token, so it is cut here, before the parser's stack holds it all.
-  if (token.kind == TokenKind::Bang ||
-      (token.kind == TokenKind::Minus && !continues)) [[unlikely]] {
-    if (++prefixRun_ > kMaxPrefixRun) {
-      stopped_ = true;
-      diags_.report<diag::NestingTooDeep>(r, kMaxPrefixRun);
-      return P::make_END(SourceRange{file_.id(), r.begin, r.begin});
-    }
-  } else {
-    prefixRun_ = 0;
-  }
-
+  if ((token.kind == TokenKind::Bang ||
+       (token.kind == TokenKind::Minus && !continues)) &&
+      (peek(0).kind == TokenKind::Bang || peek(0).kind == TokenKind::Minus))
+      [[unlikely]]
+    return prefixOperators(token);
   switch (token.kind) {
     case TokenKind::EndOfFile:
       return P::make_END(r);

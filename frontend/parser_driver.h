@@ -248,14 +248,13 @@ class ParserDriver {
   ast::Expr* comparison(SourceRange range, ast::BinaryOp op, ast::Expr* lhs,
                         ast::Expr* rhs);
   ast::Expr* negate(SourceRange range, ast::Expr* operand);
-  // Count how long a chain of nodes each built on the previous one
-  // (`a.b.c...`, `else if ...`, `p | q | ...`) has grown, and stop the parse
-  // past a limit so that the checker's recursive walks stay bounded.
-  // Binary operators are not counted: every walk iterates over them.
-  ast::Expr* chain(ast::Expr* node);
+  // `p | q`: a chain of or-patterns stops the parse past a limit while the
+  // checker's pattern walks recurse over it (expression chains have none).
   ast::Pattern* orPattern(SourceRange range, ast::Pattern* lhs,
                           ast::Pattern* rhs);
   ast::Expr* logicalNot(SourceRange range, ast::Expr* operand);
+  // The operators of a PREFIX_RUN applied to `operand`, innermost last.
+  ast::Expr* prefixRun(yy::List<yy::PrefixOp> ops, ast::Expr* operand);
   ast::Expr* duration(SourceRange range, yy::DurationValue value);
   // An Int or Float literal, or an Error node when the lexer rejected its
   // spelling (invalid-number), so no later phase reports its value again.
@@ -291,6 +290,9 @@ class ParserDriver {
   };
 
   Token pullAhead();
+  // `first` (a `!` or prefix `-`) and every `!` and `-` right after it, as
+  // one PREFIX_RUN token when there are two or more.
+  yy::Parser::symbol_type prefixOperators(const Token& first);
   void skipToSync();
   const Token& peek(std::size_t ahead);
   bool track(const Token& token, TokenRole role);
@@ -304,7 +306,7 @@ class ParserDriver {
   [[nodiscard]] bool mergesWith(SourceRange previousError) const {
     return previousError.begin >= recoveryBegin_;
   }
-  // Whether the chain is past the limit.
+  // Whether the chain of or-patterns is past the limit.
   bool noteChain(const void* node, const void* child, SourceRange range);
   void stop(SourceRange at);
 
@@ -371,10 +373,9 @@ class ParserDriver {
   std::uint32_t recoveryBegin_ = 0;
   std::uint32_t resyncAt_ = 0;
 
-  // Guards the checker's recursive walks against absurd chains.
+  // Guards the checker's recursive pattern walks against absurd or-chains.
   const void* chainEnd_ = nullptr;
   std::uint32_t chainLength_ = 0;
-  std::uint32_t prefixRun_ = 0;  // `!` and `-` in a row
   bool stopped_ = false;
 
   std::vector<ast::ContextDecl*> contexts_;

@@ -13,11 +13,10 @@
 namespace herald {
 namespace {
 
-// Operator chains (`x + y + ...`) have no limit: every walk iterates over
-// them. Postfix chains (`a.b.c...`, `f()()...`), unary chains, `else if`
-// chains and or-patterns longer than this stop the parse, because the
-// checker's name resolution, its `if` and unary checks and its pattern walks
-// still recurse over them.
+// Expression chains (`x + y + ...`, `a.b.c...`, `f()()...`, `else if`,
+// `!!!x`) have no limit: every walk iterates over them. Or-patterns longer
+// than this still stop the parse, until the checker's pattern walks iterate
+// over them too; only they go through noteChain.
 constexpr std::uint32_t kMaxChain = 2048;
 
 bool isComparison(const ast::Expr* e) {
@@ -51,9 +50,9 @@ bool isTypePath(const ast::Expr* e) {
 
 }  // namespace
 
-// Past the limit each further link becomes an Error node in place of the
-// chain below it, so that no later phase sees the chain's full length even
-// where the parse ran on (a prefix chain is reduced after its last token).
+// Past the limit each further alternative becomes an Error pattern in place
+// of the chain below it, so that no later phase sees the chain's full
+// length.
 bool ParserDriver::noteChain(const void* node, const void* child,
                              SourceRange range) {
   chainLength_ = child != nullptr && child == chainEnd_ ? chainLength_ + 1 : 1;
@@ -64,13 +63,6 @@ bool ParserDriver::noteChain(const void* node, const void* child,
     diags_.report<diag::NestingTooDeep>(range, kMaxChain);
   }
   return true;
-}
-
-ast::Expr* ParserDriver::chain(ast::Expr* node) {
-  if (!noteChain(node, ast::chainChild(node), node->range)) return node;
-  ast::Expr* error = arena.node<ast::ErrorExpr>(node->range);
-  chainEnd_ = error;
-  return error;
 }
 
 ast::Pattern* ParserDriver::orPattern(SourceRange range, ast::Pattern* lhs,
@@ -311,11 +303,25 @@ ast::Expr* ParserDriver::comparison(SourceRange range, ast::BinaryOp op,
 }
 
 ast::Expr* ParserDriver::negate(SourceRange range, ast::Expr* operand) {
-  return chain(arena.node<ast::UnaryExpr>(range, ast::UnaryOp::Neg, operand));
+  return arena.node<ast::UnaryExpr>(range, ast::UnaryOp::Neg, operand);
 }
 
 ast::Expr* ParserDriver::logicalNot(SourceRange range, ast::Expr* operand) {
-  return chain(arena.node<ast::UnaryExpr>(range, ast::UnaryOp::Not, operand));
+  return arena.node<ast::UnaryExpr>(range, ast::UnaryOp::Not, operand);
+}
+
+// Each operator's node spans from it to the end of the operand, as a
+// `BANG expr` reduction's does.
+ast::Expr* ParserDriver::prefixRun(yy::List<yy::PrefixOp> ops,
+                                   ast::Expr* operand) {
+  for (std::uint32_t i = ops.size; i-- > 0;) {
+    const SourceRange range{operand->range.file, ops.data[i].begin,
+                            operand->range.end};
+    operand = ops.data[i].negate ? negate(range, operand)
+                                 : logicalNot(range, operand);
+  }
+  release(ops.data, ops.capacity * sizeof(yy::PrefixOp));
+  return operand;
 }
 
 // The lexer reported a malformed number once; the literal becomes an Error
@@ -373,7 +379,7 @@ ast::Expr* ParserDriver::recordLiteral(SourceRange range, ast::Expr* type,
         .fixit({range.file, range.begin, range.begin}, "(")
         .fixit({range.file, range.end, range.end}, ")");
   }
-  return chain(arena.node<ast::RecordLitExpr>(range, type, list(fields)));
+  return arena.node<ast::RecordLitExpr>(range, type, list(fields));
 }
 
 ast::Expr* ParserDriver::plainString(SourceRange range, llvm::StringRef text) {

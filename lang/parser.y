@@ -81,6 +81,11 @@ struct DurationValue {
   std::uint64_t value;
   DurationUnit unit;
 };
+// One operator of a run of `!` and prefix `-` (PREFIX_RUN).
+struct PrefixOp {
+  std::uint32_t begin;
+  bool negate;
+};
 struct TypeDef {
   ast::TypeDefKind kind;
   List<ast::FieldDecl> fields;
@@ -176,6 +181,9 @@ inline Parser::symbol_type lexAt(ParserDriver& d, std::size_t stackSize) {
 %token <llvm::StringRef> STR_HEAD "interpolated string"
 %token <llvm::StringRef> STR_MID "string continuation"
 %token <llvm::StringRef> STR_TAIL "end of string"
+// Two or more of `!` and prefix `-` in a row, sent by the driver as one
+// token so that a run of any length takes one entry of the parser's stack.
+%token <herald::yy::List<herald::yy::PrefixOp>> PREFIX_RUN "prefix operators"
 
 %token KW_CONTEXT "'context'" KW_CONSUMES "'consumes'" KW_AS "'as'"
 %token KW_TYPE "'type'" KW_EVENT "'event'" KW_ACTOR "'actor'"
@@ -254,7 +262,7 @@ inline Parser::symbol_type lexAt(ParserDriver& d, std::size_t stackSize) {
 %left EQEQ NOTEQ LT LTEQ GT GTEQ
 %left PLUS MINUS_BIN
 %left STAR SLASH PERCENT
-%precedence BANG MINUS_PRE
+%precedence BANG MINUS_PRE PREFIX_RUN
 %precedence DOT LPAREN_CALL LBRACKET_POST LBRACE_POST LBRACE_RECORD
 
 %start file
@@ -788,12 +796,13 @@ expr:
   | expr PERCENT expr        { $$ = d.binary(@$, Op::Rem, $1, $3); }
   | BANG expr       { $$ = d.logicalNot(@$, $2); }
   | MINUS_PRE expr  { $$ = d.negate(@$, $2); }
+  | PREFIX_RUN expr { $$ = d.prefixRun($1, $2); }
   | expr DOT IDENT
-      { $$ = d.chain(d.arena.node<ast::FieldExpr>(@$, $1, $3)); }
+      { $$ = d.arena.node<ast::FieldExpr>(@$, $1, $3); }
   | expr LPAREN_CALL args_opt RPAREN
-      { $$ = d.chain(d.arena.node<ast::CallExpr>(@$, $1, d.list($3))); }
+      { $$ = d.arena.node<ast::CallExpr>(@$, $1, d.list($3)); }
   | expr LBRACKET_POST type_list RBRACKET
-      { $$ = d.chain(d.arena.node<ast::TypeApplyExpr>(@$, $1, d.list($3))); }
+      { $$ = d.arena.node<ast::TypeApplyExpr>(@$, $1, d.list($3)); }
   | expr LBRACE_POST field_inits_opt RBRACE
       { $$ = d.recordLiteral(@$, $1, $3, false); }
   | expr LBRACE_RECORD field_inits_opt RBRACE
@@ -838,12 +847,13 @@ expr_nr:
   | expr_nr PERCENT expr_nr  { $$ = d.binary(@$, Op::Rem, $1, $3); }
   | BANG expr_nr       { $$ = d.logicalNot(@$, $2); }
   | MINUS_PRE expr_nr  { $$ = d.negate(@$, $2); }
+  | PREFIX_RUN expr_nr { $$ = d.prefixRun($1, $2); }
   | expr_nr DOT IDENT
-      { $$ = d.chain(d.arena.node<ast::FieldExpr>(@$, $1, $3)); }
+      { $$ = d.arena.node<ast::FieldExpr>(@$, $1, $3); }
   | expr_nr LPAREN_CALL args_opt RPAREN
-      { $$ = d.chain(d.arena.node<ast::CallExpr>(@$, $1, d.list($3))); }
+      { $$ = d.arena.node<ast::CallExpr>(@$, $1, d.list($3)); }
   | expr_nr LBRACKET_POST type_list RBRACKET
-      { $$ = d.chain(d.arena.node<ast::TypeApplyExpr>(@$, $1, d.list($3))); }
+      { $$ = d.arena.node<ast::TypeApplyExpr>(@$, $1, d.list($3)); }
   | expr_nr LBRACE_RECORD field_inits_opt RBRACE
       { $$ = d.recordLiteral(@$, $1, $3, true); }
   ;
@@ -855,7 +865,7 @@ interp:
 
 if_expr:
     KW_IF expr_nr block else_opt
-      { $$ = d.chain(d.arena.node<ast::IfExpr>(@$, $2, $3, $4)); }
+      { $$ = d.arena.node<ast::IfExpr>(@$, $2, $3, $4); }
   ;
 
 else_opt:

@@ -78,6 +78,25 @@ std::string elseIfChain(std::size_t branches) {
   return inFn(body);
 }
 
+// `r.o.getOr(r)` again and again: field accesses and method calls
+// alternating, on a record that refers to itself through an Option.
+std::string mixedChain(std::size_t bytes) {
+  std::string body = "  r" + repeat(".o.getOr(r)", bytes) + ".s.len()";
+  return fmt::format(
+      "context hostile.deep\n\ntype R = {{ o: Option[R], s: String }}\n\n"
+      "fn f(r: R) -> Int {{\n{}\n}}\n",
+      body);
+}
+
+// A constant the checker folds (a refined type wants its value): a chain
+// of operators or a run of `-`.
+std::string constantOf(std::string_view value) {
+  return fmt::format(
+      "context hostile.deep\n\ntype Small = Int where self < 10000000\n\n"
+      "fn f() -> Small {{\n  {}\n}}\n",
+      value);
+}
+
 std::string bigMatch(std::size_t arms) {
   std::string body = "  match x {\n";
   for (std::size_t i = 0; i < arms; ++i)
@@ -153,26 +172,44 @@ std::vector<HostileInput> hostileInputs() {
        [](std::size_t) { return nested("{ ", " }", 100000); }},
       {"deep_lists", false,
        [](std::size_t) { return nested("[", "]", 100000); }},
-      {"deep_unary", false,
+      // `--` would start a comment: the operators are spaced.
+      {"deep_unary", true,
        [body](std::size_t m) {
-         return inFn(std::string(body(m) / 2, '-') + "1");
+         return inFn("  " + repeat("- ", body(m)) + "1");
        }},
-      {"long_field_chain", false,
-       [body](std::size_t m) { return inFn("  x" + repeat(".a", body(m))); }},
+      {"long_field_chain",
+       false,
+       [body](std::size_t m) { return inFn("  x" + repeat(".a", body(m))); },
+       {"E0305"}},
       {"many_syntax_errors", false,
        [body](std::size_t m) { return manySyntaxErrors(body(m)); }},
       // `-` twice would start a comment: `!` makes a prefix chain.
-      {"deep_not", false,
-       [body](std::size_t m) { return inFn(std::string(body(m), '!') + "x"); }},
-      // Operator chains are not nesting: every walk iterates over them, so
-      // these check clean however long they are. Postfix, unary and
-      // `else if` chains past 2048 links are rejected cleanly
-      // (parser_nodes.cpp), as long_field_chain and deep_not show.
+      {"deep_not",
+       false,
+       [body](std::size_t m) { return inFn(std::string(body(m), '!') + "x"); },
+       {"E0314"}},
+      // Chains are not nesting: every walk iterates over them, so these
+      // check clean (or report their one mistake once) however long they
+      // are.
+      {"not_run", true,
+       [](std::size_t m) {
+         return "context hostile.deep\n\nfn f(b: Bool) -> Bool {\n  " +
+                std::string(m - 256, '!') + "b\n}\n";
+       }},
+      {"mixed_chain", true,
+       [body](std::size_t m) { return mixedChain(body(m)); }},
+      {"const_operator_chain", true,
+       [](std::size_t) {
+         return constantOf("1" + repeat(" + 1", 4 * 200000));
+       }},
+      {"const_negation_run", true,
+       [](std::size_t) { return constantOf(repeat("- ", 2 * 200000) + "1"); }},
       {"plus_chain_5000", true, fixed(plusChain, 5000)},
       {"plus_chain_200000", true, fixed(plusChain, 200000)},
       {"plus_chain_megabyte", true,
        [](std::size_t) { return plusChain(std::size_t{1} << 18); }},
       {"else_if_chain_1000", true, fixed(elseIfChain, 1000)},
+      {"else_if_chain_100000", true, fixed(elseIfChain, 100000)},
       {"match_10000_arms", true, fixed(bigMatch, 10000)},
       {"unknown_names_20000", false, fixed(unknownNames, 20000)},
       {"contexts_10000", true, fixed(manyContexts, 10000)},

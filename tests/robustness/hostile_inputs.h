@@ -18,6 +18,11 @@ struct HostileInput {
   // The text, at most `maxBytes` long, the same on every run. Made one at a
   // time, so that no more than one input is in memory.
   std::function<std::string(std::size_t maxBytes)> make;
+  // When not clean and not empty: must report exactly these diagnostic codes
+  // (each at least once) and no other, with exit status 1; for inputs that
+  // are large and valid but for one mistake, which must be reported once
+  // however long the construct around it is.
+  std::vector<std::string> expect;
 };
 
 // Every input.

@@ -8,7 +8,8 @@
 // Generates every input of hostile_inputs.cpp (each at most B bytes, 5 MiB
 // by default), runs `heraldc check FILE` on each in a child process and
 // requires: it ends by itself (killed after K ms of wall time), by exit with
-// status 0 or 1 (0 for the inputs that are valid programs), without
+// status 0 or 1 (0 for the inputs that are valid programs; 1 with exactly
+// the expected codes for those valid but for one mistake), without
 // "internal error" or a sanitizer report, having used at most T ms of CPU
 // time and M MiB of peak resident memory (from wait4). CPU time rather than
 // wall time is bounded, so that other processes on the machine do not make
@@ -20,11 +21,13 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "tests/robustness/child.h"
 #include "tests/robustness/hostile_inputs.h"
@@ -67,6 +70,19 @@ std::string judge(const Options& o, const HostileInput& input,
   if (input.clean ? r.exitCode != 0 : (r.exitCode != 0 && r.exitCode != 1))
     return fmt::format("exit status {} (expected {})", r.exitCode,
                        input.clean ? "0" : "0 or 1");
+  if (!input.expect.empty()) {
+    static const std::regex code(R"((?:error|warning)\[([EW][0-9]+)\])");
+    std::set<std::string> found;
+    for (auto it = std::sregex_iterator(r.output.begin(), r.output.end(), code);
+         it != std::sregex_iterator(); ++it)
+      found.insert((*it)[1].str());
+    const std::set<std::string> expected(input.expect.begin(),
+                                         input.expect.end());
+    if (r.exitCode != 1 || found != expected)
+      return fmt::format("exit status {} with codes {} (expected 1 with {})",
+                         r.exitCode, fmt::join(found, ", "),
+                         fmt::join(expected, ", "));
+  }
   if (r.output.find("internal error") != std::string::npos)
     return "printed \"internal error\"";
   if (std::regex_search(r.output, sanitizer))

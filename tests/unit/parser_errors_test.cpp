@@ -254,26 +254,37 @@ TEST_CASE("E0110: nesting deeper than the limit stops the parse") {
   REQUIRE(q.result.file != nullptr);
 }
 
-TEST_CASE("E0110: operator chains are not nesting") {
+TEST_CASE("E0110: chains are not nesting") {
   std::string sum = "context a\nfn f() -> Int { 1";
   for (int i = 0; i < 20000; ++i) sum += " + 1";
   sum += " }\n";
   CHECK(parseText(sum).codes().empty());
 
+  // Past the 2048 links that once stopped the parse.
   std::string fields = "context a\nfn f() { a";
-  for (int i = 0; i < 2000; ++i) fields += ".b";
+  for (int i = 0; i < 3000; ++i) fields += ".b";
   CHECK(parseText(fields + " }\n").codes().empty());
-  // Postfix chains keep a limit while the checker recurses over them.
-  for (int i = 0; i < 1000; ++i) fields += ".b";
-  CHECK(parseText(fields + " }\n").codes() ==
-        std::vector<std::string>{"E0110"});
+
+  std::string calls = "context a\nfn f() { g";
+  for (int i = 0; i < 3000; ++i) calls += i % 2 == 0 ? "()" : ".h[T]().i";
+  CHECK(parseText(calls + " }\n").codes().empty());
 
   std::string branches = "context a\nfn f(x: Int) -> Int { if x == 0 { 0 }";
-  for (int i = 1; i < 2000; ++i)
+  for (int i = 1; i < 3000; ++i)
     branches += " else if x == " + std::to_string(i) + " { " +
                 std::to_string(i) + " }";
   branches += " else { 1 } }\n";
   CHECK(parseText(branches).codes().empty());
+
+  std::string prefix = "context a\nfn f() -> Int { ";
+  for (int i = 0; i < 3000; ++i) prefix += i % 2 == 0 ? "!" : "- ";
+  CHECK(parseText(prefix + "x }\n").codes().empty());
+
+  // Brackets still count, however the chain around them is spelt.
+  std::string bracketed = "context a\nfn f() { a";
+  for (int i = 0; i < 300; ++i) bracketed += ".b(c";
+  bracketed += std::string(300, ')') + " }\n";
+  CHECK(parseText(bracketed).codes() == std::vector<std::string>{"E0110"});
 }
 
 TEST_CASE(
