@@ -3,9 +3,11 @@
 // can evaluate without effects: a Bool expression over `self` using
 // comparisons, `&&`, `||`, `!`, `len(self)`, literals and parentheses, each
 // comparison fitting the base type.
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
+#include <llvm/ADT/SmallVector.h>
 #include <llvm/Support/Casting.h>
 
 #include "checker/const_eval_detail.h"
@@ -219,10 +221,29 @@ class PredicateChecker {
     return {};
   }
 
-  Operand visitUnary(const ast::UnaryExpr& e, std::size_t depth) {
+  // A run of `!` and `-` is checked from its innermost operator out, so
+  // that its length costs no stack.
+  Operand visitUnary(const ast::UnaryExpr& top, std::size_t depth) {
+    llvm::SmallVector<const ast::UnaryExpr*, 8> run{&top};
+    for (;;) {
+      const auto* inner =
+          dyn_cast_or_null<ast::UnaryExpr>(stripParens(run.back()->operand));
+      if (inner == nullptr) break;
+      run.push_back(inner);
+    }
+    Operand operand = unaryLink(*run.back(), std::nullopt, depth);
+    for (std::size_t i = run.size() - 1; i-- > 0;)
+      operand = unaryLink(*run[i], operand, depth);
+    return operand;
+  }
+
+  // One operator of a run; `below` is its operand's result when the run
+  // has checked it already.
+  Operand unaryLink(const ast::UnaryExpr& e, std::optional<Operand> below,
+                    std::size_t depth) {
     switch (e.op) {
       case ast::UnaryOp::Not: {
-        Operand operand = visit(e.operand, depth + 1);
+        Operand operand = below ? *below : visit(e.operand, depth + 1);
         if (operand.type == nullptr) return {};
         if (operand.type->kind != TypeKind::Bool) {
           reportWithRule(e.operand->range,
@@ -240,7 +261,7 @@ class PredicateChecker {
         if (operand != nullptr && llvm::isa<ast::FloatLitExpr>(operand))
           return {types_.floatType()};
         if (operand == nullptr || llvm::isa<ast::ErrorExpr>(operand)) return {};
-        Operand inner = visit(operand, depth + 1);
+        Operand inner = below ? *below : visit(operand, depth + 1);
         if (inner.type == nullptr) return {};
         if (inner.type->kind == TypeKind::Int ||
             inner.type->kind == TypeKind::Duration)
@@ -257,9 +278,7 @@ class PredicateChecker {
 
   // Int arithmetic, and `+ -` on Durations, as in constant expressions;
   // refinement_eval.cpp evaluates it with checked operations.
-  Operand visitArithmetic(const ast::BinaryExpr& e, std::size_t depth) {
-    Operand lhs = visit(e.lhs, depth + 1);
-    Operand rhs = visit(e.rhs, depth + 1);
+  Operand arithmetic(const ast::BinaryExpr& e, Operand lhs, Operand rhs) {
     if (lhs.type == nullptr || rhs.type == nullptr) return {};
     bool additive = e.op == ast::BinaryOp::Add || e.op == ast::BinaryOp::Sub;
     if (lhs.type == rhs.type &&
@@ -276,7 +295,21 @@ class PredicateChecker {
     return {};
   }
 
-  Operand visitBinary(const ast::BinaryExpr& e, std::size_t depth) {
+  // A left-deep chain (`self > 0 && self < 10 && ...`) is checked in a
+  // loop from its innermost operator out, each operator's right side
+  // visited after everything on its left, as a recursive walk would.
+  Operand visitBinary(const ast::BinaryExpr& top, std::size_t depth) {
+    llvm::SmallVector<const ast::BinaryExpr*, 8> spine{&top};
+    while (const auto* lhs = dyn_cast_or_null<ast::BinaryExpr>(
+               stripParens(spine.back()->lhs)))
+      spine.push_back(lhs);
+    Operand value = visit(spine.back()->lhs, depth + 1);
+    for (auto it = spine.rbegin(); it != spine.rend(); ++it)
+      value = binaryLink(**it, value, visit((*it)->rhs, depth + 1));
+    return value;
+  }
+
+  Operand binaryLink(const ast::BinaryExpr& e, Operand lhs, Operand rhs) {
     std::string_view op = ast::spelling(e.op);
     switch (e.op) {
       case ast::BinaryOp::Add:
@@ -284,11 +317,9 @@ class PredicateChecker {
       case ast::BinaryOp::Mul:
       case ast::BinaryOp::Div:
       case ast::BinaryOp::Rem:
-        return visitArithmetic(e, depth);
+        return arithmetic(e, lhs, rhs);
       case ast::BinaryOp::And:
       case ast::BinaryOp::Or: {
-        Operand lhs = visit(e.lhs, depth + 1);
-        Operand rhs = visit(e.rhs, depth + 1);
         bool ok = true;
         for (auto [side, operand] : {std::pair{e.lhs, lhs}, {e.rhs, rhs}}) {
           if (operand.type == nullptr) {
@@ -311,8 +342,6 @@ class PredicateChecker {
       case ast::BinaryOp::Ge:
         break;
     }
-    Operand lhs = visit(e.lhs, depth + 1);
-    Operand rhs = visit(e.rhs, depth + 1);
     if (lhs.type == nullptr || rhs.type == nullptr) return {};
     bool equality = e.op == ast::BinaryOp::Eq || e.op == ast::BinaryOp::Ne;
     // An Int literal compares with a Float as the same number.

@@ -248,9 +248,20 @@ class PredicateEvaluator {
     return s;
   }
 
-  Scalar evalUnary(const ast::UnaryExpr& e, std::size_t depth) {
-    Scalar operand = eval(e.operand, depth + 1);
-    switch (e.op) {
+  // A run of `!` and `-` is evaluated from its innermost operator out.
+  Scalar evalUnary(const ast::UnaryExpr& top, std::size_t depth) {
+    llvm::SmallVector<const ast::UnaryExpr*, 8> run{&top};
+    while (const auto* inner = dyn_cast_or_null<ast::UnaryExpr>(
+               stripParens(run.back()->operand)))
+      run.push_back(inner);
+    Scalar operand = eval(run.back()->operand, depth + 1);
+    for (auto it = run.rbegin(); it != run.rend(); ++it)
+      operand = unary((*it)->op, operand);
+    return operand;
+  }
+
+  static Scalar unary(ast::UnaryOp op, Scalar operand) {
+    switch (op) {
       case ast::UnaryOp::Not:
         if (operand.kind != Scalar::Kind::Bool) return {};
         return boolean(!operand.boolean);
@@ -269,13 +280,24 @@ class PredicateEvaluator {
     return {};
   }
 
-  Scalar evalBinary(const ast::BinaryExpr& e, std::size_t depth) {
-    if (e.op == ast::BinaryOp::And || e.op == ast::BinaryOp::Or) {
+  // A left-deep chain (`self > 0 && self < 10 && ...`) is evaluated in a
+  // loop from its innermost operator out.
+  Scalar evalBinary(const ast::BinaryExpr& top, std::size_t depth) {
+    llvm::SmallVector<const ast::BinaryExpr*, 8> spine{&top};
+    while (const auto* lhs = dyn_cast_or_null<ast::BinaryExpr>(
+               stripParens(spine.back()->lhs)))
+      spine.push_back(lhs);
+    Scalar value = eval(spine.back()->lhs, depth + 1);
+    for (auto it = spine.rbegin(); it != spine.rend(); ++it)
+      value = binary((*it)->op, value, eval((*it)->rhs, depth + 1));
+    return value;
+  }
+
+  static Scalar binary(ast::BinaryOp op, const Scalar& lhs, const Scalar& rhs) {
+    if (op == ast::BinaryOp::And || op == ast::BinaryOp::Or) {
       // Three-valued: a known false (for &&) or true (for ||) decides even
       // when the other side cannot be evaluated.
-      bool decisive = e.op == ast::BinaryOp::Or;
-      Scalar lhs = eval(e.lhs, depth + 1);
-      Scalar rhs = eval(e.rhs, depth + 1);
+      bool decisive = op == ast::BinaryOp::Or;
       bool lhsKnown = lhs.kind == Scalar::Kind::Bool;
       bool rhsKnown = rhs.kind == Scalar::Kind::Bool;
       if ((lhsKnown && lhs.boolean == decisive) ||
@@ -284,14 +306,12 @@ class PredicateEvaluator {
       if (lhsKnown && rhsKnown) return boolean(!decisive);
       return {};
     }
-    Scalar lhs = eval(e.lhs, depth + 1);
-    Scalar rhs = eval(e.rhs, depth + 1);
     if (lhs.kind == Scalar::Kind::Unknown || rhs.kind == Scalar::Kind::Unknown)
       return {};
-    if (isArithmetic(e.op)) return arithmetic(e.op, lhs, rhs);
+    if (isArithmetic(op)) return arithmetic(op, lhs, rhs);
     std::optional<int> order = compare(lhs, rhs);
     if (!order) return {};
-    switch (e.op) {
+    switch (op) {
       case ast::BinaryOp::Eq:
         return boolean(*order == 0);
       case ast::BinaryOp::Ne:

@@ -171,5 +171,34 @@ TEST_CASE("long constant chains are folded and checked") {
   CHECK(overflow[0].rfind("E0321 ", 0) == 0);
 }
 
+TEST_CASE("a long refinement predicate is checked and evaluated whole") {
+  auto refined = [](const std::string& first, int terms,
+                    const std::string& value) {
+    std::string predicate = first;
+    for (int i = 0; i < terms; ++i)
+      predicate += " && self > " + std::to_string(-i);
+    return "context t\n\ntype Q = Int where " + predicate +
+           " && self < 10\n\nfn f() -> Q {\n  Q(" + value + ")\n}\n";
+  };
+  CHECK(diagnosticsOf(refined("self > 0", 1000, "5")).empty());
+  CHECK(diagnosticsOf(refined("self > 0", 1000, "- - 5")).empty());
+  // The value violates the last comparison, after a thousand others.
+  const std::vector<std::string> violated =
+      diagnosticsOf(refined("self > 0", 1000, "20"));
+  REQUIRE(violated.size() == 1);
+  CHECK(violated[0].rfind("E0310 '20' does not satisfy", 0) == 0);
+  // A wrong operand at the bottom of the chain is reported as in a short
+  // one.
+  const std::vector<std::string> bad =
+      diagnosticsOf(refined("\"s\"", 1000, "5"));
+  REQUIRE(bad.size() == 1);
+  CHECK(bad[0].rfind("E0318 ", 0) == 0);
+  CHECK(bad == diagnosticsOf(refined("\"s\"", 1, "5")));
+  const std::string run = repeat("!", 1001);
+  CHECK(diagnosticsOf("context t\n\ntype B = Int where " + run +
+                      "(self > 0)\n\nfn f() -> B {\n  B(0)\n}\n")
+            .empty());
+}
+
 }  // namespace
 }  // namespace herald::check
