@@ -17,6 +17,7 @@
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/Allocator.h>
 
+#include "frontend/page_pool.h"
 #include "frontend/source.h"
 #include "frontend/token.h"
 
@@ -560,7 +561,7 @@ class Arena {
   }
 
  private:
-  llvm::BumpPtrAllocator alloc_;
+  PooledBumpAllocator alloc_;
   std::uint64_t exprCount_ = 0;
 };
 

@@ -337,7 +337,7 @@ class ParserDriver {
   void finishContext(ContextBuilder& ctx, std::uint32_t end);
   [[nodiscard]] SourceRange headRange(const ast::Decl* decl) const;
 
-  llvm::BumpPtrAllocator scratch_;
+  PooledBumpAllocator scratch_;
   std::vector<std::vector<void*>> freeBlocks_;
 
   const SourceFile& file_;

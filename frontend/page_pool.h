@@ -1,0 +1,53 @@
+// Memory for the compiler's large, short-lived arenas (the ASTs, the
+// parser's list storage, the body IR), in slabs carved from big regions
+// that the kernel may back with 2 MiB transparent huge pages. A front end
+// touches a few hundred bytes per source line once; in 4 KiB pages that is
+// a page fault every few lines, and the faults cost about as much as the
+// checking. Where huge pages are not offered (another OS, THP disabled),
+// the regions are plain anonymous memory and nothing else changes.
+#pragma once
+
+#include <cstddef>
+
+#include <llvm/Support/Alignment.h>
+#include <llvm/Support/Allocator.h>
+
+namespace herald {
+
+// Process-wide and thread-safe. Slabs of kSlabBytes are reused after
+// release; other sizes come from and go back to the system allocator.
+class PagePool {
+ public:
+  static constexpr std::size_t kSlabBytes = std::size_t{64} << 10;
+
+  static void* allocate(std::size_t bytes);
+  static void release(void* slab, std::size_t bytes);
+  // False in sanitized builds, where every slab is an ordinary heap block
+  // so that a use after its arena is gone is still reported.
+  static bool pooling();
+
+  // Asks for huge pages under a buffer this process owns (a reserved
+  // vector's storage); a no-op where the kernel offers none.
+  static void adviseHugePages(void* begin, std::size_t bytes);
+};
+
+// The slab source of a BumpPtrAllocator (the AllocatorT parameter).
+class PagePoolSlabs : public llvm::AllocatorBase<PagePoolSlabs> {
+ public:
+  void* Allocate(std::size_t bytes, std::size_t /*alignment*/) {
+    return PagePool::allocate(bytes);
+  }
+  void Deallocate(const void* slab, std::size_t bytes,
+                  std::size_t /*alignment*/) {
+    PagePool::release(const_cast<void*>(slab), bytes);
+  }
+  using llvm::AllocatorBase<PagePoolSlabs>::Allocate;
+  using llvm::AllocatorBase<PagePoolSlabs>::Deallocate;
+};
+
+// A bump allocator whose slabs come from the pool.
+using PooledBumpAllocator =
+    llvm::BumpPtrAllocatorImpl<PagePoolSlabs, PagePool::kSlabBytes,
+                               PagePool::kSlabBytes>;
+
+}  // namespace herald
