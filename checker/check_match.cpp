@@ -109,10 +109,10 @@ InstId BodyChecker::checkMatch(const ast::MatchExpr* e, const Type* expected,
   // Nothing to say about the arms of a value that is an error or never
   // exists.
   bool silent = quiet(scrutinee) || scrutinee->kind == TypeKind::Never;
-  std::string text =
+  PatternText text(
       e->scrutinee != nullptr
-          ? std::string(sema().sources.textOf(e->scrutinee->range))
-          : std::string("the value matched");
+          ? llvm::StringRef(sema().sources.textOf(e->scrutinee->range))
+          : llvm::StringRef("the value matched"));
   PatternResolver patterns(sema(), context_, PatternUse::MatchArm, nullptr);
   ArmLowering lowering(*this);
   ArmMatrix matrix(scrutinee);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include <llvm/ADT/SmallVector.h>
 #include <llvm/Support/Casting.h>
 
 #include "checker/body_checker.h"
@@ -63,7 +64,7 @@ bool chained(const ast::BinaryExpr* e) {
 // operator out, each taking the value below it as its left operand, so
 // that the chain's length costs no stack.
 InstId BodyChecker::checkBinary(const ast::BinaryExpr* top) {
-  std::vector<const ast::BinaryExpr*> spine{top};
+  llvm::SmallVector<const ast::BinaryExpr*, 8> spine{top};
   for (;;) {
     const ast::BinaryExpr* e = spine.back();
     if (chained(e) || (needsExpected(e->lhs) && !needsExpected(e->rhs))) break;

@@ -142,7 +142,7 @@ Ctor ctorOf(Pat p) {
   Ctor c;
   switch (p->kind) {
     case ResolvedPattern::Kind::Literal: {
-      const ConstValue& v = unwrapped(p->value);
+      const ConstValue& v = unwrapped(*p->value);
       if (v.kind == ConstValue::Kind::Bool) {
         c.index = v.boolean ? 1 : 0;
       } else if (v.kind == ConstValue::Kind::Int) {

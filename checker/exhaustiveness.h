@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <llvm/ADT/SmallVector.h>
+
 #include "checker/pattern_resolve.h"
 
 namespace herald::check {
@@ -52,8 +54,8 @@ class ArmMatrix {
 
   const Type* scrutinee_ = nullptr;
   std::size_t ctors_ = 0;
-  std::vector<const ResolvedPattern*> arms_;
-  std::vector<bool> chosen_;
+  llvm::SmallVector<const ResolvedPattern*, 8> arms_;
+  llvm::SmallVector<bool, 16> chosen_;
   std::size_t chosenCount_ = 0;
   bool everything_ = false;  // a `_` or a binding was an arm
   std::unique_ptr<State> state_;

@@ -55,7 +55,7 @@ void PatternResolver::invalidPattern(SourceRange at,
   sema_.diags.report<diag::InvalidPattern>(at, message);
 }
 
-void PatternResolver::mismatch(SourceRange range, const std::string& text,
+void PatternResolver::mismatch(SourceRange range, const PatternText& text,
                                const Type* type,
                                const std::string& matchMessage) {
   reported_ = true;
@@ -65,7 +65,8 @@ void PatternResolver::mismatch(SourceRange range, const std::string& text,
       return;
     case PatternUse::Subscription:
       sema_.diags
-          .report<diag::PatternTypeMismatch>(range, text, displayName(type))
+          .report<diag::PatternTypeMismatch>(range, text.str(),
+                                             displayName(type))
           .note("{}", howToMatch(type, from_));
       return;
   }
@@ -73,7 +74,7 @@ void PatternResolver::mismatch(SourceRange range, const std::string& text,
 
 void PatternResolver::unknownField(const ast::Ident& label,
                                    const PatternShape& shape,
-                                   const std::string& fieldText) {
+                                   const PatternText& fieldText) {
   reported_ = true;
   std::string closest = closestName(label.name, namesOf(shape.fields));
   switch (use_) {
@@ -88,16 +89,17 @@ void PatternResolver::unknownField(const ast::Ident& label,
     }
     case PatternUse::Subscription: {
       auto report = sema_.diags.report<diag::PatternUnknownField>(
-          label.range, event_ != nullptr ? event_->name : shape.ownerName,
-          fieldText);
+          label.range,
+          event_ != nullptr ? llvm::StringRef(event_->name) : shape.ownerName,
+          fieldText.str());
       if (!closest.empty()) {
         report.note("did you mean '{}'?", closest);
         report.fixit(label.range, closest);
       }
       if (shape.fields.empty()) {
-        report.note(shape.declRange, "{} has no fields", shape.owner);
+        report.note(shape.declRange, "{} has no fields", shape.owner());
       } else {
-        report.note(shape.declRange, "{} has fields: {}", shape.owner,
+        report.note(shape.declRange, "{} has fields: {}", shape.owner(),
                     joinNames(shape.fields));
       }
       return;
@@ -107,15 +109,15 @@ void PatternResolver::unknownField(const ast::Ident& label,
 
 void PatternResolver::duplicateField(SourceRange at, SourceRange first,
                                      const std::string& fieldName,
-                                     const std::string& fieldText) {
+                                     const PatternText& fieldText) {
   reported_ = true;
   switch (use_) {
     case PatternUse::MatchArm:
       sema_.diags.report<diag::DuplicateFieldInit>(at, fieldName);
       return;
     case PatternUse::Subscription:
-      sema_.diags.report<diag::PatternDuplicateField>(at, fieldText)
-          .note(first, "'{}' is first matched here", fieldText)
+      sema_.diags.report<diag::PatternDuplicateField>(at, fieldText.str())
+          .note(first, "'{}' is first matched here", fieldText.str())
           .note("combine both patterns into one, with '|' for alternatives");
       return;
   }
@@ -195,7 +197,7 @@ void PatternResolver::unknownVariant(const ast::Ident& last, const Type* type) {
 }
 
 void PatternResolver::bindingInSubscription(const ast::NamePattern& p,
-                                            const std::string& text) {
+                                            const PatternText& text) {
   reported_ = true;
   std::string written;
   for (const ast::Ident& part : p.name.parts) {
@@ -207,8 +209,8 @@ void PatternResolver::bindingInSubscription(const ast::NamePattern& p,
           p.range,
           fmt::format("a subscription pattern cannot bind a name; '{}' would "
                       "bind field '{}'",
-                      written, text))
-      .note("use '_' to match any value of '{}'", text)
+                      written, text.str()))
+      .note("use '_' to match any value of '{}'", text.str())
       .fixit(p.range, "_");
 }
 

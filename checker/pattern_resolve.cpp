@@ -4,12 +4,16 @@
 // pattern_report.cpp.
 #include "checker/pattern_resolve.h"
 
+#include <memory>
+#include <new>
+#include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include <fmt/format.h>
-#include <llvm/ADT/StringMap.h>
+#include <llvm/ADT/SmallVector.h>
 #include <llvm/Support/Casting.h>
 
 #include "checker/lookup.h"
@@ -52,7 +56,41 @@ bool resemblesNoVariant(const TypeInfo& sum, llvm::StringRef name) {
   return closestName(name, names).empty();
 }
 
+// Whether the written fields of `p` cover every one of `fields` (each
+// field is matched at most once: fieldList drops duplicates).
+bool listsEvery(const ResolvedPattern& p, llvm::ArrayRef<FieldInfo> fields) {
+  std::size_t listed = 0;
+  for (const SubPattern& s : p.subs)
+    if (s.field != SubPattern::kNoField) ++listed;
+  return listed == fields.size();
+}
+
+std::vector<std::string> unlistedNames(const ResolvedPattern& p,
+                                       llvm::ArrayRef<FieldInfo> fields) {
+  std::vector<std::string> unlisted;
+  for (std::uint32_t i = 0; i < fields.size(); ++i) {
+    bool listed = false;
+    for (const SubPattern& s : p.subs) listed = listed || s.field == i;
+    if (!listed) unlisted.push_back(fields[i].name);
+  }
+  return unlisted;
+}
+
 }  // namespace
+
+std::string PatternShape::owner() const {
+  return fmt::format("{} '{}'", ownerKind.str(), ownerName.str());
+}
+
+std::string PatternText::str() const {
+  if (parent_ == nullptr) return step_.str();
+  std::string out = parent_->str();
+  if (some_) return out + "?";
+  if (out.empty()) return step_.str();
+  out += '.';
+  out += step_.str();
+  return out;
+}
 
 llvm::ArrayRef<FieldInfo> ResolvedPattern::fields() const {
   if (kind == Kind::Variant && variant != nullptr) return variant->fields;
@@ -76,11 +114,20 @@ PatternResolver::Rules PatternResolver::rules() const {
 
 ResolvedPattern* PatternResolver::make(ResolvedPattern::Kind kind,
                                        const Type* type, SourceRange range) {
-  ResolvedPattern& p = arena_.emplace_back();
-  p.kind = kind;
-  p.type = type;
-  p.range = range;
-  return &p;
+  static_assert(std::is_trivially_destructible_v<ResolvedPattern>);
+  auto* p = new (arena_.Allocate<ResolvedPattern>()) ResolvedPattern();
+  p->kind = kind;
+  p->type = type;
+  p->range = range;
+  return p;
+}
+
+llvm::ArrayRef<SubPattern> PatternResolver::keep(
+    llvm::ArrayRef<SubPattern> subs) {
+  if (subs.empty()) return {};
+  SubPattern* data = arena_.Allocate<SubPattern>(subs.size());
+  std::uninitialized_copy(subs.begin(), subs.end(), data);
+  return {data, subs.size()};
 }
 
 const ResolvedPattern* PatternResolver::invalid(SourceRange range) {
@@ -89,7 +136,7 @@ const ResolvedPattern* PatternResolver::invalid(SourceRange range) {
 
 const ResolvedPattern* PatternResolver::resolve(const ast::Pattern* p,
                                                 const Type* type,
-                                                const std::string& text) {
+                                                const PatternText& text) {
   if (p == nullptr) return invalid(SourceRange{});
   // Errors in the type are reported elsewhere; names still bind, so that
   // the arm's body does not report them as unknown.
@@ -117,7 +164,8 @@ const ResolvedPattern* PatternResolver::resolve(const ast::Pattern* p,
       const ResolvedPattern* rhs = resolve(o->rhs, type, text);
       --orDepth_;
       ResolvedPattern* out = make(ResolvedPattern::Kind::Or, type, p->range);
-      out->subs = {SubPattern{0, lhs}, SubPattern{1, rhs}};
+      const SubPattern both[] = {SubPattern{0, lhs}, SubPattern{1, rhs}};
+      out->subs = keep(both);
       return out;
     }
     case ast::PatternKind::Literal: {
@@ -139,29 +187,22 @@ const ResolvedPattern* PatternResolver::resolve(const ast::Pattern* p,
 const ResolvedPattern* PatternResolver::record(const ast::RecordPattern& p,
                                                const Type* type,
                                                const PatternShape& shape,
-                                               const std::string& text) {
+                                               const PatternText& text) {
   ResolvedPattern* out = make(ResolvedPattern::Kind::Record, type, p.range);
   fieldList(p.fields, shape, false, text, *out);
-  std::vector<std::string> unlisted;
-  for (std::uint32_t i = 0; i < shape.fields.size(); ++i) {
-    bool listed = false;
-    for (const SubPattern& s : out->subs) listed = listed || s.field == i;
-    if (!listed) unlisted.push_back(shape.fields[i].name);
-  }
-  if (!p.hasRest && (rules().requireRest || !unlisted.empty()))
-    missingFields(p.fields, p.range, shape, unlisted);
+  if (!p.hasRest && (rules().requireRest || !listsEvery(*out, shape.fields)))
+    missingFields(p.fields, p.range, shape, unlistedNames(*out, shape.fields));
   return out;
 }
 
 const ResolvedPattern* PatternResolver::nestedRecord(
-    const ast::RecordPattern& p, const Type* type, const std::string& text) {
+    const ast::RecordPattern& p, const Type* type, const PatternText& text) {
   PatternShape shape;
   if (const TypeInfo* record = namedInfo(type, TypeDefKind::Record)) {
-    shape = {record->fields, fmt::format("type '{}'", record->name),
-             record->name, record->nameRange};
+    shape = {record->fields, "type", record->name, record->nameRange};
   } else if (type->kind == TypeKind::Event && type->event != nullptr) {
-    shape = {type->event->fields, fmt::format("event '{}'", type->event->name),
-             type->event->name, type->event->nameRange};
+    shape = {type->event->fields, "event", type->event->name,
+             type->event->nameRange};
   } else {
     mismatch(p.range, text, type,
              "a record pattern matches a record or an event, but the value "
@@ -177,8 +218,10 @@ const ResolvedPattern* PatternResolver::nestedRecord(
 
 void PatternResolver::fieldList(llvm::ArrayRef<ast::PatternField> items,
                                 const PatternShape& shape, bool positional,
-                                const std::string& text, ResolvedPattern& out) {
-  llvm::StringMap<SourceRange> seen;
+                                const PatternText& text, ResolvedPattern& out) {
+  // Where each declared field is first matched, by field index.
+  llvm::SmallVector<std::optional<SourceRange>, 8> seen(shape.fields.size());
+  llvm::SmallVector<SubPattern, 8> subs;
   for (std::size_t i = 0; i < items.size(); ++i) {
     const ast::PatternField& item = items[i];
     // A field the parser could not read is already reported.
@@ -199,34 +242,32 @@ void PatternResolver::fieldList(llvm::ArrayRef<ast::PatternField> items,
       for (const FieldInfo& f : shape.fields)
         if (f.name == item.label.name) field = &f;
     }
-    std::string fieldText =
-        text.empty() ? (field != nullptr ? field->name : item.label.name.str())
-                     : fmt::format("{}.{}", text,
-                                   field != nullptr ? field->name
-                                                    : item.label.name.str());
+    PatternText fieldText = text.field(
+        field != nullptr ? llvm::StringRef(field->name) : item.label.name);
     if (field == nullptr) {
       unknownField(item.label, shape, fieldText);
       // Bindings inside still bind, so the arm's body is checked as written.
-      out.subs.push_back(SubPattern{
+      subs.push_back(SubPattern{
           SubPattern::kNoField,
           resolve(item.value, sema_.program.types.error(), fieldText)});
       continue;
     }
     SourceRange at = item.label.empty() ? item.range : item.label.range;
-    auto [it, inserted] = seen.try_emplace(field->name, at);
-    if (!inserted) {
-      duplicateField(at, it->second, field->name, fieldText);
+    auto index = static_cast<std::uint32_t>(field - shape.fields.data());
+    if (seen[index]) {
+      duplicateField(at, *seen[index], field->name, fieldText);
       continue;
     }
-    auto index = static_cast<std::uint32_t>(field - shape.fields.data());
-    out.subs.push_back(
+    seen[index] = at;
+    subs.push_back(
         SubPattern{index, resolve(item.value, field->type, fieldText)});
   }
+  out.subs = keep(subs);
 }
 
 const VariantInfo* PatternResolver::resolveVariant(const ast::QualifiedName& n,
                                                    const Type* type,
-                                                   const std::string& text) {
+                                                   const PatternText& text) {
   const ast::Ident& last = n.parts.back();
   if (n.parts.size() > 1) {
     llvm::ArrayRef<ast::Ident> prefix = n.parts.drop_back();
@@ -269,7 +310,7 @@ const VariantInfo* PatternResolver::resolveVariant(const ast::QualifiedName& n,
 
 const ResolvedPattern* PatternResolver::name(const ast::NamePattern& p,
                                              const Type* type,
-                                             const std::string& text) {
+                                             const PatternText& text) {
   if (hasEmptyPart(p.name)) return invalid(p.range);
   const ast::Ident& last = p.name.parts.back();
   bool single = p.name.parts.size() == 1;
@@ -321,7 +362,7 @@ const ResolvedPattern* PatternResolver::name(const ast::NamePattern& p,
 
 const ResolvedPattern* PatternResolver::binding(const ast::NamePattern& p,
                                                 const Type* type,
-                                                const std::string& text) {
+                                                const PatternText& text) {
   if (!rules().bindings) {
     bindingInSubscription(p, text);
     return invalid(p.range);
@@ -340,7 +381,7 @@ const ResolvedPattern* PatternResolver::binding(const ast::NamePattern& p,
 
 const ResolvedPattern* PatternResolver::constructor(
     const ast::ConstructorPattern& p, const Type* type,
-    const std::string& text) {
+    const PatternText& text) {
   if (hasEmptyPart(p.name)) return invalid(p.range);
   if (p.name.parts.size() == 1 && p.name.parts.front().name == "Some") {
     if (type->kind == TypeKind::Option) return somePattern(p, type, text);
@@ -354,10 +395,12 @@ const ResolvedPattern* PatternResolver::constructor(
     if (v == nullptr) {
       ResolvedPattern* out =
           make(ResolvedPattern::Kind::Invalid, nullptr, p.range);
+      llvm::SmallVector<SubPattern, 4> parts;
       for (const ast::PatternField& f : p.fields)
-        out->subs.push_back(
+        parts.push_back(
             SubPattern{SubPattern::kNoField,
                        resolve(f.value, sema_.program.types.error(), text)});
+      out->subs = keep(parts);
       return out;
     }
     if (v->fields.empty()) {
@@ -374,7 +417,7 @@ const ResolvedPattern* PatternResolver::constructor(
           break;
         case PatternUse::Subscription:
           sema_.diags
-              .report<diag::PatternTypeMismatch>(p.range, text,
+              .report<diag::PatternTypeMismatch>(p.range, text.str(),
                                                  displayName(type))
               .note("variant '{}' carries no fields; write '{}'", v->name,
                     written)
@@ -394,12 +437,13 @@ const ResolvedPattern* PatternResolver::constructor(
 
 const ResolvedPattern* PatternResolver::somePattern(
     const ast::ConstructorPattern& p, const Type* type,
-    const std::string& text) {
+    const PatternText& text) {
   ResolvedPattern* out = make(ResolvedPattern::Kind::Some, type, p.range);
   // `Some(..)` tests presence only.
   if (p.fields.empty() && p.hasRest) {
-    out->subs.push_back(SubPattern{
-        0, make(ResolvedPattern::Kind::Wildcard, type->arg0, p.range)});
+    const SubPattern any{
+        0, make(ResolvedPattern::Kind::Wildcard, type->arg0, p.range)};
+    out->subs = keep(any);
     return out;
   }
   if (p.fields.size() != 1 || p.hasRest || !p.fields.front().label.empty()) {
@@ -408,34 +452,30 @@ const ResolvedPattern* PatternResolver::somePattern(
              "'Some(<pattern>)'");
     return invalid(p.range);
   }
-  out->subs.push_back(
-      SubPattern{0, resolve(p.fields.front().value, type->arg0, text + "?")});
+  const SubPattern payload{
+      0, resolve(p.fields.front().value, type->arg0, text.some())};
+  out->subs = keep(payload);
   return out;
 }
 
 const ResolvedPattern* PatternResolver::variantPayload(
     const ast::ConstructorPattern& p, const VariantInfo& variant,
-    const Type* type, const std::string& text) {
+    const Type* type, const PatternText& text) {
   ResolvedPattern* out = make(ResolvedPattern::Kind::Variant, type, p.range);
   out->variant = &variant;
-  PatternShape shape{variant.fields, fmt::format("variant '{}'", variant.name),
-                     variant.name, variant.nameRange};
+  PatternShape shape{variant.fields, "variant", variant.name,
+                     variant.nameRange};
   fieldList(p.fields, shape, true, text, *out);
   // `..` may be left out of a payload that lists every field.
-  std::vector<std::string> unlisted;
-  for (std::uint32_t i = 0; i < variant.fields.size(); ++i) {
-    bool listed = false;
-    for (const SubPattern& s : out->subs) listed = listed || s.field == i;
-    if (!listed) unlisted.push_back(variant.fields[i].name);
-  }
-  if (!p.hasRest && !unlisted.empty())
-    missingFields(p.fields, p.range, shape, unlisted);
+  if (!p.hasRest && !listsEvery(*out, variant.fields))
+    missingFields(p.fields, p.range, shape,
+                  unlistedNames(*out, variant.fields));
   return out;
 }
 
 const ResolvedPattern* PatternResolver::builtValue(
     const ast::ConstructorPattern& p, const Type* type,
-    const std::string& text) {
+    const PatternText& text) {
   if (type->kind != TypeKind::Named || type->named == nullptr) return nullptr;
   TypeDefKind def = type->named->def;
   if (def != TypeDefKind::Opaque && def != TypeDefKind::Refined) return nullptr;

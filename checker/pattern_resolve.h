@@ -7,7 +7,7 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +19,7 @@
 #include "checker/ir.h"
 #include "checker/sema.h"
 #include "frontend/ast.h"
+#include "frontend/page_pool.h"
 
 namespace herald::check {
 
@@ -68,7 +69,7 @@ struct ResolvedPattern {
   const Type* base = nullptr;
   // Literal: the constant, wrapped in `type`'s opaque and refined layers as
   // the runtime decodes it, and the expression it was written as.
-  ConstValue value;
+  const ConstValue* value = nullptr;
   const ast::Expr* literal = nullptr;
   // Range: the bounds as written and their values.
   const ast::Expr* low = nullptr;
@@ -78,7 +79,7 @@ struct ResolvedPattern {
   const VariantInfo* variant = nullptr;  // Variant
   llvm::StringRef name;                  // Binding
   SourceRange nameRange;                 // Binding
-  std::vector<SubPattern> subs;
+  llvm::ArrayRef<SubPattern> subs;       // in the resolver's arena
 
   // The declared fields of a Variant or Record pattern.
   [[nodiscard]] llvm::ArrayRef<FieldInfo> fields() const;
@@ -88,9 +89,33 @@ struct ResolvedPattern {
 // name their owner.
 struct PatternShape {
   llvm::ArrayRef<FieldInfo> fields;
-  std::string owner;      // "event 'PaymentConfirmed'", "type 'Money'"
-  std::string ownerName;  // "PaymentConfirmed", "Money"
-  SourceRange declRange;  // where the owner is declared, if known
+  llvm::StringRef ownerKind;  // "event", "type", "variant"
+  llvm::StringRef ownerName;  // "PaymentConfirmed", "Money"
+  SourceRange declRange;      // where the owner is declared, if known
+
+  // "event 'PaymentConfirmed'", "type 'Money'".
+  [[nodiscard]] std::string owner() const;
+};
+
+// How messages name the value a pattern matches (`amount.cents`,
+// `order.note?`): steps linked on the stack while the pattern is resolved,
+// spelt out only when a problem is reported.
+class PatternText {
+ public:
+  explicit PatternText(llvm::StringRef root) : step_(root) {}
+  // The named field of this value, and the value inside this `Some`.
+  [[nodiscard]] PatternText field(llvm::StringRef name) const {
+    return PatternText(this, name, false);
+  }
+  [[nodiscard]] PatternText some() const { return PatternText(this, {}, true); }
+  [[nodiscard]] std::string str() const;
+
+ private:
+  PatternText(const PatternText* parent, llvm::StringRef step, bool some)
+      : parent_(parent), step_(step), some_(some) {}
+  const PatternText* parent_ = nullptr;
+  llvm::StringRef step_;  // the root's text, or the field's name
+  bool some_ = false;
 };
 
 // One opaque or refined type between a field's type and the built-in type
@@ -110,11 +135,11 @@ class PatternResolver {
   // `text` names the value matched in messages: `amount.cents` in a
   // subscription, the scrutinee in a match.
   const ResolvedPattern* resolve(const ast::Pattern* p, const Type* type,
-                                 const std::string& text);
+                                 const PatternText& text);
   // A record pattern against an explicit shape (a subscription's event).
   const ResolvedPattern* record(const ast::RecordPattern& p, const Type* type,
                                 const PatternShape& shape,
-                                const std::string& text);
+                                const PatternText& text);
   // Whether any pattern resolved so far was reported.
   [[nodiscard]] bool reported() const { return reported_; }
 
@@ -127,75 +152,79 @@ class PatternResolver {
 
   ResolvedPattern* make(ResolvedPattern::Kind kind, const Type* type,
                         SourceRange range);
+  llvm::ArrayRef<SubPattern> keep(llvm::ArrayRef<SubPattern> subs);
   const ResolvedPattern* invalid(SourceRange range);
 
   // pattern_resolve.cpp: records, variants, options, names.
   const ResolvedPattern* name(const ast::NamePattern& p, const Type* type,
-                              const std::string& text);
+                              const PatternText& text);
   const ResolvedPattern* binding(const ast::NamePattern& p, const Type* type,
-                                 const std::string& text);
+                                 const PatternText& text);
   const ResolvedPattern* constructor(const ast::ConstructorPattern& p,
-                                     const Type* type, const std::string& text);
+                                     const Type* type, const PatternText& text);
   const ResolvedPattern* somePattern(const ast::ConstructorPattern& p,
-                                     const Type* type, const std::string& text);
+                                     const Type* type, const PatternText& text);
   const ResolvedPattern* variantPayload(const ast::ConstructorPattern& p,
                                         const VariantInfo& variant,
                                         const Type* type,
-                                        const std::string& text);
+                                        const PatternText& text);
   const ResolvedPattern* nestedRecord(const ast::RecordPattern& p,
                                       const Type* type,
-                                      const std::string& text);
+                                      const PatternText& text);
   void fieldList(llvm::ArrayRef<ast::PatternField> items,
                  const PatternShape& shape, bool positional,
-                 const std::string& text, ResolvedPattern& out);
+                 const PatternText& text, ResolvedPattern& out);
   const VariantInfo* resolveVariant(const ast::QualifiedName& name,
-                                    const Type* type, const std::string& text);
+                                    const Type* type, const PatternText& text);
   // `OrderId("a-1")` in the owning context: the constructor form of a
   // literal pattern of an opaque or refined type.
   const ResolvedPattern* builtValue(const ast::ConstructorPattern& p,
-                                    const Type* type, const std::string& text);
+                                    const Type* type, const PatternText& text);
 
   // pattern_values.cpp
   const ResolvedPattern* literal(const ast::Expr* lit, SourceRange range,
-                                 const Type* type, const std::string& text);
+                                 const Type* type, const PatternText& text);
   const ResolvedPattern* range(const ast::RangePattern& p, const Type* type,
-                               const std::string& text);
+                               const PatternText& text);
   // Peels the opaque and refined types off `type` (outermost first); null
   // after reporting when an opaque type is opened outside its context.
   const Type* unwrap(const Type* type, SourceRange range,
-                     const std::string& text, std::vector<Wrapper>& chain);
+                     const PatternText& text, std::vector<Wrapper>& chain);
   // True when the value satisfies every refinement of `chain`; reports
   // pattern-unsatisfiable otherwise.
   bool satisfies(const ConstValue& v, llvm::ArrayRef<Wrapper> chain,
-                 SourceRange range, const std::string& text);
+                 SourceRange range, const PatternText& text);
   // False (after reporting) when no value of lo..hi satisfies `chain`.
   bool rangeSatisfiable(const ast::RangePattern& p, std::int64_t lo,
                         std::int64_t hi, llvm::ArrayRef<Wrapper> chain,
-                        const std::string& text);
+                        const PatternText& text);
 
   // pattern_report.cpp: the problems whose wording depends on the use.
   // `matchMessage` is the invalid-pattern text of a match arm; a
   // subscription reports pattern-type-mismatch with how to match the type.
-  void mismatch(SourceRange range, const std::string& text, const Type* type,
+  void mismatch(SourceRange range, const PatternText& text, const Type* type,
                 const std::string& matchMessage);
   void unknownField(const ast::Ident& label, const PatternShape& shape,
-                    const std::string& fieldText);
+                    const PatternText& fieldText);
   void duplicateField(SourceRange at, SourceRange first,
                       const std::string& fieldName,
-                      const std::string& fieldText);
+                      const PatternText& fieldText);
   void missingFields(llvm::ArrayRef<ast::PatternField> items, SourceRange whole,
                      const PatternShape& shape,
                      llvm::ArrayRef<std::string> unlisted);
   void unknownVariant(const ast::Ident& last, const Type* type);
   void bindingInSubscription(const ast::NamePattern& p,
-                             const std::string& text);
+                             const PatternText& text);
   void invalidPattern(SourceRange at, const std::string& message);
 
   Sema& sema_;
   const ContextInfo& from_;
   PatternUse use_;
   const EventInfo* event_;
-  std::deque<ResolvedPattern> arena_;
+  // Patterns and their sub-pattern lists; literal values beside them
+  // (ResolvedPattern stays trivially destructible).
+  PooledBumpAllocator arena_;
+  std::vector<std::unique_ptr<ConstValue>> values_;
   int orDepth_ = 0;  // inside `|`: no bindings
   bool reported_ = false;
 };

@@ -4,6 +4,7 @@
 // match is pattern-unsatisfiable).
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -226,7 +227,7 @@ std::string rangeText(std::optional<std::int64_t> lo,
 }  // namespace
 
 const Type* PatternResolver::unwrap(const Type* type, SourceRange range,
-                                    const std::string& text,
+                                    const PatternText& text,
                                     std::vector<Wrapper>& chain) {
   const Type* t = type;
   while (t != nullptr && t->kind == TypeKind::Named && t->named != nullptr &&
@@ -255,7 +256,8 @@ const Type* PatternResolver::unwrap(const Type* type, SourceRange range,
         }
         case PatternUse::Subscription:
           sema_.diags
-              .report<diag::PatternTypeMismatch>(range, text, displayName(type))
+              .report<diag::PatternTypeMismatch>(range, text.str(),
+                                                 displayName(type))
               .note(info->nameRange,
                     "'{}' is opaque outside its context '{}': its values "
                     "cannot be written here",
@@ -275,7 +277,7 @@ const Type* PatternResolver::unwrap(const Type* type, SourceRange range,
 
 bool PatternResolver::satisfies(const ConstValue& v,
                                 llvm::ArrayRef<Wrapper> chain,
-                                SourceRange range, const std::string& text) {
+                                SourceRange range, const PatternText& text) {
   // Innermost first: the base's refinement is the one a value breaks first.
   for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
     if (it->info->refinement == nullptr) continue;
@@ -283,7 +285,7 @@ bool PatternResolver::satisfies(const ConstValue& v,
     reported_ = true;
     sema_.diags
         .report<diag::PatternUnsatisfiable>(
-            range, text,
+            range, text.str(),
             fmt::format("{} does not satisfy the refinement of '{}'", render(v),
                         it->info->name))
         .note(it->info->nameRange, "'{}' requires {}", it->info->name,
@@ -296,7 +298,7 @@ bool PatternResolver::satisfies(const ConstValue& v,
 const ResolvedPattern* PatternResolver::literal(const ast::Expr* lit,
                                                 SourceRange range,
                                                 const Type* type,
-                                                const std::string& text) {
+                                                const PatternText& text) {
   TypeKind kind = literalKind(lit);
   if (kind == TypeKind::Error) return invalid(range);
   std::vector<Wrapper> chain;
@@ -332,14 +334,15 @@ const ResolvedPattern* PatternResolver::literal(const ast::Expr* lit,
   }
   ResolvedPattern* out = make(ResolvedPattern::Kind::Literal, type, range);
   out->base = base;
-  out->value = std::move(value);
+  values_.push_back(std::make_unique<ConstValue>(std::move(value)));
+  out->value = values_.back().get();
   out->literal = lit;
   return out;
 }
 
 const ResolvedPattern* PatternResolver::range(const ast::RangePattern& p,
                                               const Type* type,
-                                              const std::string& text) {
+                                              const PatternText& text) {
   std::vector<Wrapper> chain;
   const Type* base = unwrap(type, p.range, text, chain);
   if (base == nullptr) return invalid(p.range);
@@ -354,7 +357,8 @@ const ResolvedPattern* PatternResolver::range(const ast::RangePattern& p,
         break;
       case PatternUse::Subscription:
         sema_.diags
-            .report<diag::PatternTypeMismatch>(p.range, text, displayName(type))
+            .report<diag::PatternTypeMismatch>(p.range, text.str(),
+                                               displayName(type))
             .note("a range matches 'Int' values only")
             .note("{}", howToMatch(type, from_));
         break;
@@ -379,7 +383,7 @@ const ResolvedPattern* PatternResolver::range(const ast::RangePattern& p,
                     sema_.sources.textOf(p.low->range));
     sema_.diags
         .report<diag::PatternUnsatisfiable>(
-            p.range, text,
+            p.range, text.str(),
             fmt::format("the range {}..{} is empty", *low, *high))
         .note("write the smaller bound first: '{}'", swapped)
         .fixit(p.range, swapped);
@@ -401,7 +405,7 @@ const ResolvedPattern* PatternResolver::range(const ast::RangePattern& p,
 bool PatternResolver::rangeSatisfiable(const ast::RangePattern& p,
                                        std::int64_t lo, std::int64_t hi,
                                        llvm::ArrayRef<Wrapper> chain,
-                                       const std::string& text) {
+                                       const PatternText& text) {
   const TypeInfo* outer = nullptr;
   bool exact = true;
   std::vector<std::int64_t> constants;
@@ -449,7 +453,7 @@ bool PatternResolver::rangeSatisfiable(const ast::RangePattern& p,
   if (p.high != nullptr) shownHi = hi;
   sema_.diags
       .report<diag::PatternUnsatisfiable>(
-          p.range, text,
+          p.range, text.str(),
           fmt::format("no value in {} satisfies the refinement of '{}'",
                       rangeText(shownLo, shownHi), outer->name))
       .note(outer->nameRange, "'{}' requires {}", outer->name,

@@ -66,7 +66,7 @@ Predicate lower(const ResolvedPattern* p, const Path& path) {
       return Predicate{};
     case ResolvedPattern::Kind::Literal:
       out.kind = Predicate::Kind::Equals;
-      out.value = p->value;
+      out.value = *p->value;
       return out;
     case ResolvedPattern::Kind::Range:
       out.kind = Predicate::Kind::IntRange;
@@ -129,10 +129,9 @@ Predicate checkSubscriptionPattern(Sema& sema, const ContextInfo& from,
     return Predicate{};
   }
   PatternResolver resolver(sema, from, PatternUse::Subscription, &event);
-  PatternShape shape{event.fields, fmt::format("event '{}'", event.name),
-                     event.name, event.nameRange};
+  PatternShape shape{event.fields, "event", event.name, event.nameRange};
   const ResolvedPattern* resolved =
-      resolver.record(p, event.type, shape, std::string());
+      resolver.record(p, event.type, shape, PatternText(llvm::StringRef()));
   return lower(resolved, Path{});
 }
 
