@@ -271,8 +271,8 @@ TEST_CASE("E0110: chains are not nesting") {
 
   std::string branches = "context a\nfn f(x: Int) -> Int { if x == 0 { 0 }";
   for (int i = 1; i < 3000; ++i)
-    branches += " else if x == " + std::to_string(i) + " { " +
-                std::to_string(i) + " }";
+    branches +=
+        " else if x == " + std::to_string(i) + " { " + std::to_string(i) + " }";
   branches += " else { 1 } }\n";
   CHECK(parseText(branches).codes().empty());
 
