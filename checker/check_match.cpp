@@ -55,10 +55,15 @@ class ArmLowering {
       case ResolvedPattern::Kind::Record:
         return fields(p);
       case ResolvedPattern::Kind::Or: {
-        InstId lhs = lower(p->subs[0].pattern);
-        InstId rhs = lower(p->subs[1].pattern);
-        return body_.emit(InstKind::PatOr, p->type, p->range, lhs.index,
-                          rhs.index);
+        // `pat_or` is binary: the alternatives fold from the left, each
+        // spanning the source up to its right-hand alternative.
+        InstId acc = lower(p->subs.front().pattern);
+        for (const SubPattern& alt : p->subs.drop_front()) {
+          InstId rhs = lower(alt.pattern);
+          SourceRange at{p->range.file, p->range.begin, alt.pattern->range.end};
+          acc = body_.emit(InstKind::PatOr, p->type, at, acc.index, rhs.index);
+        }
+        return acc;
       }
     }
     return body_.invalid(p->range);

@@ -207,19 +207,20 @@ bool irrefutable(Pat p) {
   p = norm(p);
   if (p == nullptr) return true;
   if (p->kind == ResolvedPattern::Kind::Or)
-    return irrefutable(p->subs[0].pattern) || irrefutable(p->subs[1].pattern);
+    return std::any_of(
+        p->subs.begin(), p->subs.end(),
+        [](const SubPattern& alt) { return irrefutable(alt.pattern); });
   if (p->kind != ResolvedPattern::Kind::Record) return false;
   for (const SubPattern& s : p->subs)
     if (!irrefutable(s.pattern)) return false;
   return true;
 }
 
-// A top-level Or becomes one row per alternative.
+// A top-level Or becomes one row per alternative (none is an Or).
 void expandOr(Pat p, llvm::SmallVectorImpl<Pat>& out) {
   Pat h = norm(p);
   if (h != nullptr && h->kind == ResolvedPattern::Kind::Or) {
-    expandOr(h->subs[0].pattern, out);
-    expandOr(h->subs[1].pattern, out);
+    for (const SubPattern& alt : h->subs) out.push_back(norm(alt.pattern));
     return;
   }
   out.push_back(h);
@@ -534,7 +535,9 @@ struct ArmMatrix::State {
   bool usefulTop(Pat p) {
     Pat h = norm(p);
     if (h != nullptr && h->kind == ResolvedPattern::Kind::Or)
-      return usefulTop(h->subs[0].pattern) || usefulTop(h->subs[1].pattern);
+      return std::any_of(
+          h->subs.begin(), h->subs.end(),
+          [this](const SubPattern& alt) { return usefulTop(alt.pattern); });
     Types ts{scrutinee};
     Row q{h};
     if (h == nullptr) return useful(rows, q, ts, nullptr);

@@ -4,6 +4,7 @@
 // pattern_report.cpp.
 #include "checker/pattern_resolve.h"
 
+#include <algorithm>
 #include <memory>
 #include <new>
 #include <optional>
@@ -158,14 +159,25 @@ const ResolvedPattern* PatternResolver::resolve(const ast::Pattern* p,
     case ast::PatternKind::Error:
       return invalid(p->range);
     case ast::PatternKind::Or: {
-      const auto* o = llvm::cast<ast::OrPattern>(p);
+      // `a | b | c` is a left-deep chain of any length: its alternatives
+      // are collected in a loop, and none of them is an Or.
+      llvm::SmallVector<const ast::Pattern*, 8> alternatives;
+      const ast::Pattern* q = p;
+      for (const auto* o = llvm::dyn_cast<ast::OrPattern>(q); o != nullptr;
+           o = llvm::dyn_cast_or_null<ast::OrPattern>(q)) {
+        alternatives.push_back(o->rhs);
+        q = o->lhs;
+      }
+      alternatives.push_back(q);
+      std::reverse(alternatives.begin(), alternatives.end());
+      llvm::SmallVector<SubPattern, 8> subs;
       ++orDepth_;
-      const ResolvedPattern* lhs = resolve(o->lhs, type, text);
-      const ResolvedPattern* rhs = resolve(o->rhs, type, text);
+      for (const ast::Pattern* alternative : alternatives)
+        subs.push_back(SubPattern{static_cast<std::uint32_t>(subs.size()),
+                                  resolve(alternative, type, text)});
       --orDepth_;
       ResolvedPattern* out = make(ResolvedPattern::Kind::Or, type, p->range);
-      const SubPattern both[] = {SubPattern{0, lhs}, SubPattern{1, rhs}};
-      out->subs = keep(both);
+      out->subs = keep(subs);
       return out;
     }
     case ast::PatternKind::Literal: {

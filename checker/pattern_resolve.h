@@ -57,7 +57,7 @@ struct ResolvedPattern {
     Some,     // subs: [payload]
     Variant,  // `variant`; subs: the written payload fields, in source order
     Record,   // a record or event; subs: the written fields, in source order
-    Or,       // subs: [lhs, rhs]
+    Or,       // subs: the alternatives, in source order (none is an Or)
     Invalid,  // reported (or unreadable): matches as `_` would, silently;
               // subs: parts whose bindings still bind
   };

@@ -1,6 +1,7 @@
 // Canonical text of subscription patterns and `via` clauses, for the IR and
 // the labels of the event-flow graph.
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 #include <llvm/Support/Casting.h>
@@ -43,10 +44,20 @@ class PatternPrinter {
         return;
       }
       case ast::PatternKind::Or: {
-        const auto* o = llvm::cast<ast::OrPattern>(p);
-        pattern(o->lhs);
-        out += " | ";
-        pattern(o->rhs);
+        // A left-deep chain: its first alternative, then the others in
+        // order, in a loop.
+        std::vector<const ast::Pattern*> rights;
+        const ast::Pattern* q = p;
+        for (const auto* o = llvm::dyn_cast<ast::OrPattern>(q); o != nullptr;
+             o = llvm::dyn_cast_or_null<ast::OrPattern>(q)) {
+          rights.push_back(o->rhs);
+          q = o->lhs;
+        }
+        pattern(q);
+        for (auto it = rights.rbegin(); it != rights.rend(); ++it) {
+          out += " | ";
+          pattern(*it);
+        }
         return;
       }
       case ast::PatternKind::Record: {

@@ -108,9 +108,12 @@ Predicate lower(const ResolvedPattern* p, const Path& path) {
       }
       return makeAnd(std::move(tests));
     }
-    case ResolvedPattern::Kind::Or:
-      return makeOr(lower(p->subs[0].pattern, path),
-                    lower(p->subs[1].pattern, path));
+    case ResolvedPattern::Kind::Or: {
+      Predicate any = lower(p->subs.front().pattern, path);
+      for (const SubPattern& alt : p->subs.drop_front())
+        any = makeOr(std::move(any), lower(alt.pattern, path));
+      return any;
+    }
   }
   return Predicate{};
 }

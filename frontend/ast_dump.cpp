@@ -246,11 +246,24 @@ class Dumper {
         break;
       }
       case PatternKind::Or: {
-        const auto* o = llvm::cast<OrPattern>(p);
-        n.head = "pat-or" + loc(p->range);
-        n.kids.push_back(pattern(o->lhs));
-        n.kids.push_back(pattern(o->rhs));
-        break;
+        // A left-deep chain (`a | b | c ...`), built bottom-up in a loop
+        // as expression chains are.
+        std::vector<const OrPattern*> spine;
+        const Pattern* q = p;
+        for (const auto* o = llvm::dyn_cast<OrPattern>(q); o != nullptr;
+             o = llvm::dyn_cast_or_null<OrPattern>(q)) {
+          spine.push_back(o);
+          q = o->lhs;
+        }
+        Node below = pattern(q);
+        for (std::size_t i = spine.size(); i-- > 0;) {
+          Node link;
+          link.head = "pat-or" + loc(spine[i]->range);
+          link.kids.push_back(std::move(below));
+          link.kids.push_back(pattern(spine[i]->rhs));
+          below = std::move(link);
+        }
+        return below;
       }
       case PatternKind::Record: {
         const auto* r = llvm::cast<RecordPattern>(p);

@@ -134,10 +134,20 @@ void SourcePrinter::pattern(const Pattern* p) {
       return;
     }
     case PatternKind::Or: {
-      const auto* o = llvm::cast<OrPattern>(p);
-      pattern(o->lhs);
-      put(" | ");
-      pattern(o->rhs);
+      // A left-deep chain: its first alternative, then the others in order,
+      // in a loop.
+      std::vector<const Pattern*> rights;
+      const Pattern* q = p;
+      for (const auto* o = llvm::dyn_cast<OrPattern>(q); o != nullptr;
+           o = llvm::dyn_cast_or_null<OrPattern>(q)) {
+        rights.push_back(o->rhs);
+        q = o->lhs;
+      }
+      pattern(q);
+      for (auto it = rights.rbegin(); it != rights.rend(); ++it) {
+        put(" | ");
+        pattern(*it);
+      }
       return;
     }
     case PatternKind::Record:
