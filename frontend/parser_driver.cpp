@@ -23,6 +23,12 @@ using P = yy::Parser;
 // phases would recurse too deeply.
 constexpr std::uint32_t kMaxBrackets = 256;
 
+// A run of `!` and prefix `-` at least this long reaches the grammar as one
+// PREFIX_RUN token, so that its length costs one entry of the parser's
+// stack; shorter runs come one operator at a time, so that a mistake among
+// them (`- -5` as a pattern) is reported at the operator.
+constexpr std::size_t kPrefixRun = 16;
+
 // Tokens after which a `(`, `[`, `{` or `-` on the same line continues an
 // expression (call, type application, record literal, binary minus).
 constexpr bool endsExpression(TokenKind k) {
@@ -303,11 +309,14 @@ yy::Parser::symbol_type ParserDriver::lex() {
   if (token.kind == TokenKind::Identifier && token.firstOnLine &&
       open_.empty() && misspeltBlockContext(token)) [[unlikely]]
     return P::make_KW_CONTEXT(r);
-  if ((token.kind == TokenKind::Bang ||
-       (token.kind == TokenKind::Minus && !continues)) &&
-      (peek(0).kind == TokenKind::Bang || peek(0).kind == TokenKind::Minus))
-      [[unlikely]]
-    return prefixOperators(token);
+  if (token.kind == TokenKind::Bang ||
+      (token.kind == TokenKind::Minus && !continues)) [[unlikely]] {
+    std::size_t run = 1;
+    while (run < kPrefixRun && (peek(run - 1).kind == TokenKind::Bang ||
+                                peek(run - 1).kind == TokenKind::Minus))
+      ++run;
+    if (run == kPrefixRun) return prefixOperators(token);
+  }
   switch (token.kind) {
     case TokenKind::EndOfFile:
       return P::make_END(r);

@@ -181,8 +181,9 @@ inline Parser::symbol_type lexAt(ParserDriver& d, std::size_t stackSize) {
 %token <llvm::StringRef> STR_HEAD "interpolated string"
 %token <llvm::StringRef> STR_MID "string continuation"
 %token <llvm::StringRef> STR_TAIL "end of string"
-// Two or more of `!` and prefix `-` in a row, sent by the driver as one
-// token so that a run of any length takes one entry of the parser's stack.
+// A long run of `!` and prefix `-` (parser_driver.cpp, kPrefixRun), sent by
+// the driver as one token so that its length takes one entry of the
+// parser's stack.
 %token <herald::yy::List<herald::yy::PrefixOp>> PREFIX_RUN "prefix operators"
 
 %token KW_CONTEXT "'context'" KW_CONSUMES "'consumes'" KW_AS "'as'"
