@@ -280,6 +280,20 @@ TEST_CASE("E0110: chains are not nesting") {
   for (int i = 0; i < 3000; ++i) prefix += i % 2 == 0 ? "!" : "- ";
   CHECK(parseText(prefix + "x }\n").codes().empty());
 
+  // A short run in a pattern is reported at the operator that is wrong.
+  CHECK(errorsOf("context a\nfn f(x: Int) -> Int { match x { - -5 => 1, _ "
+                 "=> 0 } }\n") ==
+        std::vector<std::string>{"E0100 2:35 expected integer literal or "
+                                 "float literal, found '-'"});
+  // Around the length where a run becomes one token.
+  for (int n : {15, 16, 17}) {
+    CAPTURE(n);
+    CHECK(parseText("context a\nfn f() -> Bool { " + std::string(n, '!') +
+                    "x }\n")
+              .codes()
+              .empty());
+  }
+
   // Brackets still count, however the chain around them is spelt.
   std::string bracketed = "context a\nfn f() { a";
   for (int i = 0; i < 300; ++i) bracketed += ".b(c";
