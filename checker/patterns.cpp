@@ -39,18 +39,30 @@ Predicate makeAnd(std::vector<Predicate> children) {
   return out;
 }
 
-Predicate makeOr(Predicate lhs, Predicate rhs) {
-  // Either side matching everything makes the whole alternative do so.
-  if (lhs.kind == Predicate::Kind::True || rhs.kind == Predicate::Kind::True)
-    return Predicate{};
+// A disjunction of `alternatives`, flattening nested ones; one that matches
+// everything makes the whole disjunction do so.
+Predicate makeOr(std::vector<Predicate> alternatives) {
+  std::size_t count = 0;
+  bool nested = false;
+  for (const Predicate& a : alternatives) {
+    if (a.kind == Predicate::Kind::True) return Predicate{};
+    nested = nested || a.kind == Predicate::Kind::Or;
+    count += a.kind == Predicate::Kind::Or ? a.children.size() : 1;
+  }
+  if (alternatives.size() == 1) return std::move(alternatives.front());
   Predicate out;
   out.kind = Predicate::Kind::Or;
-  for (Predicate* side : {&lhs, &rhs}) {
-    if (side->kind == Predicate::Kind::Or) {
-      for (Predicate& g : side->children) out.children.push_back(std::move(g));
-    } else {
-      out.children.push_back(std::move(*side));
+  if (!nested) {
+    out.children = std::move(alternatives);
+    return out;
+  }
+  out.children.reserve(count);
+  for (Predicate& a : alternatives) {
+    if (a.kind != Predicate::Kind::Or) {
+      out.children.push_back(std::move(a));
+      continue;
     }
+    for (Predicate& g : a.children) out.children.push_back(std::move(g));
   }
   return out;
 }
@@ -109,10 +121,11 @@ Predicate lower(const ResolvedPattern* p, const Path& path) {
       return makeAnd(std::move(tests));
     }
     case ResolvedPattern::Kind::Or: {
-      Predicate any = lower(p->subs.front().pattern, path);
-      for (const SubPattern& alt : p->subs.drop_front())
-        any = makeOr(std::move(any), lower(alt.pattern, path));
-      return any;
+      std::vector<Predicate> alternatives;
+      alternatives.reserve(p->subs.size());
+      for (const SubPattern& alt : p->subs)
+        alternatives.push_back(lower(alt.pattern, path));
+      return makeOr(std::move(alternatives));
     }
   }
   return Predicate{};

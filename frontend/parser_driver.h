@@ -373,7 +373,7 @@ class ParserDriver {
   std::uint32_t recoveryBegin_ = 0;
   std::uint32_t resyncAt_ = 0;
 
-  // Guards the checker's recursive pattern walks against absurd or-chains.
+  // Bounds the alternatives of one or-pattern (parser_nodes.cpp).
   const void* chainEnd_ = nullptr;
   std::uint32_t chainLength_ = 0;
   bool stopped_ = false;

@@ -14,9 +14,12 @@ namespace herald {
 namespace {
 
 // Expression chains (`x + y + ...`, `a.b.c...`, `f()()...`, `else if`,
-// `!!!x`) have no limit: every walk iterates over them. Or-patterns longer
-// than this still stop the parse, until the checker's pattern walks iterate
-// over them too; only they go through noteChain.
+// `!!!x`) have no limit: every walk iterates over them. The walks over
+// or-patterns iterate too, but every alternative stays resolved in memory
+// (its pattern, and in a subscription its runtime predicate: several hundred
+// bytes for a few bytes of source), so megabytes of `1 | 2 | ...` would
+// break the memory bound; or-patterns longer than this stop the parse, and
+// only they go through noteChain.
 constexpr std::uint32_t kMaxChain = 2048;
 
 bool isComparison(const ast::Expr* e) {

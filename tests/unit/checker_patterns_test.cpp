@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <doctest/doctest.h>
+#include <llvm/Support/Casting.h>
 
 #include "checker/checker.h"
 #include "checker/ir.h"
@@ -98,6 +99,48 @@ TEST_CASE(
       check(head + "  match w {\n" + arms + "    V7(true) => 2,\n  }\n}\n");
   CHECK(repeated->codes() == Codes{"W0308"});
   CHECK(repeated->seconds < kSeconds);
+}
+
+// The longest or-pattern the parser admits, in a match and in a
+// subscription: one n-ary alternative list, lowered without re-copying.
+TEST_CASE("an or-pattern of 2,048 alternatives checks clean in both uses") {
+  std::string alternatives;
+  for (int i = 0; i < 2048; ++i)
+    alternatives += (i == 0 ? "" : " | ") + std::to_string(i * 7);
+  auto match = check("context t\nfn f(n: Int) -> Int {\n  match n {\n    " +
+                     alternatives + " => 1,\n    _ => 0,\n  }\n}\n");
+  CHECK(match->codes() == Codes{});
+  CHECK(verifyIr(*match->program).empty());
+  CHECK(match->seconds < kSeconds);
+
+  auto subscription = check(
+      "context t {\n  event Paid { q: Int }\n}\ncontext u {\n  consumes t\n"
+      "  service S from Events(Paid { q: " +
+      alternatives +
+      ", .. }) given Logger {\n    on event(e: Paid) { Logger.info(\"x\") }\n"
+      "  }\n}\n");
+  CHECK(subscription->codes() == Codes{});
+  CHECK(subscription->seconds < kSeconds);
+  const ServiceInfo* service = nullptr;
+  for (const auto& ctx : subscription->program->contexts)
+    for (const auto& decl : ctx->decls)
+      if (const auto* s = llvm::dyn_cast<ServiceInfo>(decl.get())) service = s;
+  REQUIRE(service != nullptr);
+  REQUIRE(service->subscription.has_value());
+  const Predicate& p = service->subscription->predicate;
+  CHECK(p.kind == Predicate::Kind::Or);
+  REQUIRE(p.children.size() == 2048);
+  CHECK(p.children.front().kind == Predicate::Kind::Equals);
+  CHECK(p.children.back().value.integer == 2047 * 7);
+  CHECK(render(p).rfind("q == 0 || q == 7 || ", 0) == 0);
+
+  // The limit counts the `|`s: 2,048 of them still check, one more stops.
+  auto longest = check("context t\nfn f(n: Int) -> Int {\n  match n {\n    " +
+                       alternatives + " | 1 => 1,\n    _ => 0,\n  }\n}\n");
+  CHECK(longest->codes() == Codes{});
+  auto over = check("context t\nfn f(n: Int) -> Int {\n  match n {\n    " +
+                    alternatives + " | 1 | 2 => 1,\n    _ => 0,\n  }\n}\n");
+  CHECK(over->codes() == Codes{"E0110"});
 }
 
 TEST_CASE("an exponential search stops at the work bound with a note") {
