@@ -322,6 +322,13 @@ struct ContextInfo {
   std::vector<std::unique_ptr<DeclInfo>> decls;
   llvm::StringMap<DeclInfo*> byName;
   [[nodiscard]] DeclInfo* lookup(llvm::StringRef n) const;
+
+  // The checker's memo of what a bare name denotes here among the context's
+  // own and its consumed contexts' declarations (lookup.cpp), filled on
+  // first use: by then every consumes line is resolved. Not a fact of the
+  // program; nothing after the checker reads it.
+  enum class BareName : std::uint8_t { None, Found, Ambiguous };
+  mutable llvm::StringMap<std::pair<BareName, DeclInfo*>> bareNames;
 };
 
 // The static event-flow graph (section 6, event-cycle): who emits which

@@ -62,6 +62,16 @@ void findHidden(const Program& program, const ContextInfo& from,
   // declsNamed is sorted by qualified name, so hidden is too.
 }
 
+// Declarations named `name` in the contexts `from` consumes bare.
+void consumedHits(const ContextInfo& from, llvm::StringRef name,
+                  llvm::SmallVectorImpl<DeclInfo*>& hits) {
+  for (const ConsumesInfo& line : from.consumes) {
+    if (line.target == nullptr || line.target == &from) continue;
+    if (!admits(line, name)) continue;
+    if (DeclInfo* d = line.target->lookup(name)) hits.push_back(d);
+  }
+}
+
 }  // namespace
 
 LookupResult lookupDecl(const Program& program, const ContextInfo& from,
@@ -69,16 +79,31 @@ LookupResult lookupDecl(const Program& program, const ContextInfo& from,
   if (parts.empty() || parts.front().empty()) return {};
   const llvm::StringRef first = parts.front().name;
 
-  // The context's own names shadow everything else.
-  if (DeclInfo* d = from.lookup(first)) return found(d, 1);
-
+  // The context's own names shadow everything else, then the bare names of
+  // consumed contexts; what they say about `first` is memoised, as most
+  // names are looked up many times.
   llvm::SmallVector<DeclInfo*, 4> hits;
-  for (const ConsumesInfo& line : from.consumes) {
-    if (line.target == nullptr || line.target == &from) continue;
-    if (!admits(line, first)) continue;
-    if (DeclInfo* d = line.target->lookup(first)) hits.push_back(d);
+  auto [memo, fresh] = from.bareNames.try_emplace(first);
+  if (fresh) {
+    if (DeclInfo* d = from.lookup(first)) {
+      memo->second = {ContextInfo::BareName::Found, d};
+    } else {
+      consumedHits(from, first, hits);
+      if (hits.size() == 1)
+        memo->second = {ContextInfo::BareName::Found, hits.front()};
+      else if (hits.size() > 1)
+        memo->second = {ContextInfo::BareName::Ambiguous, nullptr};
+    }
   }
-  if (!hits.empty()) return pick(hits, 1);
+  switch (memo->second.first) {
+    case ContextInfo::BareName::Found:
+      return found(memo->second.second, 1);
+    case ContextInfo::BareName::Ambiguous:
+      if (hits.empty()) consumedHits(from, first, hits);
+      return pick(hits, 1);
+    case ContextInfo::BareName::None:
+      break;
+  }
 
   for (const auto& cap : program.firstParty)
     if (cap->name == first) return found(cap.get(), 1);
