@@ -14,21 +14,7 @@
 namespace herald {
 namespace {
 
-// Under AddressSanitizer every slab is an ordinary heap block, so that a
-// use after the arena is gone is still reported.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
-    __has_feature(memory_sanitizer)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-#else
-constexpr bool kSanitized = false;
-#endif
-
+constexpr bool kSanitized = PagePool::kSanitized;
 constexpr std::size_t kHugePage = std::size_t{2} << 20;
 // Regions are mapped 32 MiB at a time; only the pages touched count as
 // memory in use.

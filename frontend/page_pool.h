@@ -12,18 +12,36 @@
 #include <llvm/Support/Alignment.h>
 #include <llvm/Support/Allocator.h>
 
+// Under AddressSanitizer and ThreadSanitizer every slab is an ordinary heap
+// block, so that a use after its arena is gone is still reported.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define HERALD_PAGE_POOL_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+    __has_feature(memory_sanitizer)
+#define HERALD_PAGE_POOL_SANITIZED 1
+#endif
+#endif
+
 namespace herald {
 
 // Process-wide and thread-safe. Slabs of kSlabBytes are reused after
 // release; other sizes come from and go back to the system allocator.
 class PagePool {
  public:
+#ifdef HERALD_PAGE_POOL_SANITIZED
+  static constexpr bool kSanitized = true;
+  // As small as a plain bump allocator's, so that the sanitizer's
+  // quarantine of freed blocks stays small too.
+  static constexpr std::size_t kSlabBytes = 4096;
+#else
+  static constexpr bool kSanitized = false;
   static constexpr std::size_t kSlabBytes = std::size_t{64} << 10;
+#endif
 
   static void* allocate(std::size_t bytes);
   static void release(void* slab, std::size_t bytes);
-  // False in sanitized builds, where every slab is an ordinary heap block
-  // so that a use after its arena is gone is still reported.
+  // False in sanitized builds.
   static bool pooling();
 
   // Asks for huge pages under a buffer this process owns (a reserved
