@@ -4,7 +4,6 @@
 // Refined operands take part through their base type.
 #include <optional>
 #include <string>
-#include <vector>
 
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Support/Casting.h>

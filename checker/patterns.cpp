@@ -5,7 +5,6 @@
 #include <utility>
 #include <vector>
 
-#include <fmt/format.h>
 
 #include "checker/pattern_resolve.h"
 #include "checker/subscription_check.h"
