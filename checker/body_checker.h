@@ -102,6 +102,10 @@ class BodyChecker {
   // --- building the IR (check_expr.cpp) -----------------------------------
   InstId emit(InstKind kind, const Type* type, SourceRange at,
               std::uint32_t a = 0, std::uint32_t b = 0, std::uint8_t sub = 0);
+  // A Unary or Binary instruction (`op` its operator), folded at once when
+  // its operands are constants (check_fold.cpp).
+  InstId emitOperator(InstKind kind, const Type* type, SourceRange at,
+                      std::uint32_t a, std::uint32_t b, std::uint8_t op);
   // An expression an error was reported for (or that an earlier error left
   // meaningless). `type`, when given, is the type its uses assume, so that
   // they are still checked as before.
@@ -182,7 +186,7 @@ class BodyChecker {
   const Type* scopedType(const Resolution& r);
   InstId scopedValue(const Resolution& r, SourceRange at);
   void reportUnknownName(const ast::Ident& name);
-  void reportAmbiguous(const ast::Ident& name, const Resolution& hit);
+  void reportAmbiguous(llvm::ArrayRef<ast::Ident> parts, const Resolution& hit);
   void reportNotAValue(const ast::Expr* e, llvm::StringRef name,
                        const DeclInfo* decl);
   void reportUnknownMember(const ast::Ident& member, const TypeInfo* type);

@@ -390,7 +390,7 @@ InstId BodyChecker::checkPathCall(const ast::CallExpr* e, const Type* expected,
       return checkArgsQuietly(e);
     }
     case NameKind::Ambiguous:
-      reportAmbiguous(parts[0], r);
+      reportAmbiguous(parts, r);
       return checkArgsQuietly(e);
     case NameKind::ContextPrefix:
       reportContextPrefix(e->callee, parts, r, true);

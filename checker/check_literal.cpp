@@ -88,7 +88,7 @@ InstId BodyChecker::checkRecordLit(const ast::RecordLitExpr* e) {
   Resolution path =
       resolveName(sema().program, context_, BodyScope{}, parts, nullptr);
   if (path.kind == NameKind::Ambiguous) {
-    reportAmbiguous(parts[0], path);
+    reportAmbiguous(parts, path);
     return quietFields();
   }
   if (path.kind == NameKind::NotFound || path.decl == nullptr) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <llvm/ADT/STLExtras.h>
+#include <llvm/ADT/SmallVector.h>
 #include <llvm/Support/Casting.h>
 
 #include "checker/body_checker.h"
@@ -97,14 +98,17 @@ void BodyChecker::reportUnknownName(const ast::Ident& name) {
   }
 }
 
-void BodyChecker::reportAmbiguous(const ast::Ident& name,
+void BodyChecker::reportAmbiguous(llvm::ArrayRef<ast::Ident> parts,
                                   const Resolution& hit) {
+  const std::vector<DeclInfo*> candidates =
+      ambiguousCandidates(context_, parts, hit.partsUsed);
   std::vector<std::string> where;
-  for (const DeclInfo* d : hit.candidates)
+  for (const DeclInfo* d : candidates)
     if (d->context != nullptr) where.push_back(d->context->name);
+  const ast::Ident& name = parts.front();
   auto report = sema().diags.report<diag::AmbiguousName>(name.range, name.name,
                                                          quotedList(where));
-  for (const DeclInfo* d : hit.candidates)
+  for (const DeclInfo* d : candidates)
     report.note(d->nameRange, "'{}' is declared here; write '{}' to use it",
                 d->name, d->qualified);
 }
@@ -273,7 +277,7 @@ InstId BodyChecker::checkName(const ast::NameExpr* e, const Type* expected) {
       // A member takes two parts; one name never resolves to one.
       return invalid(e->range);
     case NameKind::Ambiguous:
-      reportAmbiguous(e->name, r);
+      reportAmbiguous(llvm::ArrayRef<ast::Ident>(e->name), r);
       return invalid(e->range);
     case NameKind::ContextPrefix:
       reportContextPrefix(e, llvm::ArrayRef<ast::Ident>(part), r, false);
@@ -401,7 +405,7 @@ std::optional<InstId> BodyChecker::pathLink(const ast::FieldExpr* e,
       reportNotAValue(e, sema().sources.textOf(e->range), r.decl);
       return invalid(e->range);
     case NameKind::Ambiguous:
-      reportAmbiguous(parts[0], r);
+      reportAmbiguous(parts, r);
       return invalid(e->range);
     case NameKind::ContextPrefix:
       reportContextPrefix(e, parts, r, false);
@@ -455,7 +459,7 @@ bool endsPath(const ast::Expr* end) {
 // prefix of it, which the resolver reads the same way as far as the
 // resolution reaches.
 InstId BodyChecker::checkPostfix(const ast::Expr* top, const Type* expected) {
-  std::vector<PendingLink> pending;
+  llvm::SmallVector<PendingLink, 4> pending;
   const ast::Expr* e = top;
   // Only the top link sees the expected type; every link below is checked
   // as an operand.

@@ -27,15 +27,18 @@ bool byQualified(const DeclInfo* a, const DeclInfo* b) {
   return a->qualified < b->qualified;
 }
 
-// Several distinct declarations for one name: ambiguous, or the one.
-LookupResult pick(llvm::SmallVectorImpl<DeclInfo*>& hits, std::size_t parts) {
+void sortUnique(llvm::SmallVectorImpl<DeclInfo*>& hits) {
   std::sort(hits.begin(), hits.end(), byQualified);
   hits.erase(std::unique(hits.begin(), hits.end()), hits.end());
+}
+
+// Several distinct declarations for one name: ambiguous, or the one.
+LookupResult pick(llvm::SmallVectorImpl<DeclInfo*>& hits, std::size_t parts) {
+  sortUnique(hits);
   if (hits.size() == 1) return found(hits.front(), parts);
   LookupResult r;
   r.status = LookupResult::Status::Ambiguous;
   r.partsUsed = parts;
-  r.candidates.assign(hits.begin(), hits.end());
   return r;
 }
 
@@ -47,21 +50,6 @@ bool consumedFor(const ContextInfo& from, const ContextInfo& ctx,
   return false;
 }
 
-// The declarations a NotFound lookup of a bare first part would have found
-// had `from` consumed (all of) their context. Qualified names never need a
-// `consumes` line, so only the first part can be hidden.
-void findHidden(const Program& program, const ContextInfo& from,
-                llvm::ArrayRef<ast::Ident> parts, LookupResult& r) {
-  auto it = program.declsNamed.find(parts.front().name);
-  if (it == program.declsNamed.end()) return;
-  for (DeclInfo* d : it->second) {
-    if (d->context == nullptr || d->context == &from) continue;
-    if (consumedFor(from, *d->context, parts.front().name)) continue;
-    r.hidden.push_back(d);
-  }
-  // declsNamed is sorted by qualified name, so hidden is too.
-}
-
 // Declarations named `name` in the contexts `from` consumes bare.
 void consumedHits(const ContextInfo& from, llvm::StringRef name,
                   llvm::SmallVectorImpl<DeclInfo*>& hits) {
@@ -69,6 +57,16 @@ void consumedHits(const ContextInfo& from, llvm::StringRef name,
     if (line.target == nullptr || line.target == &from) continue;
     if (!admits(line, name)) continue;
     if (DeclInfo* d = line.target->lookup(name)) hits.push_back(d);
+  }
+}
+
+// `alias.Name`: the declarations `Name` of the contexts consumed `as alias`.
+void aliasHits(const ContextInfo& from, llvm::ArrayRef<ast::Ident> parts,
+               llvm::SmallVectorImpl<DeclInfo*>& hits) {
+  for (const ConsumesInfo& line : from.consumes) {
+    if (line.target == nullptr || line.alias != parts[0].name) continue;
+    if (line.target != &from && !admits(line, parts[1].name)) continue;
+    if (DeclInfo* d = line.target->lookup(parts[1].name)) hits.push_back(d);
   }
 }
 
@@ -89,6 +87,7 @@ LookupResult lookupDecl(const Program& program, const ContextInfo& from,
       memo->second = {ContextInfo::BareName::Found, d};
     } else {
       consumedHits(from, first, hits);
+      sortUnique(hits);
       if (hits.size() == 1)
         memo->second = {ContextInfo::BareName::Found, hits.front()};
       else if (hits.size() > 1)
@@ -98,9 +97,12 @@ LookupResult lookupDecl(const Program& program, const ContextInfo& from,
   switch (memo->second.first) {
     case ContextInfo::BareName::Found:
       return found(memo->second.second, 1);
-    case ContextInfo::BareName::Ambiguous:
-      if (hits.empty()) consumedHits(from, first, hits);
-      return pick(hits, 1);
+    case ContextInfo::BareName::Ambiguous: {
+      LookupResult r;
+      r.status = LookupResult::Status::Ambiguous;
+      r.partsUsed = 1;
+      return r;
+    }
     case ContextInfo::BareName::None:
       break;
   }
@@ -111,11 +113,7 @@ LookupResult lookupDecl(const Program& program, const ContextInfo& from,
   if (parts.size() >= 2 && !parts[1].empty()) {
     // `alias.Name`: an alias is local to the context, so it wins over a
     // context of the same name.
-    for (const ConsumesInfo& line : from.consumes) {
-      if (line.target == nullptr || line.alias != first) continue;
-      if (line.target != &from && !admits(line, parts[1].name)) continue;
-      if (DeclInfo* d = line.target->lookup(parts[1].name)) hits.push_back(d);
-    }
+    aliasHits(from, parts, hits);
     if (!hits.empty()) return pick(hits, 2);
   }
   // `full.context.Name` names that context's declaration whether or not
@@ -127,9 +125,37 @@ LookupResult lookupDecl(const Program& program, const ContextInfo& from,
     return found(d, k + 1);
   }
 
-  LookupResult r;
-  findHidden(program, from, parts, r);
-  return r;
+  return {};
+}
+
+std::vector<DeclInfo*> ambiguousCandidates(const ContextInfo& from,
+                                           llvm::ArrayRef<ast::Ident> parts,
+                                           std::size_t partsUsed) {
+  llvm::SmallVector<DeclInfo*, 4> hits;
+  if (parts.empty()) return {};
+  if (partsUsed >= 2 && parts.size() >= 2)
+    aliasHits(from, parts, hits);
+  else
+    consumedHits(from, parts.front().name, hits);
+  sortUnique(hits);
+  return {hits.begin(), hits.end()};
+}
+
+// Qualified names never need a `consumes` line, so only a bare first part
+// can be hidden.
+std::vector<DeclInfo*> hiddenDeclarations(const Program& program,
+                                          const ContextInfo& from,
+                                          llvm::StringRef name) {
+  std::vector<DeclInfo*> hidden;
+  auto it = program.declsNamed.find(name);
+  if (it == program.declsNamed.end()) return hidden;
+  for (DeclInfo* d : it->second) {
+    if (d->context == nullptr || d->context == &from) continue;
+    if (consumedFor(from, *d->context, name)) continue;
+    hidden.push_back(d);
+  }
+  // declsNamed is sorted by qualified name, so hidden is too.
+  return hidden;
 }
 
 DeclInfo* lookupQualified(const Program& program,

@@ -29,11 +29,7 @@ struct LookupResult {
   };
   Status status = Status::NotFound;
   DeclInfo* decl = nullptr;
-  std::size_t partsUsed = 0;          // parts after these are member accesses
-  std::vector<DeclInfo*> candidates;  // Ambiguous: sorted by qualified name
-  // NotFound: declarations of that name in contexts `from` does not consume
-  // (so a message can say which `consumes` line would make it visible).
-  std::vector<DeclInfo*> hidden;
+  std::size_t partsUsed = 0;  // parts after these are member accesses
 };
 
 // Resolves the longest prefix of `parts` that names a declaration visible
@@ -43,6 +39,20 @@ struct LookupResult {
 [[nodiscard]] LookupResult lookupDecl(const Program& program,
                                       const ContextInfo& from,
                                       llvm::ArrayRef<ast::Ident> parts);
+
+// The declarations an Ambiguous lookup of `parts` (which used `partsUsed`
+// parts) chose between, sorted by qualified name. Lookups are hot and
+// ambiguity is an error, so only the report collects them.
+[[nodiscard]] std::vector<DeclInfo*> ambiguousCandidates(
+    const ContextInfo& from, llvm::ArrayRef<ast::Ident> parts,
+    std::size_t partsUsed);
+
+// For a NotFound lookup: the declarations named `name` in contexts `from`
+// does not consume (all of), sorted by qualified name, so that a message
+// can say which `consumes` line would make one visible.
+[[nodiscard]] std::vector<DeclInfo*> hiddenDeclarations(const Program& program,
+                                                        const ContextInfo& from,
+                                                        llvm::StringRef name);
 
 // `full.context.Name` for any context: the declaration named right after
 // the longest leading parts that spell a context's name, or null.

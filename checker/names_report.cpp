@@ -116,16 +116,18 @@ std::string contextList(const std::vector<DeclInfo*>& candidates) {
   return out;
 }
 
-void reportAmbiguous(Sema& sema, const LookupResult& r,
+void reportAmbiguous(Sema& sema, const ContextInfo& from, const LookupResult& r,
                      llvm::ArrayRef<ast::Ident> parts, SourceRange range) {
   const std::string name = joinName(parts.take_front(r.partsUsed));
-  auto report = sema.diags.report<diag::AmbiguousName>(
-      range, name, contextList(r.candidates));
-  for (const DeclInfo* c : r.candidates)
+  const std::vector<DeclInfo*> candidates =
+      ambiguousCandidates(from, parts, r.partsUsed);
+  auto report = sema.diags.report<diag::AmbiguousName>(range, name,
+                                                       contextList(candidates));
+  for (const DeclInfo* c : candidates)
     report.note(c->nameRange, "candidate '{}' is declared here", c->qualified);
-  if (!r.candidates.empty())
+  if (!candidates.empty())
     report.note("write the qualified name to choose one, e.g. '{}'",
-                r.candidates.front()->qualified);
+                candidates.front()->qualified);
 }
 
 // A `consumes` line of `from` names a context that does not exist (E0203
@@ -170,7 +172,7 @@ void reportUnresolved(Sema& sema, const ContextInfo& from,
     if (part.empty()) return;
   switch (r.status) {
     case LookupResult::Status::Ambiguous:
-      reportAmbiguous(sema, r, parts, range);
+      reportAmbiguous(sema, from, r, parts, range);
       return;
     case LookupResult::Status::Found: {
       // `Region.Domestic` where a declaration is wanted.
@@ -205,11 +207,13 @@ void reportUnresolved(Sema& sema, const ContextInfo& from,
   // A name declared in many contexts would otherwise get a note for each.
   constexpr std::size_t kMaxHiddenNotes = 3;
   std::size_t noted = 0;
-  for (const DeclInfo* d : r.hidden) {
+  const std::vector<DeclInfo*> hidden =
+      hiddenDeclarations(sema.program, from, parts.front().name);
+  for (const DeclInfo* d : hidden) {
     if (d->context == nullptr) continue;
     if (noted == kMaxHiddenNotes) {
       report.note("'{}' is declared in {} more contexts", d->name,
-                  r.hidden.size() - noted);
+                  hidden.size() - noted);
       break;
     }
     ++noted;

@@ -35,26 +35,33 @@ Resolution dependency(const DependencyInfo& d, DepRef ref) {
                 d.type, ref.encode(), d.range);
 }
 
+// Names in scope are short and many share a length, so the first byte
+// settles most comparisons without a call to memcmp.
+bool same(llvm::StringRef a, llvm::StringRef b) {
+  return a.size() == b.size() &&
+         (a.empty() || (a.front() == b.front() && a == b));
+}
+
 bool lookupScope(const BodyScope& scope, llvm::StringRef name,
                  Resolution& out) {
   for (auto it = scope.locals.rbegin(); it != scope.locals.rend(); ++it)
-    if (it->name == name) {
+    if (same(it->name, name)) {
       out = scoped(NameKind::Local, it->type, it->slot.index, it->range);
       return true;
     }
   for (std::size_t i = 0; i < scope.params.size(); ++i)
-    if (scope.params[i].name == name) {
+    if (same(scope.params[i].name, name)) {
       out = scoped(NameKind::Param, scope.params[i].type,
                    static_cast<std::uint32_t>(i), scope.params[i].nameRange);
       return true;
     }
   if (const AgentInfo* agent = scope.agent) {
-    if (agent->key && agent->key->name == name) {
+    if (agent->key && same(agent->key->name, name)) {
       out = scoped(NameKind::Key, agent->key->type, 0, agent->key->nameRange);
       return true;
     }
     for (std::size_t i = 0; i < agent->stores.size(); ++i)
-      if (agent->stores[i].field.name == name) {
+      if (same(agent->stores[i].field.name, name)) {
         const FieldInfo& f = agent->stores[i].field;
         out = scoped(NameKind::Store, f.type, static_cast<std::uint32_t>(i),
                      f.nameRange);
@@ -63,7 +70,7 @@ bool lookupScope(const BodyScope& scope, llvm::StringRef name,
   }
   if (const FnInfo* fn = scope.fn)
     for (std::size_t i = 0; i < fn->given.size(); ++i)
-      if (fn->given[i].named && fn->given[i].name == name) {
+      if (fn->given[i].named && same(fn->given[i].name, name)) {
         out = dependency(fn->given[i], DepRef{DepRef::List::Fn,
                                               static_cast<std::uint32_t>(i)});
         return true;
@@ -71,7 +78,7 @@ bool lookupScope(const BodyScope& scope, llvm::StringRef name,
   const HandlerInfo* handler = scope.handler;
   if (handler == nullptr) return false;
   if (handler->by != nullptr && !handler->byBinder.empty() &&
-      handler->byBinder == name) {
+      same(handler->byBinder, name)) {
     out = scoped(NameKind::ActorBinder, nullptr, 0,
                  handler->decl != nullptr && handler->decl->by != nullptr
                      ? handler->decl->by->binder.range
@@ -80,7 +87,7 @@ bool lookupScope(const BodyScope& scope, llvm::StringRef name,
     return true;
   }
   for (std::size_t i = 0; i < handler->given.size(); ++i)
-    if (handler->given[i].named && handler->given[i].name == name) {
+    if (handler->given[i].named && same(handler->given[i].name, name)) {
       out = dependency(
           handler->given[i],
           DepRef{DepRef::List::Handler, static_cast<std::uint32_t>(i)});
@@ -89,7 +96,7 @@ bool lookupScope(const BodyScope& scope, llvm::StringRef name,
   if (scope.service != nullptr)
     for (std::size_t i = 0; i < scope.service->given.size(); ++i)
       if (scope.service->given[i].named &&
-          scope.service->given[i].name == name) {
+          same(scope.service->given[i].name, name)) {
         out = dependency(
             scope.service->given[i],
             DepRef{DepRef::List::Service, static_cast<std::uint32_t>(i)});
@@ -272,7 +279,6 @@ Resolution resolveName(const Program& program, const ContextInfo& from,
       return r;
     case LookupResult::Status::Ambiguous:
       r.kind = NameKind::Ambiguous;
-      r.candidates = std::move(found.candidates);
       return r;
     case LookupResult::Status::NotFound:
       break;

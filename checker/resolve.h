@@ -94,7 +94,8 @@ struct Resolution {
   const CapabilityOp* op = nullptr;
   bool viaDependency = false;
   const ContextInfo* context = nullptr;
-  std::vector<DeclInfo*> candidates;
+  // Ambiguous: ambiguousCandidates (lookup.h) lists the candidates, as only
+  // the report needs them.
 };
 
 // Resolves the longest prefix of `parts` (at least one) visible from

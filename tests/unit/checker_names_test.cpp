@@ -191,8 +191,9 @@ consumes commerce.order { Money }
         "commerce.order.OrderId");
   LookupResult r = run->lookup("shop", "OrderId");
   CHECK(r.status == LookupResult::Status::NotFound);
-  REQUIRE(r.hidden.size() == 1);
-  CHECK(r.hidden[0]->qualified == "commerce.order.OrderId");
+  const auto hidden = run->hidden("shop", "OrderId");
+  REQUIRE(hidden.size() == 1);
+  CHECK(hidden[0]->qualified == "commerce.order.OrderId");
 }
 
 TEST_CASE("a context consumed twice is seen through the wider line") {
@@ -214,9 +215,10 @@ type Cart = { total: Money, ok: billing.Money }
 )"}});
   LookupResult r = run->lookup("shop", "Money");
   REQUIRE(r.status == LookupResult::Status::Ambiguous);
-  REQUIRE(r.candidates.size() == 2);
-  CHECK(r.candidates[0]->qualified == "billing.Money");
-  CHECK(r.candidates[1]->qualified == "commerce.order.Money");
+  const auto candidates = run->candidates("shop", "Money");
+  REQUIRE(candidates.size() == 2);
+  CHECK(candidates[0]->qualified == "billing.Money");
+  CHECK(candidates[1]->qualified == "commerce.order.Money");
   CHECK(run->lookup("shop", "billing.Money").status ==
         LookupResult::Status::Found);
   CHECK(
@@ -251,8 +253,9 @@ type Cart = { a: OrderId, b: commerce.order.OrderId, c: Mony }
   CHECK(run->lookup("shop", "commerce.order.OrderId.raw").partsUsed == 3);
   LookupResult r = run->lookup("shop", "OrderId");
   CHECK(r.status == LookupResult::Status::NotFound);
-  REQUIRE(r.hidden.size() == 1);
-  CHECK(r.hidden[0]->qualified == "commerce.order.OrderId");
+  const auto hidden = run->hidden("shop", "OrderId");
+  REQUIRE(hidden.size() == 1);
+  CHECK(hidden[0]->qualified == "commerce.order.OrderId");
   CHECK(
       run->diagnostics() ==
       std::vector<std::string>{"E0202 a.herald:3:18 cannot find type 'OrderId'",

@@ -71,6 +71,18 @@ check::LookupResult NamesRun::lookup(std::string_view from,
   return check::lookupDecl(*program, context(from), parts(dotted));
 }
 
+std::vector<check::DeclInfo*> NamesRun::candidates(std::string_view from,
+                                                   std::string_view dotted) {
+  const check::LookupResult r = lookup(from, dotted);
+  return check::ambiguousCandidates(context(from), parts(dotted), r.partsUsed);
+}
+
+std::vector<check::DeclInfo*> NamesRun::hidden(std::string_view from,
+                                               std::string_view dotted) {
+  return check::hiddenDeclarations(*program, context(from),
+                                   parts(dotted).front().name);
+}
+
 std::unique_ptr<NamesRun> runNames(
     const std::vector<std::pair<std::string, std::string>>& files) {
   auto run = std::make_unique<NamesRun>();

@@ -28,7 +28,7 @@ struct NamesRun {
   std::vector<const ast::File*> files;
   std::unique_ptr<check::Program> program = std::make_unique<check::Program>();
   bool parseErrors = false;
-  check::SpellingStats spelling;  // what "did you mean" cost the passes
+  check::SpellingStats spelling;      // what "did you mean" cost the passes
   std::deque<std::string> spellings;  // backs the Idents made by `parts`
 
   // "E0204 a.herald:3:5 message", sorted by location.
@@ -46,6 +46,11 @@ struct NamesRun {
   // `a.b.C` as idents (no source range).
   llvm::ArrayRef<ast::Ident> parts(std::string_view dotted);
   check::LookupResult lookup(std::string_view from, std::string_view dotted);
+  // What a report of an Ambiguous or NotFound lookup lists (lookup.h).
+  std::vector<check::DeclInfo*> candidates(std::string_view from,
+                                           std::string_view dotted);
+  std::vector<check::DeclInfo*> hidden(std::string_view from,
+                                       std::string_view dotted);
   std::deque<std::vector<ast::Ident>> identLists_;
 };
 
