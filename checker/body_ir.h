@@ -19,6 +19,7 @@
 
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/SmallVector.h>
 #include <llvm/ADT/StringRef.h>
 
 #include "checker/types.h"
@@ -226,12 +227,15 @@ class InternTable {
 
 class BodyIr {
  public:
-  std::vector<Inst> insts;
-  std::vector<std::uint32_t> locs;  // per inst: begin offset in its body's
-                                    // file
+  // The three arrays every expression appends to are SmallVectors: their
+  // growth is out of line, which keeps the append (the checker's most
+  // frequent call) short.
+  llvm::SmallVector<Inst, 0> insts;
+  llvm::SmallVector<std::uint32_t, 0> locs;  // per inst: begin offset in its
+                                             // body's file
   // Operand lists: a list at `i` is operands[i] (the count) followed by
   // that many InstIds.
-  std::vector<std::uint32_t> operands;
+  llvm::SmallVector<std::uint32_t, 0> operands;
   std::vector<Slot> slots;
   std::vector<llvm::StringRef> strings;
   std::vector<Body> bodies;

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <vector>
 
+#include <llvm/ADT/SmallVector.h>
 #include <llvm/Support/Casting.h>
 
 #include "checker/body_checker.h"
@@ -50,7 +51,14 @@ InstId BodyChecker::emit(InstKind kind, const Type* type, SourceRange at,
   InstId id{static_cast<std::uint32_t>(body.insts.size())};
   body.insts.push_back(Inst{kind, sub, type->id, a, b});
   body.locs.push_back(at.begin);
-  if (kind == InstKind::Unary || kind == InstKind::Binary) foldConstant(id, at);
+  return id;
+}
+
+InstId BodyChecker::emitOperator(InstKind kind, const Type* type,
+                                 SourceRange at, std::uint32_t a,
+                                 std::uint32_t b, std::uint8_t op) {
+  InstId id = emit(kind, type, at, a, b, op);
+  foldConstant(id, at);
   return id;
 }
 
@@ -59,8 +67,9 @@ InstId BodyChecker::invalid(SourceRange at, const Type* type) {
 }
 
 std::uint32_t BodyChecker::list(llvm::ArrayRef<InstId> ids) {
-  std::vector<std::uint32_t>& ops = ir().operands;
+  llvm::SmallVectorImpl<std::uint32_t>& ops = ir().operands;
   auto at = static_cast<std::uint32_t>(ops.size());
+  ops.reserve(ops.size() + 1 + ids.size());
   ops.push_back(static_cast<std::uint32_t>(ids.size()));
   for (InstId id : ids) ops.push_back(id.index);
   return at;
@@ -223,7 +232,8 @@ void BodyChecker::reportMessageUse(const ast::Expr* e) {
 
 InstId BodyChecker::checkUsed(const ast::Expr* e, const Type* expected) {
   InstId v = check(e, expected);
-  reportMessageUse(e);
+  // Most bodies send no message: skip the walk through parentheses.
+  if (lastMessage_ != nullptr) reportMessageUse(e);
   return v;
 }
 
@@ -432,7 +442,7 @@ InstId BodyChecker::checkIf(const ast::IfExpr* top, const Type* expected,
     InstId then;
     const Type* thenT;
   };
-  std::vector<Branch> chain;
+  llvm::SmallVector<Branch, 4> chain;
   const ast::IfExpr* e = top;
   InstId value;
   for (;;) {
@@ -544,8 +554,8 @@ InstId BodyChecker::unaryLink(const ast::UnaryExpr* e, InstId operand) {
   }
   if (t != base && t->kind != TypeKind::Never)
     operand = coerce(e->operand, operand, base);
-  return emit(InstKind::Unary, result, e->range, operand.index, 0,
-              static_cast<std::uint8_t>(e->op));
+  return emitOperator(InstKind::Unary, result, e->range, operand.index, 0,
+                      static_cast<std::uint8_t>(e->op));
 }
 
 InstId BodyChecker::checkFail(const ast::FailExpr* e) {

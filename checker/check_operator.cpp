@@ -178,8 +178,8 @@ InstId BodyChecker::checkBinary(const ast::BinaryExpr* top) {
       lv = emit(InstKind::Unrefine, l, e->lhs->range, lv.index);
     if (typeOf(rv) == rt && rt != r && !same)
       rv = emit(InstKind::Unrefine, r, e->rhs->range, rv.index);
-    return emit(InstKind::Binary, result, e->range, lv.index, rv.index,
-                static_cast<std::uint8_t>(e->op));
+    return emitOperator(InstKind::Binary, result, e->range, lv.index, rv.index,
+                        static_cast<std::uint8_t>(e->op));
   };
   std::optional<InstId> below;
   for (auto it = spine.rbegin(); it != spine.rend(); ++it)

@@ -8,6 +8,41 @@
 
 namespace herald::check {
 
+namespace {
+
+// Whether `shape` holds no Error type; its arguments are interned already,
+// so they know their own answer.
+bool computeWellFormed(const Type& shape) {
+  auto arg = [](const Type* t) { return t != nullptr && t->wellFormed; };
+  switch (shape.kind) {
+    case TypeKind::Error:
+      return false;
+    case TypeKind::Option:
+    case TypeKind::List:
+      return arg(shape.arg0);
+    case TypeKind::Map:
+      return arg(shape.arg0) && arg(shape.arg1);
+    case TypeKind::Never:
+    case TypeKind::Unit:
+    case TypeKind::Int:
+    case TypeKind::Float:
+    case TypeKind::Bool:
+    case TypeKind::String:
+    case TypeKind::Instant:
+    case TypeKind::Duration:
+    case TypeKind::Envelope:
+    case TypeKind::Ref:
+    case TypeKind::Named:
+    case TypeKind::Event:
+    case TypeKind::Capability:
+    case TypeKind::Actor:
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 TypeTable::TypeTable()
     : builtins_{{TypeKind::Error},   {TypeKind::Never},   {TypeKind::Unit},
                 {TypeKind::Int},     {TypeKind::Float},   {TypeKind::Bool},
@@ -15,6 +50,7 @@ TypeTable::TypeTable()
                 {TypeKind::Envelope}} {
   for (Type& t : builtins_) {
     t.id = static_cast<TypeId>(byId_.size());
+    t.wellFormed = computeWellFormed(t);
     byId_.push_back(&t);
   }
 }
@@ -43,6 +79,7 @@ const Type* TypeTable::intern(TypeKind kind, const void* a, const void* b,
   auto [it, inserted] = interned_.try_emplace(Key{kind, a, b}, nullptr);
   if (inserted) {
     shape.id = static_cast<TypeId>(byId_.size());
+    shape.wellFormed = computeWellFormed(shape);
     it->second = &storage_.emplace_back(shape);
     byId_.push_back(it->second);
   }
@@ -145,34 +182,5 @@ std::string spell(const Type* type, bool qualified) {
 
 std::string displayName(const Type* type) { return spell(type, false); }
 std::string qualifiedName(const Type* type) { return spell(type, true); }
-
-bool isWellFormed(const Type* type) {
-  if (type == nullptr) return false;
-  switch (type->kind) {
-    case TypeKind::Error:
-      return false;
-    case TypeKind::Option:
-    case TypeKind::List:
-      return isWellFormed(type->arg0);
-    case TypeKind::Map:
-      return isWellFormed(type->arg0) && isWellFormed(type->arg1);
-    case TypeKind::Never:
-    case TypeKind::Unit:
-    case TypeKind::Int:
-    case TypeKind::Float:
-    case TypeKind::Bool:
-    case TypeKind::String:
-    case TypeKind::Instant:
-    case TypeKind::Duration:
-    case TypeKind::Envelope:
-    case TypeKind::Ref:
-    case TypeKind::Named:
-    case TypeKind::Event:
-    case TypeKind::Capability:
-    case TypeKind::Actor:
-      return true;
-  }
-  return false;
-}
 
 }  // namespace herald::check

@@ -56,6 +56,9 @@ struct Type {
   const CapabilityInfo* capability = nullptr;
   const ActorInfo* actor = nullptr;
   TypeId id = 0;  // set by the TypeTable
+  // No Error type anywhere inside; set by the TypeTable, as every check
+  // asks it.
+  bool wellFormed = false;
 };
 
 class TypeTable {
@@ -117,6 +120,8 @@ class TypeTable {
 
 // True when no error is hidden inside `type` (so diagnostics about it are
 // not a cascade of an earlier one).
-[[nodiscard]] bool isWellFormed(const Type* type);
+[[nodiscard]] inline bool isWellFormed(const Type* type) {
+  return type != nullptr && type->wellFormed;
+}
 
 }  // namespace herald::check
