@@ -589,7 +589,6 @@ InstId BodyChecker::checkValueField(const ast::FieldExpr* e, InstId value,
   llvm::StringRef name = e->name.name;
   if (quiet(base) || base->kind == TypeKind::Never) return invalid(e->range);
   llvm::ArrayRef<FieldInfo> fields;
-  std::string typeName = displayName(base);
   bool hasFields = false;
   switch (base->kind) {
     case TypeKind::Named: {
@@ -664,6 +663,7 @@ InstId BodyChecker::checkValueField(const ast::FieldExpr* e, InstId value,
       return emit(InstKind::FieldGet, fields[i].type, e->range, value.index,
                   static_cast<std::uint32_t>(i));
     }
+  const std::string typeName = displayName(base);
   if (llvm::is_contained(builtinMethodNames(tt, base), name)) {
     sema()
         .diags

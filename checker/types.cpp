@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include <llvm/ADT/Hashing.h>
+#include <llvm/ADT/DenseMapInfo.h>
 
 #include "checker/ir.h"
 
@@ -65,9 +65,12 @@ TypeTable::Key TypeTable::KeyInfo::getTombstoneKey() {
           nullptr};
 }
 
+// Types are interned on every use of a type name, so the hash is the cheap
+// pointer mix DenseMap uses, not hash_combine.
 unsigned TypeTable::KeyInfo::getHashValue(const Key& key) {
-  return static_cast<unsigned>(
-      llvm::hash_combine(static_cast<unsigned>(key.kind), key.a, key.b));
+  using Ptr = llvm::DenseMapInfo<const void*>;
+  return Ptr::getHashValue(key.a) * 37U ^ Ptr::getHashValue(key.b) ^
+         static_cast<unsigned>(key.kind) * 0x9E3779B9U;
 }
 
 bool TypeTable::KeyInfo::isEqual(const Key& l, const Key& r) {
