@@ -127,9 +127,143 @@ constexpr std::size_t kTokenKinds = 0
 #include "frontend/token_kinds.def"
     ;
 
+// The grammar's symbol for a token that has no value and one form only;
+// -1 for the others, which lex() decides one by one.
+constexpr int plainSymbol(TokenKind k) {
+  switch (k) {
+    case TokenKind::Identifier:
+    case TokenKind::IntLiteral:
+    case TokenKind::FloatLiteral:
+    case TokenKind::DurationLiteral:
+    case TokenKind::StringLiteral:
+    case TokenKind::StringHead:
+    case TokenKind::StringMiddle:
+    case TokenKind::StringTail:
+    case TokenKind::LBrace:
+    case TokenKind::LParen:
+    case TokenKind::LBracket:
+    case TokenKind::Bang:
+    case TokenKind::Minus:
+      return -1;
+    case TokenKind::EndOfFile:
+      return P::token::TOK_END;
+    case TokenKind::KwContext:
+      return P::token::TOK_KW_CONTEXT;
+    case TokenKind::KwConsumes:
+      return P::token::TOK_KW_CONSUMES;
+    case TokenKind::KwAs:
+      return P::token::TOK_KW_AS;
+    case TokenKind::KwType:
+      return P::token::TOK_KW_TYPE;
+    case TokenKind::KwEvent:
+      return P::token::TOK_KW_EVENT;
+    case TokenKind::KwActor:
+      return P::token::TOK_KW_ACTOR;
+    case TokenKind::KwCapability:
+      return P::token::TOK_KW_CAPABILITY;
+    case TokenKind::KwFn:
+      return P::token::TOK_KW_FN;
+    case TokenKind::KwAgent:
+      return P::token::TOK_KW_AGENT;
+    case TokenKind::KwKey:
+      return P::token::TOK_KW_KEY;
+    case TokenKind::KwStore:
+      return P::token::TOK_KW_STORE;
+    case TokenKind::KwInvariant:
+      return P::token::TOK_KW_INVARIANT;
+    case TokenKind::KwService:
+      return P::token::TOK_KW_SERVICE;
+    case TokenKind::KwFrom:
+      return P::token::TOK_KW_FROM;
+    case TokenKind::KwVia:
+      return P::token::TOK_KW_VIA;
+    case TokenKind::KwOn:
+      return P::token::TOK_KW_ON;
+    case TokenKind::KwCall:
+      return P::token::TOK_KW_CALL;
+    case TokenKind::KwBy:
+      return P::token::TOK_KW_BY;
+    case TokenKind::KwGiven:
+      return P::token::TOK_KW_GIVEN;
+    case TokenKind::KwLet:
+      return P::token::TOK_KW_LET;
+    case TokenKind::KwIf:
+      return P::token::TOK_KW_IF;
+    case TokenKind::KwElse:
+      return P::token::TOK_KW_ELSE;
+    case TokenKind::KwMatch:
+      return P::token::TOK_KW_MATCH;
+    case TokenKind::KwTrue:
+      return P::token::TOK_KW_TRUE;
+    case TokenKind::KwFalse:
+      return P::token::TOK_KW_FALSE;
+    case TokenKind::KwOpaque:
+      return P::token::TOK_KW_OPAQUE;
+    case TokenKind::KwWhere:
+      return P::token::TOK_KW_WHERE;
+    case TokenKind::KwFail:
+      return P::token::TOK_KW_FAIL;
+    case TokenKind::RBrace:
+      return P::token::TOK_RBRACE;
+    case TokenKind::RParen:
+      return P::token::TOK_RPAREN;
+    case TokenKind::RBracket:
+      return P::token::TOK_RBRACKET;
+    case TokenKind::Comma:
+      return P::token::TOK_COMMA;
+    case TokenKind::Colon:
+      return P::token::TOK_COLON;
+    case TokenKind::Dot:
+      return P::token::TOK_DOT;
+    case TokenKind::DotDot:
+      return P::token::TOK_DOTDOT;
+    case TokenKind::ColonEq:
+      return P::token::TOK_COLONEQ;
+    case TokenKind::FatArrow:
+      return P::token::TOK_FATARROW;
+    case TokenKind::Arrow:
+      return P::token::TOK_ARROW;
+    case TokenKind::EqEq:
+      return P::token::TOK_EQEQ;
+    case TokenKind::NotEq:
+      return P::token::TOK_NOTEQ;
+    case TokenKind::LtEq:
+      return P::token::TOK_LTEQ;
+    case TokenKind::GtEq:
+      return P::token::TOK_GTEQ;
+    case TokenKind::Lt:
+      return P::token::TOK_LT;
+    case TokenKind::Gt:
+      return P::token::TOK_GT;
+    case TokenKind::AmpAmp:
+      return P::token::TOK_ANDAND;
+    case TokenKind::PipePipe:
+      return P::token::TOK_OROR;
+    case TokenKind::Pipe:
+      return P::token::TOK_PIPE;
+    case TokenKind::Plus:
+      return P::token::TOK_PLUS;
+    case TokenKind::Star:
+      return P::token::TOK_STAR;
+    case TokenKind::Slash:
+      return P::token::TOK_SLASH;
+    case TokenKind::Percent:
+      return P::token::TOK_PERCENT;
+    case TokenKind::Eq:
+      return P::token::TOK_EQ;
+    case TokenKind::At:
+      return P::token::TOK_AT;
+    case TokenKind::Underscore:
+      return P::token::TOK_UNDERSCORE;
+  }
+  return -1;
+}
+
 struct TokenTraits {
   bool endsExpression;
   TokenRole role;
+  // plainSymbol, or -1.
+  std::int16_t symbol;
 };
 
 // One table lookup per token instead of a chain of tests.
@@ -137,7 +271,8 @@ constexpr auto kTraits = [] {
   std::array<TokenTraits, kTokenKinds> traits{};
   for (std::size_t i = 0; i < kTokenKinds; ++i) {
     const auto kind = static_cast<TokenKind>(i);
-    traits[i] = {endsExpression(kind), roleOf(kind)};
+    traits[i] = {endsExpression(kind), roleOf(kind),
+                 static_cast<std::int16_t>(plainSymbol(kind))};
   }
   return traits;
 }();
@@ -186,7 +321,48 @@ Token ParserDriver::pullAhead() {
   return token;
 }
 
-yy::Parser::symbol_type ParserDriver::prefixOperators(const Token& first) {
+// Whether `first` (a `!` or prefix `-`) starts a run of kPrefixRun of them.
+// The source right after it mostly settles that there is no second one, so
+// the common case reads no token ahead.
+bool ParserDriver::startsPrefixRun(const Token& first) {
+  if (!mayPrecedePrefixOp(first.range.end)) return false;
+  std::size_t run = 1;
+  while (run < kPrefixRun && (peek(run - 1).kind == TokenKind::Bang ||
+                              peek(run - 1).kind == TokenKind::Minus))
+    ++run;
+  return run == kPrefixRun;
+}
+
+// False when the next token surely is neither `!` nor `-`: past blanks, the
+// source goes on with a character that can only start another token, and
+// one whose lexing reports nothing, so that reading it later instead of now
+// changes no diagnostic. A stray character is skipped by the lexer, so only
+// these settle it.
+bool ParserDriver::mayPrecedePrefixOp(std::uint32_t offset) const {
+  const std::string_view text = file_.text();
+  std::size_t at = offset;
+  while (at < text.size() && (text[at] == ' ' || text[at] == '\t')) ++at;
+  if (at == text.size()) return true;
+  auto isDigit = [](char c) { return c >= '0' && c <= '9'; };
+  auto isWordChar = [&](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || isDigit(c) ||
+           c == '_';
+  };
+  const char c = text[at];
+  if (isDigit(c)) {
+    // A short run of digits alone is a valid integer.
+    constexpr std::size_t kSafeDigits = 18;
+    std::size_t end = at;
+    while (end < text.size() && isDigit(text[end])) ++end;
+    return end - at > kSafeDigits ||
+           (end < text.size() && (isWordChar(text[end]) || text[end] == '.'));
+  }
+  return !(isWordChar(c) || c == '(' || c == '[' || c == ']' || c == '{' ||
+           c == '}' || c == ',' || c == '.' || c == ':');
+}
+
+int ParserDriver::prefixOperators(const Token& first, yy::Value& value,
+                                  SourceRange& location) {
   yy::List<yy::PrefixOp> ops;
   push(ops, yy::PrefixOp{first.range.begin, first.kind == TokenKind::Minus});
   SourceRange range = first.range;
@@ -202,7 +378,14 @@ yy::Parser::symbol_type ParserDriver::prefixOperators(const Token& first) {
     push(ops, yy::PrefixOp{token.range.begin, token.kind == TokenKind::Minus});
     range.end = token.range.end;
   }
-  return P::make_PREFIX_RUN(ops, range);
+  value.prefixOps = ops;
+  location = range;
+  return P::token::TOK_PREFIX_RUN;
+}
+
+int ParserDriver::endOfInput(SourceRange& location) const {
+  location = SourceRange{file_.id(), lastEnd_, lastEnd_};
+  return P::token::TOK_END;
 }
 
 const Token& ParserDriver::peek(std::size_t n) {
@@ -281,14 +464,15 @@ void ParserDriver::skipToSync() {
   }
 }
 
-yy::Parser::symbol_type ParserDriver::lex() {
+int ParserDriver::lex(yy::Value& value, SourceRange& location) {
   // Past the error limit nothing more is shown, so the rest of the file is
   // not worth reading; stopping also keeps errors from piling up in memory.
   if (!stopped_ && diags_.errorLimitReached()) [[unlikely]] {
     stopped_ = true;
     diags_.stopEarly();
   }
-  if (stopped_) return P::make_END(SourceRange{file_.id(), lastEnd_, lastEnd_});
+  if (stopped_) [[unlikely]]
+    return endOfInput(location);
   if (skipping_) [[unlikely]]
     skipToSync();
   Token token = aheadPos_ < ahead_.size() ? pullAhead() : lexer_.next();
@@ -302,162 +486,123 @@ yy::Parser::symbol_type ParserDriver::lex() {
   lastRange_ = token.range;
   lastFirstOnLine_ = token.firstOnLine;
   if (token.kind != TokenKind::EndOfFile) lastEnd_ = token.range.end;
-  if (stopped_) return P::make_END(SourceRange{file_.id(), lastEnd_, lastEnd_});
-  const SourceRange r = token.range;
+  if (stopped_) [[unlikely]]
+    return endOfInput(location);
+  location = token.range;
   const bool continues = prevEndsExpr_ && !token.firstOnLine;
   prevEndsExpr_ = traits.endsExpression;
-  if (token.kind == TokenKind::Identifier && token.firstOnLine &&
-      open_.empty() && misspeltBlockContext(token)) [[unlikely]]
-    return P::make_KW_CONTEXT(r);
-  if (token.kind == TokenKind::Bang ||
-      (token.kind == TokenKind::Minus && !continues)) [[unlikely]] {
-    std::size_t run = 1;
-    while (run < kPrefixRun && (peek(run - 1).kind == TokenKind::Bang ||
-                                peek(run - 1).kind == TokenKind::Minus))
-      ++run;
-    if (run == kPrefixRun) return prefixOperators(token);
-  }
+  if (traits.symbol >= 0) return traits.symbol;
+  return valueToken(token, recordBrace, continues, value, location);
+}
+
+// The tokens with a value, with two forms, or that may start a run.
+int ParserDriver::valueToken(const Token& token, bool recordBrace,
+                             bool continues, yy::Value& value,
+                             SourceRange& location) {
+  const SourceRange r = token.range;
   switch (token.kind) {
-    case TokenKind::EndOfFile:
-      return P::make_END(r);
     case TokenKind::Identifier:
-      return P::make_IDENT(ast::Ident{textOf(r), r}, r);
+      if (token.firstOnLine && open_.empty() && misspeltBlockContext(token))
+          [[unlikely]]
+        return P::token::TOK_KW_CONTEXT;
+      value.ident = ast::Ident{textOf(r), r};
+      return P::token::TOK_IDENT;
     case TokenKind::IntLiteral:
-      return P::make_INT(token.intValue, r);
+      value.u64 = token.intValue;
+      return P::token::TOK_INT;
     case TokenKind::FloatLiteral:
-      return P::make_FLOAT(token.floatValue, r);
+      value.f64 = token.floatValue;
+      return P::token::TOK_FLOAT;
     case TokenKind::DurationLiteral:
-      return P::make_DURATION(
-          yy::DurationValue{token.intValue, token.durationUnit}, r);
+      value.duration = yy::DurationValue{token.intValue, token.durationUnit};
+      return P::token::TOK_DURATION;
     case TokenKind::StringLiteral:
-      return P::make_STRING(stringValue(token), r);
+      value.str = stringValue(token);
+      return P::token::TOK_STRING;
     case TokenKind::StringHead:
-      return P::make_STR_HEAD(stringValue(token), r);
+      value.str = stringValue(token);
+      return P::token::TOK_STR_HEAD;
     case TokenKind::StringMiddle:
-      return P::make_STR_MID(stringValue(token), r);
+      value.str = stringValue(token);
+      return P::token::TOK_STR_MID;
     case TokenKind::StringTail:
-      return P::make_STR_TAIL(stringValue(token), r);
-    case TokenKind::KwContext:
-      return P::make_KW_CONTEXT(r);
-    case TokenKind::KwConsumes:
-      return P::make_KW_CONSUMES(r);
-    case TokenKind::KwAs:
-      return P::make_KW_AS(r);
-    case TokenKind::KwType:
-      return P::make_KW_TYPE(r);
-    case TokenKind::KwEvent:
-      return P::make_KW_EVENT(r);
-    case TokenKind::KwActor:
-      return P::make_KW_ACTOR(r);
-    case TokenKind::KwCapability:
-      return P::make_KW_CAPABILITY(r);
-    case TokenKind::KwFn:
-      return P::make_KW_FN(r);
-    case TokenKind::KwAgent:
-      return P::make_KW_AGENT(r);
-    case TokenKind::KwKey:
-      return P::make_KW_KEY(r);
-    case TokenKind::KwStore:
-      return P::make_KW_STORE(r);
-    case TokenKind::KwInvariant:
-      return P::make_KW_INVARIANT(r);
-    case TokenKind::KwService:
-      return P::make_KW_SERVICE(r);
-    case TokenKind::KwFrom:
-      return P::make_KW_FROM(r);
-    case TokenKind::KwVia:
-      return P::make_KW_VIA(r);
-    case TokenKind::KwOn:
-      return P::make_KW_ON(r);
-    case TokenKind::KwCall:
-      return P::make_KW_CALL(r);
-    case TokenKind::KwBy:
-      return P::make_KW_BY(r);
-    case TokenKind::KwGiven:
-      return P::make_KW_GIVEN(r);
-    case TokenKind::KwLet:
-      return P::make_KW_LET(r);
-    case TokenKind::KwIf:
-      return P::make_KW_IF(r);
-    case TokenKind::KwElse:
-      return P::make_KW_ELSE(r);
-    case TokenKind::KwMatch:
-      return P::make_KW_MATCH(r);
-    case TokenKind::KwTrue:
-      return P::make_KW_TRUE(r);
-    case TokenKind::KwFalse:
-      return P::make_KW_FALSE(r);
-    case TokenKind::KwOpaque:
-      return P::make_KW_OPAQUE(r);
-    case TokenKind::KwWhere:
-      return P::make_KW_WHERE(r);
-    case TokenKind::KwFail:
-      return P::make_KW_FAIL(r);
+      value.str = stringValue(token);
+      return P::token::TOK_STR_TAIL;
     case TokenKind::LBrace:
-      if (recordBrace) return P::make_LBRACE_RECORD(r);
-      return continues ? P::make_LBRACE_POST(r) : P::make_LBRACE_OPEN(r);
+      if (recordBrace) return P::token::TOK_LBRACE_RECORD;
+      return continues ? P::token::TOK_LBRACE_POST : P::token::TOK_LBRACE_OPEN;
     case TokenKind::LParen:
-      return continues ? P::make_LPAREN_CALL(r) : P::make_LPAREN_OPEN(r);
+      return continues ? P::token::TOK_LPAREN_CALL : P::token::TOK_LPAREN_OPEN;
     case TokenKind::LBracket:
-      return continues ? P::make_LBRACKET_POST(r) : P::make_LBRACKET_OPEN(r);
-    case TokenKind::Minus:
-      return continues ? P::make_MINUS_BIN(r) : P::make_MINUS_PRE(r);
-    case TokenKind::RBrace:
-      return P::make_RBRACE(r);
-    case TokenKind::RParen:
-      return P::make_RPAREN(r);
-    case TokenKind::RBracket:
-      return P::make_RBRACKET(r);
-    case TokenKind::Comma:
-      return P::make_COMMA(r);
-    case TokenKind::Colon:
-      return P::make_COLON(r);
-    case TokenKind::Dot:
-      return P::make_DOT(r);
-    case TokenKind::DotDot:
-      return P::make_DOTDOT(r);
-    case TokenKind::ColonEq:
-      return P::make_COLONEQ(r);
-    case TokenKind::FatArrow:
-      return P::make_FATARROW(r);
-    case TokenKind::Arrow:
-      return P::make_ARROW(r);
-    case TokenKind::EqEq:
-      return P::make_EQEQ(r);
-    case TokenKind::NotEq:
-      return P::make_NOTEQ(r);
-    case TokenKind::LtEq:
-      return P::make_LTEQ(r);
-    case TokenKind::GtEq:
-      return P::make_GTEQ(r);
-    case TokenKind::Lt:
-      return P::make_LT(r);
-    case TokenKind::Gt:
-      return P::make_GT(r);
-    case TokenKind::AmpAmp:
-      return P::make_ANDAND(r);
-    case TokenKind::PipePipe:
-      return P::make_OROR(r);
-    case TokenKind::Pipe:
-      return P::make_PIPE(r);
+      return continues ? P::token::TOK_LBRACKET_POST
+                       : P::token::TOK_LBRACKET_OPEN;
     case TokenKind::Bang:
-      return P::make_BANG(r);
+      if (startsPrefixRun(token)) [[unlikely]]
+        return prefixOperators(token, value, location);
+      return P::token::TOK_BANG;
+    case TokenKind::Minus:
+      if (continues) return P::token::TOK_MINUS_BIN;
+      if (startsPrefixRun(token)) [[unlikely]]
+        return prefixOperators(token, value, location);
+      return P::token::TOK_MINUS_PRE;
+    case TokenKind::EndOfFile:
+    case TokenKind::KwContext:
+    case TokenKind::KwConsumes:
+    case TokenKind::KwAs:
+    case TokenKind::KwType:
+    case TokenKind::KwEvent:
+    case TokenKind::KwActor:
+    case TokenKind::KwCapability:
+    case TokenKind::KwFn:
+    case TokenKind::KwAgent:
+    case TokenKind::KwKey:
+    case TokenKind::KwStore:
+    case TokenKind::KwInvariant:
+    case TokenKind::KwService:
+    case TokenKind::KwFrom:
+    case TokenKind::KwVia:
+    case TokenKind::KwOn:
+    case TokenKind::KwCall:
+    case TokenKind::KwBy:
+    case TokenKind::KwGiven:
+    case TokenKind::KwLet:
+    case TokenKind::KwIf:
+    case TokenKind::KwElse:
+    case TokenKind::KwMatch:
+    case TokenKind::KwTrue:
+    case TokenKind::KwFalse:
+    case TokenKind::KwOpaque:
+    case TokenKind::KwWhere:
+    case TokenKind::KwFail:
+    case TokenKind::RBrace:
+    case TokenKind::RParen:
+    case TokenKind::RBracket:
+    case TokenKind::Comma:
+    case TokenKind::Colon:
+    case TokenKind::Dot:
+    case TokenKind::DotDot:
+    case TokenKind::ColonEq:
+    case TokenKind::FatArrow:
+    case TokenKind::Arrow:
+    case TokenKind::EqEq:
+    case TokenKind::NotEq:
+    case TokenKind::LtEq:
+    case TokenKind::GtEq:
+    case TokenKind::Lt:
+    case TokenKind::Gt:
+    case TokenKind::AmpAmp:
+    case TokenKind::PipePipe:
+    case TokenKind::Pipe:
     case TokenKind::Plus:
-      return P::make_PLUS(r);
     case TokenKind::Star:
-      return P::make_STAR(r);
     case TokenKind::Slash:
-      return P::make_SLASH(r);
     case TokenKind::Percent:
-      return P::make_PERCENT(r);
     case TokenKind::Eq:
-      return P::make_EQ(r);
     case TokenKind::At:
-      return P::make_AT(r);
     case TokenKind::Underscore:
-      return P::make_UNDERSCORE(r);
+      break;
   }
-  return P::make_END(r);
+  return plainSymbol(token.kind);
 }
 
 llvm::StringRef ParserDriver::docAt(std::uint32_t offset) const {
@@ -630,9 +775,4 @@ ParseResult parse(const SourceFile& file, DiagnosticEngine& diags,
   return result;
 }
 
-namespace yy {
-
-Parser::symbol_type yylex(ParserDriver& d) { return d.lex(); }
-
-}  // namespace yy
 }  // namespace herald

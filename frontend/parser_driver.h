@@ -119,7 +119,9 @@ class ParserDriver {
     }
     return {file, at(lo).begin, at(hi).end};
   }
-  yy::Parser::symbol_type lex();
+  // The next token's symbol; its value and range go to `value` and
+  // `location`.
+  int lex(yy::Value& value, SourceRange& location);
   // `expected`: the tokens the parser could have gone on with.
   void syntaxError(SourceRange at,
                    const std::vector<yy::Parser::symbol_kind_type>& expected);
@@ -290,9 +292,16 @@ class ParserDriver {
   };
 
   Token pullAhead();
+  int valueToken(const Token& token, bool recordBrace, bool continues,
+                 yy::Value& value, SourceRange& location);
+  [[nodiscard]] bool startsPrefixRun(const Token& first);
+  [[nodiscard]] bool mayPrecedePrefixOp(std::uint32_t offset) const;
   // `first` (a `!` or prefix `-`) and every `!` and `-` right after it, as
-  // one PREFIX_RUN token when there are two or more.
-  yy::Parser::symbol_type prefixOperators(const Token& first);
+  // one PREFIX_RUN token.
+  int prefixOperators(const Token& first, yy::Value& value,
+                      SourceRange& location);
+  // END, at the end of the last token read.
+  int endOfInput(SourceRange& location) const;
   void skipToSync();
   const Token& peek(std::size_t ahead);
   bool track(const Token& token, TokenRole role);

@@ -37,9 +37,13 @@
 
 %define api.namespace {herald::yy}
 %define api.parser.class {Parser}
-%define api.value.type variant
-%define api.value.automove
-%define api.token.constructor
+// Every semantic value is trivially copyable, so a plain union holds them:
+// the parser's stack then moves a value as a few words instead of through a
+// switch over the symbol's kind, as a variant would on every shift, pop and
+// reduction. The token kinds are the symbol kinds (raw), so reading a token
+// needs no translation table either.
+%define api.value.type {herald::yy::Value}
+%define api.token.raw
 %define api.token.prefix {TOK_}
 %define api.location.type {herald::SourceRange}
 %define parse.error custom
@@ -56,6 +60,7 @@
 
 %code requires {
 #include <cstdint>
+#include <type_traits>
 #include <llvm/ADT/StringRef.h>
 
 #include "frontend/ast.h"
@@ -108,6 +113,60 @@ struct PatternFields {
   bool hasRest = false;
   SourceRange rest;
 };
+// The semantic value of a symbol; the member is the one its `%type` or
+// `%token` tag names. A rule that builds a value starts from `$$ = {}`,
+// since the parser does not clear it.
+union Value {
+  // Members with constructors of their own leave a union none by default;
+  // this one leaves the value unset, as the actions set it.
+  Value() {}  // NOLINT(modernize-use-equals-default)
+  ast::Ident ident;
+  std::uint64_t u64;
+  double f64;
+  DurationValue duration;
+  llvm::StringRef str;
+  List<PrefixOp> prefixOps;
+  List<ast::Ident> idents;
+  ast::QualifiedName qname;
+  ast::TypeExpr* type;
+  List<ast::TypeExpr*> types;
+  ast::Decl* decl;
+  ast::FnDecl* fn;
+  List<ast::FnDecl*> fns;
+  List<ast::Decl*> decls;
+  TypeDef* typeDef;
+  ast::Expr* expr;
+  List<ast::VariantDecl> variants;
+  ast::VariantDecl* variant;
+  List<ast::FieldDecl> fieldDecls;
+  List<ast::Annotation> annots;
+  ast::Annotation* annot;
+  bool flag;
+  List<ast::Param> params;
+  FnName* fnName;
+  ast::ByClause* by;
+  List<ast::GivenItem> givens;
+  ast::GivenItem* given;
+  ast::Subscription* sub;
+  ast::RecordPattern* recordPat;
+  ast::ViaClause* via;
+  VersionSpec versionSpec;
+  std::int64_t version;
+  PatternFields patFields;
+  List<ast::PatternField> patFieldList;
+  ast::PatternField* patField;
+  ast::Pattern* pattern;
+  List<ast::MatchArm> arms;
+  ast::MatchArm arm;
+  ast::BlockExpr* block;
+  List<ast::Stmt*> stmts;
+  List<ast::StringPart> parts;
+  List<ast::Arg> args;
+  List<ast::FieldInit> fieldInits;
+  List<ast::Expr*> exprs;
+  List<ast::MapEntry> mapEntries;
+};
+static_assert(std::is_trivially_copyable_v<Value>);
 }  // namespace herald::yy
 }
 
@@ -161,30 +220,32 @@ void locate(ParserDriver& d, SourceRange& cur, Symbol (&rhs)[K], int,
 }  // namespace herald::yy
 
 namespace herald::yy {
-Parser::symbol_type yylex(ParserDriver& d);
 using Op = ast::BinaryOp;
 // Each read notes the stack's size, for LookaheadStack.
-inline Parser::symbol_type lexAt(ParserDriver& d, std::size_t stackSize) {
+[[gnu::always_inline]] inline int lexAt(Parser::value_type* value,
+                                        SourceRange* location,
+                                        ParserDriver& d,
+                                        std::size_t stackSize) {
   d.lookaheadStack().read(stackSize);
-  return yylex(d);
+  return d.lex(*value, *location);
 }
 }  // namespace herald::yy
-#define yylex(D) ::herald::yy::lexAt((D), yystack_.size())
+#define yylex(V, L, D) ::herald::yy::lexAt((V), (L), (D), yystack_.size())
 }
 
 %token END 0 "end of file"
-%token <herald::ast::Ident> IDENT "identifier"
-%token <std::uint64_t> INT "integer literal"
-%token <double> FLOAT "float literal"
-%token <herald::yy::DurationValue> DURATION "duration literal"
-%token <llvm::StringRef> STRING "string literal"
-%token <llvm::StringRef> STR_HEAD "interpolated string"
-%token <llvm::StringRef> STR_MID "string continuation"
-%token <llvm::StringRef> STR_TAIL "end of string"
+%token <ident> IDENT "identifier"
+%token <u64> INT "integer literal"
+%token <f64> FLOAT "float literal"
+%token <duration> DURATION "duration literal"
+%token <str> STRING "string literal"
+%token <str> STR_HEAD "interpolated string"
+%token <str> STR_MID "string continuation"
+%token <str> STR_TAIL "end of string"
 // A long run of `!` and prefix `-` (parser_driver.cpp, kPrefixRun), sent by
 // the driver as one token so that its length takes one entry of the
 // parser's stack.
-%token <herald::yy::List<herald::yy::PrefixOp>> PREFIX_RUN "prefix operators"
+%token <prefixOps> PREFIX_RUN "prefix operators"
 
 %token KW_CONTEXT "'context'" KW_CONSUMES "'consumes'" KW_AS "'as'"
 %token KW_TYPE "'type'" KW_EVENT "'event'" KW_ACTOR "'actor'"
@@ -210,50 +271,50 @@ inline Parser::symbol_type lexAt(ParserDriver& d, std::size_t stackSize) {
 %token BANG "'!'" PLUS "'+'" STAR "'*'" SLASH "'/'" PERCENT "'%'" EQ "'='"
 %token AT "'@'" UNDERSCORE "'_'"
 
-%type <herald::yy::List<herald::ast::Ident>> ident_list ident_list_opt
-%type <herald::ast::QualifiedName> qname
-%type <herald::ast::TypeExpr*> type_expr ret_opt
-%type <herald::yy::List<herald::ast::TypeExpr*>> type_list
-%type <herald::ast::Decl*> decl consumes_decl type_decl event_decl actor_decl
-%type <herald::ast::Decl*> capability_decl agent_decl service_decl
-%type <herald::ast::Decl*> agent_member service_member handler
-%type <herald::ast::FnDecl*> fn_decl fn_head cap_member
-%type <herald::yy::List<herald::ast::FnDecl*>> cap_members
-%type <herald::yy::List<herald::ast::Decl*>> agent_members service_members
-%type <herald::yy::TypeDef*> type_def
-%type <herald::ast::Expr*> refinement_opt
-%type <herald::yy::List<herald::ast::VariantDecl>> sum
-%type <herald::ast::VariantDecl*> variant
-%type <herald::yy::List<herald::ast::FieldDecl>> field_decls field_decls_opt
-%type <herald::yy::List<herald::ast::Annotation>> annots
-%type <herald::ast::Annotation*> annotation
-%type <bool> eq_opt handler_head
-%type <herald::yy::List<herald::ast::Param>> params param_list param_list_opt
-%type <herald::yy::FnName*> fn_name
-%type <herald::ast::Ident> handler_name
-%type <herald::ast::ByClause*> by_opt
-%type <herald::yy::List<herald::ast::GivenItem>> given_opt given_list
-%type <herald::ast::GivenItem*> given_item
-%type <herald::ast::Subscription*> from_opt
-%type <herald::ast::RecordPattern*> record_pattern sub_pattern_opt
-%type <herald::ast::ViaClause*> via_opt
-%type <herald::yy::VersionSpec> version_spec
-%type <std::int64_t> version
-%type <herald::yy::PatternFields> pat_body payload
-%type <herald::yy::List<herald::ast::PatternField>> pat_fields payload_items
-%type <herald::ast::PatternField*> pat_field payload_item
-%type <herald::ast::Pattern*> pattern pattern_arm pat_atom pat_atom_common
-%type <herald::ast::Expr*> int_pat lit_pat
-%type <herald::yy::List<herald::ast::MatchArm>> arms arms_opt
-%type <herald::ast::MatchArm> arm
-%type <herald::ast::BlockExpr*> block block_open
-%type <herald::yy::List<herald::ast::Stmt*>> stmts
-%type <herald::ast::Expr*> expr expr_nr if_expr match_expr else_opt
-%type <herald::yy::List<herald::ast::StringPart>> interp
-%type <herald::yy::List<herald::ast::Arg>> args args_opt
-%type <herald::yy::List<herald::ast::FieldInit>> field_inits field_inits_opt
-%type <herald::yy::List<herald::ast::Expr*>> exprs exprs_opt
-%type <herald::yy::List<herald::ast::MapEntry>> map_entries
+%type <idents> ident_list ident_list_opt
+%type <qname> qname
+%type <type> type_expr ret_opt
+%type <types> type_list
+%type <decl> decl consumes_decl type_decl event_decl actor_decl
+%type <decl> capability_decl agent_decl service_decl
+%type <decl> agent_member service_member handler
+%type <fn> fn_decl fn_head cap_member
+%type <fns> cap_members
+%type <decls> agent_members service_members
+%type <typeDef> type_def
+%type <expr> refinement_opt
+%type <variants> sum
+%type <variant> variant
+%type <fieldDecls> field_decls field_decls_opt
+%type <annots> annots
+%type <annot> annotation
+%type <flag> eq_opt handler_head
+%type <params> params param_list param_list_opt
+%type <fnName> fn_name
+%type <ident> handler_name
+%type <by> by_opt
+%type <givens> given_opt given_list
+%type <given> given_item
+%type <sub> from_opt
+%type <recordPat> record_pattern sub_pattern_opt
+%type <via> via_opt
+%type <versionSpec> version_spec
+%type <version> version
+%type <patFields> pat_body payload
+%type <patFieldList> pat_fields payload_items
+%type <patField> pat_field payload_item
+%type <pattern> pattern pattern_arm pat_atom pat_atom_common
+%type <expr> int_pat lit_pat
+%type <arms> arms arms_opt
+%type <arm> arm
+%type <block> block block_open
+%type <stmts> stmts
+%type <expr> expr expr_nr if_expr match_expr else_opt
+%type <parts> interp
+%type <args> args args_opt
+%type <fieldInits> field_inits field_inits_opt
+%type <exprs> exprs exprs_opt
+%type <mapEntries> map_entries
 
 // Operators, lowest precedence first (language.md, "Statements and
 // expressions"): binary, then unary `!` and `-`, then the postfix forms
@@ -337,9 +398,9 @@ consumes_decl:
                                         d.list($4)); }
   ;
 
-ident_list_opt: %empty {} | ident_list | ident_list COMMA { $$ = $1; } ;
+ident_list_opt: %empty { $$ = {}; } | ident_list | ident_list COMMA { $$ = $1; } ;
 ident_list:
-    IDENT                   { d.push($$, $1); }
+    IDENT                   { $$ = {}; d.push($$, $1); }
   | ident_list COMMA IDENT  { $$ = $1; d.push($$, $3); }
   ;
 
@@ -365,8 +426,8 @@ refinement_opt: %empty { $$ = nullptr; } | KW_WHERE expr { $$ = $2; } ;
 // A leading `|` is optional; without it a sum needs two variants, since
 // `type A = B` is an alias.
 sum:
-    PIPE variant          { d.push($$, d.take($2)); }
-  | variant PIPE variant  { d.push($$, d.take($1)); d.push($$, d.take($3)); }
+    PIPE variant          { $$ = {}; d.push($$, d.take($2)); }
+  | variant PIPE variant  { $$ = {}; d.push($$, d.take($1)); d.push($$, d.take($3)); }
   | sum PIPE variant      { $$ = $1; d.push($$, d.take($3)); }
   ;
 
@@ -378,18 +439,18 @@ variant:
   ;
 
 field_decls_opt:
-    %empty {}
+    %empty { $$ = {}; }
   | field_decls
   | field_decls COMMA  { $$ = $1; }
   ;
 
 field_decls:
     IDENT COLON type_expr
-      { d.push($$, ast::FieldDecl{$1, $3, nullptr, @$}); }
+      { $$ = {}; d.push($$, ast::FieldDecl{$1, $3, nullptr, @$}); }
   | IDENT COLON type_expr EQ expr
-      { d.push($$, ast::FieldDecl{$1, $3, $5, @$}); }
+      { $$ = {}; d.push($$, ast::FieldDecl{$1, $3, $5, @$}); }
   | error
-      { d.push($$, ast::FieldDecl{d.missingIdent(@1), d.errorType(@1),
+      { $$ = {}; d.push($$, ast::FieldDecl{d.missingIdent(@1), d.errorType(@1),
                                   nullptr, @1}); }
   | field_decls COMMA IDENT COLON type_expr
       { $$ = $1;
@@ -409,7 +470,7 @@ event_decl:
       { $$ = d.eventDecl(@$, $3, $5, $1, $4, $7); }
   ;
 
-annots: %empty {} | annots annotation  { $$ = $1; d.push($$, d.take($2)); } ;
+annots: %empty { $$ = {}; } | annots annotation  { $$ = $1; d.push($$, d.take($2)); } ;
 
 annotation:
     AT IDENT
@@ -431,16 +492,16 @@ actor_decl:
 params: lparen param_list_opt RPAREN  { $$ = $2; } ;
 
 param_list_opt:
-    %empty {}
+    %empty { $$ = {}; }
   | param_list
   | param_list COMMA  { $$ = $1; }
   ;
 
 param_list:
     IDENT COLON type_expr
-      { d.push($$, ast::Param{$1, $3, @$}); }
+      { $$ = {}; d.push($$, ast::Param{$1, $3, @$}); }
   | error
-      { d.push($$, ast::Param{d.missingIdent(@1), d.errorType(@1), @1}); }
+      { $$ = {}; d.push($$, ast::Param{d.missingIdent(@1), d.errorType(@1), @1}); }
   | param_list COMMA IDENT COLON type_expr
       { $$ = $1;
         d.push($$, ast::Param{$3, $5, SourceRange::join(@3, @5)}); }
@@ -454,7 +515,7 @@ capability_decl:
       { $$ = d.decl<ast::CapabilityDecl>(@$, $2, d.list($4)); }
   ;
 
-cap_members: %empty {} | cap_members cap_member
+cap_members: %empty { $$ = {}; } | cap_members cap_member
       { $$ = $1; d.appendOp($$, $2); } ;
 
 // A capability operation has no body. An operation that cannot be read is
@@ -492,7 +553,7 @@ agent_decl:
   ;
 
 agent_members:
-    %empty {}
+    %empty { $$ = {}; }
   | agent_members agent_member  { $$ = $1; d.appendMember($$, $2); }
   ;
 
@@ -538,10 +599,10 @@ by_opt:
       { $$ = d.arena.make<ast::ByClause>($2, $4, @$); }
   ;
 
-given_opt: %empty {} | KW_GIVEN given_list  { $$ = $2; } ;
+given_opt: %empty { $$ = {}; } | KW_GIVEN given_list  { $$ = $2; } ;
 
 given_list:
-    given_item                   { d.push($$, d.take($1)); }
+    given_item                   { $$ = {}; d.push($$, d.take($1)); }
   | given_list COMMA given_item  { $$ = $1; d.push($$, d.take($3)); }
   ;
 
@@ -559,7 +620,7 @@ service_decl:
   ;
 
 service_members:
-    %empty {}
+    %empty { $$ = {}; }
   | service_members service_member  { $$ = $1; d.appendMember($$, $2); }
   ;
 
@@ -612,15 +673,15 @@ record_pattern:
   ;
 
 pat_body:
-    %empty {}
-  | DOTDOT                   { $$.hasRest = true; $$.rest = @1; }
-  | pat_fields               { $$.fields = $1; }
-  | pat_fields COMMA         { $$.fields = $1; }
-  | pat_fields COMMA DOTDOT  { $$.fields = $1; $$.hasRest = true; $$.rest = @3; }
+    %empty { $$ = {}; }
+  | DOTDOT                   { $$ = {}; $$.hasRest = true; $$.rest = @1; }
+  | pat_fields               { $$ = {}; $$.fields = $1; }
+  | pat_fields COMMA         { $$ = {}; $$.fields = $1; }
+  | pat_fields COMMA DOTDOT  { $$ = {}; $$.fields = $1; $$.hasRest = true; $$.rest = @3; }
   ;
 
 pat_fields:
-    pat_field                   { d.push($$, d.take($1)); }
+    pat_field                   { $$ = {}; d.push($$, d.take($1)); }
   | pat_fields COMMA pat_field  { $$ = $1; d.push($$, d.take($3)); }
   ;
 
@@ -679,16 +740,16 @@ lit_pat:
   ;
 
 payload:
-    %empty {}
-  | DOTDOT                      { $$.hasRest = true; $$.rest = @1; }
-  | payload_items               { $$.fields = $1; }
-  | payload_items COMMA         { $$.fields = $1; }
+    %empty { $$ = {}; }
+  | DOTDOT                      { $$ = {}; $$.hasRest = true; $$.rest = @1; }
+  | payload_items               { $$ = {}; $$.fields = $1; }
+  | payload_items COMMA         { $$ = {}; $$.fields = $1; }
   | payload_items COMMA DOTDOT
-      { $$.fields = $1; $$.hasRest = true; $$.rest = @3; }
+      { $$ = {}; $$.fields = $1; $$.hasRest = true; $$.rest = @3; }
   ;
 
 payload_items:
-    payload_item                      { d.push($$, d.take($1)); }
+    payload_item                      { $$ = {}; d.push($$, d.take($1)); }
   | payload_items COMMA payload_item  { $$ = $1; d.push($$, d.take($3)); }
   ;
 
@@ -713,7 +774,7 @@ type_expr:
   ;
 
 type_list:
-    type_expr                  { d.push($$, $1); }
+    type_expr                  { $$ = {}; d.push($$, $1); }
   | type_list COMMA type_expr  { $$ = $1; d.push($$, $3); }
   ;
 
@@ -727,7 +788,7 @@ block_open: LBRACE_OPEN stmts RBRACE
 
 // Statements are built in the list rule itself: one reduction fewer each.
 stmts:
-    %empty {}
+    %empty { $$ = {}; }
   | stmts KW_LET IDENT EQ expr
       { $$ = $1;
         d.appendStmt($$, d.stmt(ast::StmtKind::Let, SourceRange::join(@2, @5),
@@ -860,7 +921,7 @@ expr_nr:
   ;
 
 interp:
-    STR_HEAD expr          { d.stringPart($$, $1, @1, $2); }
+    STR_HEAD expr          { $$ = {}; d.stringPart($$, $1, @1, $2); }
   | interp STR_MID expr    { $$ = $1; d.stringPart($$, $2, @2, $3); }
   ;
 
@@ -880,10 +941,10 @@ match_expr:
       { $$ = d.arena.node<ast::MatchExpr>(@$, $2, d.list($4)); }
   ;
 
-arms_opt: %empty {} | arms | arms COMMA { $$ = $1; } ;
+arms_opt: %empty { $$ = {}; } | arms | arms COMMA { $$ = $1; } ;
 
 arms:
-    arm             { d.push($$, $1); }
+    arm             { $$ = {}; d.push($$, $1); }
   | arms arm        { $$ = $1; d.appendArm($$, $2); }
   | arms COMMA arm  { $$ = $1; d.appendArm($$, $3); }
   ;
@@ -895,17 +956,17 @@ arm:
                            d.arena.node<ast::ErrorExpr>(@$), @$}; }
   ;
 
-args_opt: %empty {} | args | args COMMA { $$ = $1; } ;
+args_opt: %empty { $$ = {}; } | args | args COMMA { $$ = $1; } ;
 
 // List items are built in the list rules themselves: one reduction fewer per
 // item than a separate item rule.
 args:
     expr
-      { d.push($$, ast::Arg{ast::Ident{}, $1, @1}); }
+      { $$ = {}; d.push($$, ast::Arg{ast::Ident{}, $1, @1}); }
   | IDENT COLON expr
-      { d.push($$, ast::Arg{$1, $3, @$}); }
+      { $$ = {}; d.push($$, ast::Arg{$1, $3, @$}); }
   | error
-      { d.push($$, ast::Arg{ast::Ident{}, d.arena.node<ast::ErrorExpr>(@1),
+      { $$ = {}; d.push($$, ast::Arg{ast::Ident{}, d.arena.node<ast::ErrorExpr>(@1),
                             @1}); }
   | args COMMA expr
       { $$ = $1; d.push($$, ast::Arg{ast::Ident{}, $3, @3}); }
@@ -918,13 +979,13 @@ args:
                             @3}); }
   ;
 
-field_inits_opt: %empty {} | field_inits | field_inits COMMA { $$ = $1; } ;
+field_inits_opt: %empty { $$ = {}; } | field_inits | field_inits COMMA { $$ = $1; } ;
 
 field_inits:
     IDENT COLON expr
-      { d.push($$, ast::FieldInit{$1, $3, @$}); }
+      { $$ = {}; d.push($$, ast::FieldInit{$1, $3, @$}); }
   | error
-      { d.push($$, ast::FieldInit{d.missingIdent(@1),
+      { $$ = {}; d.push($$, ast::FieldInit{d.missingIdent(@1),
                                   d.arena.node<ast::ErrorExpr>(@1), @1}); }
   | field_inits COMMA IDENT COLON expr
       { $$ = $1;
@@ -935,17 +996,17 @@ field_inits:
                                   d.arena.node<ast::ErrorExpr>(@3), @3}); }
   ;
 
-exprs_opt: %empty {} | exprs | exprs COMMA { $$ = $1; } ;
+exprs_opt: %empty { $$ = {}; } | exprs | exprs COMMA { $$ = $1; } ;
 
 exprs:
-    expr              { d.push($$, $1); }
+    expr              { $$ = {}; d.push($$, $1); }
   | exprs COMMA expr  { $$ = $1; d.push($$, $3); }
   ;
 
 // A map literal's entries; `[:]` is the empty map.
 map_entries:
     expr COLON expr
-      { d.push($$, ast::MapEntry{$1, $3, @$}); }
+      { $$ = {}; d.push($$, ast::MapEntry{$1, $3, @$}); }
   | map_entries COMMA expr COLON expr
       { $$ = $1;
         d.push($$, ast::MapEntry{$3, $5, SourceRange::join(@3, @5)}); }
