@@ -495,10 +495,11 @@ int ParserDriver::lex(yy::Value& value, SourceRange& location) {
   return valueToken(token, recordBrace, continues, value, location);
 }
 
-// The tokens with a value, with two forms, or that may start a run.
-int ParserDriver::valueToken(const Token& token, bool recordBrace,
-                             bool continues, yy::Value& value,
-                             SourceRange& location) {
+// The tokens with a value, with two forms, or that may start a run. Most
+// tokens are names, so this is part of lex() rather than a call.
+[[gnu::always_inline]] inline int ParserDriver::valueToken(
+    const Token& token, bool recordBrace, bool continues, yy::Value& value,
+    SourceRange& location) {
   const SourceRange r = token.range;
   switch (token.kind) {
     case TokenKind::Identifier:
