@@ -18,8 +18,8 @@ namespace {
 // or-patterns iterate too, but every alternative stays resolved in memory
 // (its pattern, and in a subscription its runtime predicate: several hundred
 // bytes for a few bytes of source), so megabytes of `1 | 2 | ...` would
-// break the memory bound; or-patterns longer than this stop the parse, and
-// only they go through noteChain.
+// break the memory bound; or-patterns longer than this stop the parse
+// (E0112), and only they go through noteChain.
 constexpr std::uint32_t kMaxChain = 2048;
 
 bool isComparison(const ast::Expr* e) {
@@ -63,7 +63,7 @@ bool ParserDriver::noteChain(const void* node, const void* child,
   if (chainLength_ <= kMaxChain) return false;
   if (!stopped_) {
     stopped_ = true;
-    diags_.report<diag::NestingTooDeep>(range, kMaxChain);
+    diags_.report<diag::OrPatternTooLong>(range, kMaxChain);
   }
   return true;
 }

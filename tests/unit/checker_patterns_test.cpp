@@ -140,7 +140,7 @@ TEST_CASE("an or-pattern of 2,048 alternatives checks clean in both uses") {
   CHECK(longest->codes() == Codes{});
   auto over = check("context t\nfn f(n: Int) -> Int {\n  match n {\n    " +
                     alternatives + " | 1 | 2 => 1,\n    _ => 0,\n  }\n}\n");
-  CHECK(over->codes() == Codes{"E0110"});
+  CHECK(over->codes() == Codes{"E0112"});
 }
 
 TEST_CASE("an exponential search stops at the work bound with a note") {

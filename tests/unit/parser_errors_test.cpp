@@ -245,12 +245,16 @@ TEST_CASE("E0110: nesting deeper than the limit stops the parse") {
                      std::string(300, ')') + " }\n";
   Parsed p = parseText(deep);
   CHECK(p.codes() == std::vector<std::string>{"E0110"});
+}
 
+TEST_CASE("E0112: an or-pattern past its width limit stops the parse") {
   std::string patterns = "context a\nfn f(x: Int) -> Int { match x { 0";
   for (int i = 1; i <= 5000; ++i) patterns += " | " + std::to_string(i);
   patterns += " => 1, _ => 0 } }\n";
   Parsed q = parseText(patterns);
-  CHECK(q.codes() == std::vector<std::string>{"E0110"});
+  CHECK(q.codes() == std::vector<std::string>{"E0112"});
+  CHECK(q.diagnostics().front().find(
+            "or-pattern has more than 2048 alternatives") != std::string::npos);
   REQUIRE(q.result.file != nullptr);
 }
 
