@@ -7,7 +7,6 @@
 #include <llvm/Support/Casting.h>
 
 #include "checker/body_checker.h"
-#include "frontend/page_pool.h"
 
 namespace herald::check {
 
@@ -151,13 +150,6 @@ void checkBodies(Sema& sema) {
   ir.insts.reserve(exprs + exprs / 8);
   ir.locs.reserve(exprs + exprs / 8);
   ir.operands.reserve(exprs);
-  // Large reservations are mappings of their own, filled once in order.
-  PagePool::adviseHugePages(ir.insts.data(),
-                            ir.insts.capacity() * sizeof(Inst));
-  PagePool::adviseHugePages(ir.locs.data(),
-                            ir.locs.capacity() * sizeof(std::uint32_t));
-  PagePool::adviseHugePages(ir.operands.data(),
-                            ir.operands.capacity() * sizeof(std::uint32_t));
   // Agent fns first, per agent (an agent fn only calls its own agent's).
   for (const auto& ctx : sema.program.contexts)
     for (const auto& decl : ctx->decls)

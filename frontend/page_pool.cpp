@@ -1,7 +1,6 @@
 #include "frontend/page_pool.h"
 
 #include <array>
-#include <cstdint>
 #include <cstdlib>
 #include <mutex>
 #include <new>
@@ -15,7 +14,6 @@ namespace herald {
 namespace {
 
 constexpr bool kSanitized = PagePool::kSanitized;
-constexpr std::size_t kHugePage = std::size_t{2} << 20;
 // Regions are mapped 32 MiB at a time; only the pages touched count as
 // memory in use.
 constexpr std::size_t kRegionBytes = std::size_t{32} << 20;
@@ -67,22 +65,14 @@ class Pool {
     return block;
   }
 
-  // Maps a region aligned to a huge page; false where mapping fails, and
-  // the caller falls back to the heap.
+  // Maps a region; false where mapping fails, and the caller falls back to
+  // the heap.
   bool newRegion() {
 #if defined(__linux__)
-    void* raw = mmap(nullptr, kRegionBytes + kHugePage, PROT_READ | PROT_WRITE,
+    void* raw = mmap(nullptr, kRegionBytes, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (raw == MAP_FAILED) return false;
-    auto base = reinterpret_cast<std::uintptr_t>(raw);
-    std::uintptr_t aligned = (base + kHugePage - 1) & ~(kHugePage - 1);
-    // The unaligned head and tail go back at once.
-    if (aligned != base) munmap(raw, aligned - base);
-    std::size_t tail = kHugePage - (aligned - base);
-    if (tail != 0)
-      munmap(reinterpret_cast<void*>(aligned + kRegionBytes), tail);
-    PagePool::adviseHugePages(reinterpret_cast<void*>(aligned), kRegionBytes);
-    next_ = reinterpret_cast<char*>(aligned);
+    next_ = static_cast<char*>(raw);
     end_ = next_ + kRegionBytes;
     return true;
 #else
@@ -111,20 +101,5 @@ void PagePool::release(void* slab, std::size_t bytes) {
 }
 
 bool PagePool::pooling() { return !kSanitized; }
-
-void PagePool::adviseHugePages(void* begin, std::size_t bytes) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  if (kSanitized) return;
-  auto first = reinterpret_cast<std::uintptr_t>(begin);
-  std::uintptr_t from = (first + kHugePage - 1) & ~(kHugePage - 1);
-  std::uintptr_t to = (first + bytes) & ~(kHugePage - 1);
-  // Advice only; a kernel without THP says EINVAL and nothing changes.
-  if (to > from)
-    (void)madvise(reinterpret_cast<void*>(from), to - from, MADV_HUGEPAGE);
-#else
-  (void)begin;
-  (void)bytes;
-#endif
-}
 
 }  // namespace herald

@@ -1,10 +1,10 @@
 // Memory for the compiler's large, short-lived arenas (the ASTs, the
-// parser's list storage, the body IR), in slabs carved from big regions
-// that the kernel may back with 2 MiB transparent huge pages. A front end
-// touches a few hundred bytes per source line once; in 4 KiB pages that is
-// a page fault every few lines, and the faults cost about as much as the
-// checking. Where huge pages are not offered (another OS, THP disabled),
-// the regions are plain anonymous memory and nothing else changes.
+// parser's list storage, the pattern arenas), in slabs carved from big
+// anonymous regions and reused after release, so that an arena's growth is
+// neither a malloc per slab nor a fresh mapping per file. The regions use
+// ordinary pages: advised for 2 MiB transparent huge pages they cost more
+// than they saved (the kernel zeroes each huge page whole on first touch;
+// bench/README.md has the measurements).
 #pragma once
 
 #include <cstddef>
@@ -43,10 +43,6 @@ class PagePool {
   static void release(void* slab, std::size_t bytes);
   // False in sanitized builds.
   static bool pooling();
-
-  // Asks for huge pages under a buffer this process owns (a reserved
-  // vector's storage); a no-op where the kernel offers none.
-  static void adviseHugePages(void* begin, std::size_t bytes);
 };
 
 // The slab source of a BumpPtrAllocator (the AllocatorT parameter).
