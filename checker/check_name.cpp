@@ -2,6 +2,7 @@
 // stores, the actor binder, dependencies, then declarations; variants
 // (qualified, or bare where the expected type is a sum); record, event,
 // actor, envelope and opaque (`.raw`) fields.
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -12,6 +13,7 @@
 #include <llvm/Support/Casting.h>
 
 #include "checker/body_checker.h"
+#include "checker/names_util.h"
 #include "checker/resolve.h"
 
 namespace herald::check {
@@ -100,17 +102,13 @@ void BodyChecker::reportUnknownName(const ast::Ident& name) {
 
 void BodyChecker::reportAmbiguous(llvm::ArrayRef<ast::Ident> parts,
                                   const Resolution& hit) {
-  const std::vector<DeclInfo*> candidates =
-      ambiguousCandidates(context_, parts, hit.partsUsed);
-  std::vector<std::string> where;
-  for (const DeclInfo* d : candidates)
-    if (d->context != nullptr) where.push_back(d->context->name);
-  const ast::Ident& name = parts.front();
-  auto report = sema().diags.report<diag::AmbiguousName>(name.range, name.name,
-                                                         quotedList(where));
-  for (const DeclInfo* d : candidates)
-    report.note(d->nameRange, "'{}' is declared here; write '{}' to use it",
-                d->name, d->qualified);
+  LookupResult r;
+  r.status = LookupResult::Status::Ambiguous;
+  r.partsUsed = hit.partsUsed;
+  const std::size_t used = std::max<std::size_t>(1, hit.partsUsed);
+  SourceRange range = parts.front().range;
+  range.end = parts[std::min(used, parts.size()) - 1].range.end;
+  check::reportAmbiguous(sema(), context_, r, parts, range);
 }
 
 void BodyChecker::reportNotAValue(const ast::Expr* e, llvm::StringRef name,

@@ -116,20 +116,6 @@ std::string contextList(const std::vector<DeclInfo*>& candidates) {
   return out;
 }
 
-void reportAmbiguous(Sema& sema, const ContextInfo& from, const LookupResult& r,
-                     llvm::ArrayRef<ast::Ident> parts, SourceRange range) {
-  const std::string name = joinName(parts.take_front(r.partsUsed));
-  const std::vector<DeclInfo*> candidates =
-      ambiguousCandidates(from, parts, r.partsUsed);
-  auto report = sema.diags.report<diag::AmbiguousName>(range, name,
-                                                       contextList(candidates));
-  for (const DeclInfo* c : candidates)
-    report.note(c->nameRange, "candidate '{}' is declared here", c->qualified);
-  if (!candidates.empty())
-    report.note("write the qualified name to choose one, e.g. '{}'",
-                candidates.front()->qualified);
-}
-
 // A `consumes` line of `from` names a context that does not exist (E0203
 // reported it): any bare name may be that context's.
 bool consumesUnknownContext(const ContextInfo& from) {
@@ -163,6 +149,20 @@ bool coveredByEarlierReport(Sema& sema, const ContextInfo& from,
 }
 
 }  // namespace
+
+void reportAmbiguous(Sema& sema, const ContextInfo& from, const LookupResult& r,
+                     llvm::ArrayRef<ast::Ident> parts, SourceRange range) {
+  const std::string name = joinName(parts.take_front(r.partsUsed));
+  const std::vector<DeclInfo*> candidates =
+      ambiguousCandidates(from, parts, r.partsUsed);
+  auto report = sema.diags.report<diag::AmbiguousName>(range, name,
+                                                       contextList(candidates));
+  for (const DeclInfo* c : candidates)
+    report.note(c->nameRange, "candidate '{}' is declared here", c->qualified);
+  if (!candidates.empty())
+    report.note("write the qualified name to choose one, e.g. '{}'",
+                candidates.front()->qualified);
+}
 
 void reportUnresolved(Sema& sema, const ContextInfo& from,
                       const LookupResult& r, llvm::ArrayRef<ast::Ident> parts,

@@ -80,6 +80,12 @@ void reportUnresolved(Sema& sema, const ContextInfo& from,
                       const LookupResult& r, llvm::ArrayRef<ast::Ident> parts,
                       SourceRange range, llvm::StringRef what);
 
+// Reports an Ambiguous lookup `r` of `parts` at `range`: the contexts that
+// declare the name, a note per candidate and the qualified spelling. The
+// one report of an ambiguous name, in declarations and in bodies alike.
+void reportAmbiguous(Sema& sema, const ContextInfo& from, const LookupResult& r,
+                     llvm::ArrayRef<ast::Ident> parts, SourceRange range);
+
 // Makes sure `info`, an alias, has its target resolved (reporting a cycle
 // once); afterwards `info.type` is set, to the error type on failure.
 void resolveAlias(Sema& sema, TypeInfo& info);
