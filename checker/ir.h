@@ -326,12 +326,9 @@ struct ContextInfo {
   // The checker's memo of what a bare name denotes here among the context's
   // own and its consumed contexts' declarations (lookup.cpp), filled on
   // first use: by then every consumes line is resolved. Not a fact of the
-  // program; nothing after the checker reads it. Keyed by the names as
-  // spelled in the sources, which outlive the checker; a DenseMap hashes a
-  // short name in a few instructions where a StringMap walks it bytewise.
+  // program; nothing after the checker reads it.
   enum class BareName : std::uint8_t { None, Found, Ambiguous };
-  mutable llvm::DenseMap<llvm::StringRef, std::pair<BareName, DeclInfo*>>
-      bareNames;
+  mutable llvm::StringMap<std::pair<BareName, DeclInfo*>> bareNames;
 };
 
 // The static event-flow graph (section 6, event-cycle): who emits which
