@@ -44,6 +44,24 @@ class HandlerFailure : public Error {
   using Error::Error;
 };
 
+// A value that does not satisfy its refined or opaque type's `where`
+// predicate: built by generated code at run time, decoded from a payload,
+// or passed in by the host. The message names the type, the predicate and
+// the value.
+class RefinementError : public Error {
+ public:
+  using Error::Error;
+};
+
+// A host call (an agent or service handler, an agent's state, a publish)
+// made from inside a running handler. A handler reaches another agent with a
+// one-way message (a `Ref` call), never with a host call, which would wait
+// for an agent that may be waiting for it.
+class ReentrantCallError : public Error {
+ public:
+  using Error::Error;
+};
+
 // What a host call sees when the handler it called faulted: the handler's
 // qualified name and the fault message. Nothing of the invocation committed.
 class HandlerFault : public Error {

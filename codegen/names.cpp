@@ -1,0 +1,225 @@
+#include "codegen/names.h"
+
+#include <algorithm>
+#include <iterator>
+#include <string_view>
+
+#include <llvm/Support/Casting.h>
+
+namespace herald::codegen {
+
+namespace {
+
+// C++20 keywords and alternative tokens, plus names the generated code
+// itself declares in every scope it writes to.
+constexpr std::string_view kReserved[] = {
+    "alignas",
+    "alignof",
+    "and",
+    "and_eq",
+    "asm",
+    "auto",
+    "bitand",
+    "bitor",
+    "bool",
+    "break",
+    "case",
+    "catch",
+    "char",
+    "char16_t",
+    "char32_t",
+    "char8_t",
+    "class",
+    "co_await",
+    "co_return",
+    "co_yield",
+    "compl",
+    "concept",
+    "const",
+    "const_cast",
+    "consteval",
+    "constexpr",
+    "constinit",
+    "continue",
+    "decltype",
+    "default",
+    "delete",
+    "do",
+    "double",
+    "dynamic_cast",
+    "else",
+    "enum",
+    "explicit",
+    "export",
+    "extern",
+    "false",
+    "float",
+    "for",
+    "friend",
+    "goto",
+    "if",
+    "inline",
+    "int",
+    "long",
+    "mutable",
+    "namespace",
+    "new",
+    "noexcept",
+    "not",
+    "not_eq",
+    "nullptr",
+    "operator",
+    "or",
+    "or_eq",
+    "private",
+    "protected",
+    "public",
+    "register",
+    "reinterpret_cast",
+    "requires",
+    "return",
+    "short",
+    "signed",
+    "sizeof",
+    "static",
+    "static_assert",
+    "static_cast",
+    "struct",
+    "switch",
+    "template",
+    "this",
+    "thread_local",
+    "throw",
+    "true",
+    "try",
+    "typedef",
+    "typeid",
+    "typename",
+    "union",
+    "unsigned",
+    "using",
+    "virtual",
+    "void",
+    "volatile",
+    "wchar_t",
+    "while",
+    "xor",
+    "xor_eq",
+    // Names of the generated code: parameters and members it declares.
+    "tx",
+    "s",
+    "rt",
+    "herald",
+    "std",
+    "final",
+    "override",
+    "import",
+    "module",
+    "NULL",
+    "assert",
+    "errno",
+};
+
+bool reserved(llvm::StringRef name) {
+  if (std::find(std::begin(kReserved), std::end(kReserved),
+                std::string_view(name.data(), name.size())) !=
+      std::end(kReserved))
+    return true;
+  // `_X...` and anything with `__` are the implementation's.
+  if (name.size() >= 2 && name[0] == '_' &&
+      ((name[1] >= 'A' && name[1] <= 'Z') || name[1] == '_'))
+    return true;
+  return name.contains("__");
+}
+
+}  // namespace
+
+std::string cppName(llvm::StringRef name) {
+  std::string out = name.str();
+  if (reserved(name)) out += '_';
+  return out;
+}
+
+std::string namespaceOf(const check::ContextInfo& ctx) {
+  std::string out;
+  llvm::StringRef rest = ctx.name;
+  while (!rest.empty()) {
+    auto [part, tail] = rest.split('.');
+    if (!out.empty()) out += "::";
+    out += cppName(part);
+    rest = tail;
+  }
+  return out;
+}
+
+std::string fileStemOf(const check::ContextInfo& ctx) {
+  std::string out = ctx.name;
+  std::replace(out.begin(), out.end(), '.', '/');
+  return out;
+}
+
+std::string Spelling::decl(const check::DeclInfo& decl) {
+  if (decl.context == nullptr || decl.context == from_)
+    return cppName(decl.name);
+  used_.insert(decl.context->name);
+  return "::" + namespaceOf(*decl.context) + "::" + cppName(decl.name);
+}
+
+std::string Spelling::result(const check::Type* t) {
+  if (t == nullptr || t->kind == check::TypeKind::Unit ||
+      t->kind == check::TypeKind::Never)
+    return "void";
+  return type(t);
+}
+
+std::string Spelling::type(const check::Type* t) {
+  using check::TypeKind;
+  switch (t->kind) {
+    case TypeKind::Error:
+    case TypeKind::Never:
+    case TypeKind::Unit:
+      useHeader("<herald/ops.hpp>");
+      return "herald::Unit";
+    case TypeKind::Int:
+      useHeader("<cstdint>");
+      return "std::int64_t";
+    case TypeKind::Float:
+      return "double";
+    case TypeKind::Bool:
+      return "bool";
+    case TypeKind::String:
+      useHeader("<string>");
+      return "std::string";
+    case TypeKind::Instant:
+      useHeader("<herald/time.hpp>");
+      return "herald::Instant";
+    case TypeKind::Duration:
+      useHeader("<herald/time.hpp>");
+      return "herald::Duration";
+    case TypeKind::Envelope:
+      useHeader("<herald/envelope.hpp>");
+      return "herald::EventEnvelope";
+    case TypeKind::Option:
+      useHeader("<optional>");
+      return "std::optional<" + type(t->arg0) + ">";
+    case TypeKind::List:
+      useHeader("<vector>");
+      return "std::vector<" + type(t->arg0) + ">";
+    case TypeKind::Map:
+      useHeader("<map>");
+      return "std::map<" + type(t->arg0) + ", " + type(t->arg1) + ">";
+    case TypeKind::Ref:
+      return decl(*t->agent) + "::Ref";
+    case TypeKind::Named:
+      return decl(*t->named);
+    case TypeKind::Event:
+      return decl(*t->event);
+    case TypeKind::Capability:
+      return decl(*t->capability);
+    case TypeKind::Actor:
+      return decl(*t->actor);
+  }
+  return "herald::Unit";
+}
+
+}  // namespace herald::codegen

@@ -1,0 +1,56 @@
+// How Herald names and types are spelled in the generated C++ (README.md,
+// "Names" and "Types"). Shared by the declaration emitters and the body
+// lowering, so a type is written the same way everywhere.
+#pragma once
+
+#include <set>
+#include <string>
+
+#include <llvm/ADT/StringRef.h>
+
+#include "checker/ir.h"
+
+namespace herald::codegen {
+
+// A Herald identifier as a C++ identifier: keywords and reserved names get a
+// trailing underscore.
+[[nodiscard]] std::string cppName(llvm::StringRef name);
+
+// `commerce.order` -> `commerce::order`.
+[[nodiscard]] std::string namespaceOf(const check::ContextInfo& ctx);
+// `commerce.order` -> `commerce/order` (add `.h` or `.cpp`).
+[[nodiscard]] std::string fileStemOf(const check::ContextInfo& ctx);
+
+// Spells types and declarations as seen from one context, and collects the
+// other contexts whose headers what it spelled needs.
+class Spelling {
+ public:
+  explicit Spelling(const check::ContextInfo& from) : from_(&from) {}
+
+  // The C++ type of a value of `type` (`Unit` is `herald::Unit`).
+  [[nodiscard]] std::string type(const check::Type* type);
+  // Same, except that `()` is `void` (results of fns and handlers).
+  [[nodiscard]] std::string result(const check::Type* type);
+  // A context-level declaration: unqualified in its own context,
+  // `::a::b::Name` elsewhere.
+  [[nodiscard]] std::string decl(const check::DeclInfo& decl);
+
+  [[nodiscard]] const check::ContextInfo& context() const { return *from_; }
+  // Other contexts named so far, by name (sorted).
+  [[nodiscard]] const std::set<std::string>& contextsUsed() const {
+    return used_;
+  }
+  // Standard and runtime headers the spelled types need, sorted:
+  // `<cstdint>`, `<herald/time.hpp>`, ...
+  [[nodiscard]] const std::set<std::string>& headersUsed() const {
+    return headers_;
+  }
+  void useHeader(std::string header) { headers_.insert(std::move(header)); }
+
+ private:
+  const check::ContextInfo* from_;
+  std::set<std::string> used_;
+  std::set<std::string> headers_;
+};
+
+}  // namespace herald::codegen
