@@ -7,6 +7,7 @@
 #include "checker/checker.h"
 #include "checker/ir_dump.h"
 #include "checker/ir_verify.h"
+#include "codegen/codegen.h"
 #include "frontend/ast_dump.h"
 #include "frontend/diagnostic_render.h"
 #include "frontend/format.h"
@@ -100,6 +101,14 @@ CaseOutput runCase(const GoldenCase& c) {
         out.text = check::dumpIr(*program, sources);
         for (const std::string& p : check::verifyIr(*program))
           out.problem += "IR verifier: " + p + "\n";
+      }
+      return out;
+    case CaseKind::Gen:
+      if (!out.hasErrors && !out.hasWarnings) {
+        codegen::Options options;
+        for (FileId id : ids) options.displayPaths.push_back(sources.file(id).name());
+        for (const codegen::GeneratedFile& file : codegen::generate(*program, sources, options))
+          out.text += "=== " + file.path + "\n" + file.content;
       }
       return out;
     case CaseKind::Ast:

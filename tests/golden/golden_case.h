@@ -7,6 +7,9 @@
 // `fmt_*` case has one input and keeps what `heraldc fmt` prints for it in
 // `fmt.herald` (which is not an input); any other case must parse cleanly
 // (it is not checked) and keeps the AST dump of each input in `ast.txt`.
+// A `gen_*` case must check with no diagnostic and keeps the C++ that code
+// generation writes for it in `generated.txt`, every file after a
+// `=== <path>` line.
 #pragma once
 
 #include <algorithm>
@@ -17,11 +20,11 @@
 
 namespace herald::golden {
 
-enum class CaseKind { Ast, Fail, Warn, Check, Fmt };
+enum class CaseKind { Ast, Fail, Warn, Check, Fmt, Gen };
 
 inline constexpr CaseKind kAllKinds[] = {CaseKind::Ast, CaseKind::Fail,
                                          CaseKind::Warn, CaseKind::Check,
-                                         CaseKind::Fmt};
+                                         CaseKind::Fmt, CaseKind::Gen};
 
 // The expectation of a `fmt_*` case; never an input.
 inline constexpr const char* kFmtExpectation = "fmt.herald";
@@ -35,6 +38,7 @@ struct GoldenCase {
     if (name.rfind("warn_", 0) == 0) return CaseKind::Warn;
     if (name.rfind("check_", 0) == 0) return CaseKind::Check;
     if (name.rfind("fmt_", 0) == 0) return CaseKind::Fmt;
+    if (name.rfind("gen_", 0) == 0) return CaseKind::Gen;
     return CaseKind::Ast;
   }
   // Whether the checker runs after the parser.
@@ -43,6 +47,7 @@ struct GoldenCase {
       case CaseKind::Fail:
       case CaseKind::Warn:
       case CaseKind::Check:
+      case CaseKind::Gen:
         return true;
       case CaseKind::Ast:
       case CaseKind::Fmt:
@@ -61,6 +66,8 @@ struct GoldenCase {
         return "ir.txt";
       case CaseKind::Fmt:
         return kFmtExpectation;
+      case CaseKind::Gen:
+        return "generated.txt";
     }
     return "ast.txt";
   }

@@ -85,8 +85,10 @@ bool checkCase(const GoldenCase& c, bool update) {
         return fail("a warn_ case, but the inputs check without warnings");
       break;
     case CaseKind::Check:
+    case CaseKind::Gen:
       if (out.hasErrors || out.hasWarnings)
-        return fail("a check_ case must check without diagnostics:\n" +
+        return fail("a " + c.name.substr(0, c.name.find('_') + 1) +
+                    " case must check without diagnostics:\n" +
                     out.diagnostics);
       break;
     case CaseKind::Ast:
