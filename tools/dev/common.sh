@@ -6,10 +6,12 @@ HERALD_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 HERALD_PACKAGES=(
   cmake ninja-build g++ llvm-14-dev
   libfmt-dev libcli11-dev doctest-dev re2c bison nlohmann-json3-dev
-  graphviz clang-tidy
+  graphviz clang-tidy clang-14
 )
-# Only tools/dev/fuzz needs these: it adds them to HERALD_PACKAGES.
-HERALD_FUZZ_PACKAGES=(clang-14 libfuzzer-14-dev)
+# Only tools/dev/fuzz needs this: it adds it to HERALD_PACKAGES (clang-14,
+# which the fuzz targets are built with, is in HERALD_PACKAGES: the tests
+# compile generated C++ with clang++ 14 too).
+HERALD_FUZZ_PACKAGES=(libfuzzer-14-dev)
 
 herald_install_deps() {
   local missing=()

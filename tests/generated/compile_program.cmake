@@ -1,0 +1,98 @@
+cmake_minimum_required(VERSION 3.25)
+# Every program heraldc accepts builds: `heraldc build` on INPUTS, then every
+# generated source compiled by CXX with the project's warnings as errors
+# (each source includes its own header first, so every header is compiled
+# on its own too).
+#
+#   cmake -DHERALDC=... -DCXX=... -DINCLUDES=dir;dir -DWORK=... \
+#         -DINPUTS=dir-or-file;... | -DGEN=herald_bench_gen -DGEN_LINES=N
+#         | -DDOC=file.md  -P compile_program.cmake
+#
+# With DOC, each whole program of the Markdown file (a ```herald block whose
+# first line starts with `context`) is built and compiled on its own.
+foreach(var HERALDC CXX INCLUDES WORK)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "compile_program.cmake needs -D${var}=...")
+  endif()
+endforeach()
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}")
+
+if(DEFINED GEN)
+  # A synthetic project from the bench generator.
+  execute_process(COMMAND "${GEN}" --lines ${GEN_LINES} --out "${WORK}/src"
+                  RESULT_VARIABLE status ERROR_VARIABLE err)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "the bench generator failed:\n${err}")
+  endif()
+  set(INPUTS "${WORK}/src")
+endif()
+
+set(flags -std=c++20 -Wall -Wextra -Wpedantic -Werror -fsyntax-only)
+foreach(dir ${INCLUDES})
+  list(APPEND flags "-I${dir}")
+endforeach()
+set(total 0)
+set(failed 0)
+
+# Builds one program into OUT and compiles what it wrote.
+function(build_and_compile out)
+  execute_process(COMMAND "${HERALDC}" --color=never build ${ARGN} -o "${out}"
+                  RESULT_VARIABLE status OUTPUT_VARIABLE text ERROR_VARIABLE err)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "heraldc build ${ARGN} failed (exit ${status}):\n${text}${err}")
+  endif()
+  file(GLOB_RECURSE sources "${out}/*.cpp")
+  list(SORT sources)
+  list(LENGTH sources count)
+  if(count EQUAL 0)
+    message(FATAL_ERROR "heraldc build wrote no source for ${ARGN}")
+  endif()
+  foreach(source ${sources})
+    math(EXPR total "${total} + 1")
+    execute_process(COMMAND "${CXX}" ${flags} "-I${out}" "${source}"
+                    RESULT_VARIABLE status OUTPUT_VARIABLE text ERROR_VARIABLE err)
+    if(NOT status EQUAL 0)
+      math(EXPR failed "${failed} + 1")
+      file(RELATIVE_PATH rel "${out}" "${source}")
+      string(SUBSTRING "${err}" 0 6000 err)
+      message("${CXX} rejects the generated ${rel} (from ${ARGN}):\n${text}${err}")
+    endif()
+  endforeach()
+  set(total ${total} PARENT_SCOPE)
+  set(failed ${failed} PARENT_SCOPE)
+endfunction()
+
+if(DEFINED DOC)
+  file(READ "${DOC}" rest)
+  set(programs 0)
+  while(TRUE)
+    string(FIND "${rest}" "```herald\n" open)
+    if(open EQUAL -1)
+      break()
+    endif()
+    math(EXPR open "${open} + 10")
+    string(SUBSTRING "${rest}" ${open} -1 rest)
+    string(FIND "${rest}" "```" close)
+    string(SUBSTRING "${rest}" 0 ${close} code)
+    math(EXPR close "${close} + 3")
+    string(SUBSTRING "${rest}" ${close} -1 rest)
+    if(NOT code MATCHES "^context ")
+      continue()
+    endif()
+    math(EXPR programs "${programs} + 1")
+    file(WRITE "${WORK}/src/program${programs}/program.herald" "${code}")
+    build_and_compile("${WORK}/gen/program${programs}" "${WORK}/src/program${programs}")
+  endwhile()
+  if(programs EQUAL 0)
+    message(FATAL_ERROR "no whole programs in ${DOC}")
+  endif()
+else()
+  build_and_compile("${WORK}/gen" ${INPUTS})
+endif()
+
+math(EXPR passed "${total} - ${failed}")
+message(STATUS "generated sources: ${passed} compiled, ${failed} failed")
+if(failed GREATER 0)
+  message(FATAL_ERROR "${failed} generated source(s) do not compile with ${CXX}")
+endif()
