@@ -15,7 +15,8 @@ namespace herald::check {
 
 // bad-refinement: the `where` predicate of an opaque or refined type is a
 // Bool expression over `self` that fits its base. (decl_rules_refinement.cpp)
-void checkRefinementPredicate(Sema& sema, const TypeInfo& type);
+// Stores the lowered predicate in TypeInfo::predicate.
+void checkRefinementPredicate(Sema& sema, TypeInfo& type);
 
 // default-outside-event: `= e` on a record field or a variant field.
 // (decl_rules_defaults.cpp)

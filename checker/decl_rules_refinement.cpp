@@ -2,9 +2,14 @@
 // constants and at run time at every boundary, so it is kept to what both
 // can evaluate without effects: a Bool expression over `self` using
 // comparisons, `&&`, `||`, `!`, `len(self)`, literals and parentheses, each
-// comparison fitting the base type.
+// comparison fitting the base type. A predicate that passes is lowered to
+// TypeInfo::predicate as it is checked, for code generation.
+#include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 #include <llvm/ADT/SmallVector.h>
@@ -63,12 +68,15 @@ bool ordered(const Type* t) {
   return false;
 }
 
+using Node = RefinementNode;
+
 class PredicateChecker {
  public:
   PredicateChecker(Sema& sema, const TypeInfo& type, const Type* self)
       : sema_(sema), types_(sema.program.types), type_(type), self_(self) {}
 
-  void check(const ast::Expr& predicate) {
+  // The lowered predicate; empty when it is not well-formed.
+  RefinementExpr check(const ast::Expr& predicate) {
     Operand result = visit(&predicate, 0);
     if (result.type != nullptr && result.type->kind != TypeKind::Bool)
       report(predicate.range,
@@ -76,16 +84,108 @@ class PredicateChecker {
                          "'self', but this is '{}'",
                          type_.name, displayName(result.type)))
           .note("compare 'self' with a literal, e.g. 'where self > 0'");
+    RefinementExpr lowered;
+    if (result.type != nullptr && !failed_ && !nodes_.empty() &&
+        result.node == nodes_.size() - 1)
+      lowered.nodes = std::move(nodes_);
+    return lowered;
   }
 
  private:
-  // The type of a sub-expression, null after an error (reported or not).
+  // The type of a sub-expression, null after an error (reported or not),
+  // and its lowered node.
   struct Operand {
     const Type* type = nullptr;
     bool intLiteral = false;  // may stand for a Float
+    std::uint32_t node = 0;
   };
 
+  Operand add(Node node, bool intLiteral = false) {
+    const Type* type = node.type;
+    nodes_.push_back(std::move(node));
+    return {type, intLiteral, static_cast<std::uint32_t>(nodes_.size() - 1)};
+  }
+  Operand literal(ConstValue value, bool intLiteral = false) {
+    Node node;
+    node.kind = Node::Kind::Literal;
+    node.type = value.type;
+    node.value = std::move(value);
+    return add(std::move(node), intLiteral);
+  }
+  Operand intLiteral(std::uint64_t magnitude, bool negative) {
+    constexpr auto kMax =
+        static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+    // The lexer reports a literal that does not fit.
+    if (magnitude > kMax + (negative ? 1 : 0)) {
+      failed_ = true;
+      return {types_.intType(), true};
+    }
+    ConstValue v;
+    v.kind = ConstValue::Kind::Int;
+    v.type = types_.intType();
+    v.integer = negative ? (magnitude == kMax + 1
+                                ? std::numeric_limits<std::int64_t>::min()
+                                : -static_cast<std::int64_t>(magnitude))
+                         : static_cast<std::int64_t>(magnitude);
+    return literal(std::move(v), true);
+  }
+  Operand floatLiteral(double value) {
+    ConstValue v;
+    v.kind = ConstValue::Kind::Float;
+    v.type = types_.floatType();
+    v.real = value;
+    return literal(std::move(v));
+  }
+  Operand unaryNode(Node::Kind kind, Operand operand, const Type* type) {
+    Node node;
+    node.kind = kind;
+    node.type = type;
+    node.lhs = operand.node;
+    return add(std::move(node));
+  }
+  Operand binaryNode(Node::Kind kind, Operand lhs, Operand rhs,
+                     const Type* type, bool intLiteral = false) {
+    Node node;
+    node.kind = kind;
+    node.type = type;
+    node.lhs = lhs.node;
+    node.rhs = rhs.node;
+    return add(std::move(node), intLiteral);
+  }
+  static Node::Kind kindOf(ast::BinaryOp op) {
+    switch (op) {
+      case ast::BinaryOp::Or:
+        return Node::Kind::Or;
+      case ast::BinaryOp::And:
+        return Node::Kind::And;
+      case ast::BinaryOp::Eq:
+        return Node::Kind::Eq;
+      case ast::BinaryOp::Ne:
+        return Node::Kind::Ne;
+      case ast::BinaryOp::Lt:
+        return Node::Kind::Lt;
+      case ast::BinaryOp::Le:
+        return Node::Kind::Le;
+      case ast::BinaryOp::Gt:
+        return Node::Kind::Gt;
+      case ast::BinaryOp::Ge:
+        return Node::Kind::Ge;
+      case ast::BinaryOp::Add:
+        return Node::Kind::Add;
+      case ast::BinaryOp::Sub:
+        return Node::Kind::Sub;
+      case ast::BinaryOp::Mul:
+        return Node::Kind::Mul;
+      case ast::BinaryOp::Div:
+        return Node::Kind::Div;
+      case ast::BinaryOp::Rem:
+        return Node::Kind::Rem;
+    }
+    return Node::Kind::Eq;
+  }
+
   DiagnosticBuilder report(SourceRange range, const std::string& message) {
+    failed_ = true;
     DiagnosticBuilder builder =
         sema_.diags.report<diag::BadRefinement>(range, message);
     return builder;
@@ -108,27 +208,60 @@ class PredicateChecker {
     if (e == nullptr || depth > kMaxDepth) return {};
     switch (e->kind) {
       case ast::ExprKind::IntLit:
-        return {types_.intType(), true};
+        return intLiteral(cast<ast::IntLitExpr>(e)->value, false);
       case ast::ExprKind::FloatLit:
-        return {types_.floatType()};
-      case ast::ExprKind::BoolLit:
-        return {types_.boolType()};
-      case ast::ExprKind::UnitLit:
-        return {types_.unit()};
-      case ast::ExprKind::DurationLit:
-        return {types_.duration()};
-      case ast::ExprKind::StringLit:
-        for (const ast::StringPart& part : cast<ast::StringLitExpr>(e)->parts)
+        return floatLiteral(cast<ast::FloatLitExpr>(e)->value);
+      case ast::ExprKind::BoolLit: {
+        ConstValue v;
+        v.kind = ConstValue::Kind::Bool;
+        v.type = types_.boolType();
+        v.boolean = cast<ast::BoolLitExpr>(e)->value;
+        return literal(std::move(v));
+      }
+      case ast::ExprKind::UnitLit: {
+        ConstValue v;
+        v.kind = ConstValue::Kind::Unit;
+        v.type = types_.unit();
+        return literal(std::move(v));
+      }
+      case ast::ExprKind::DurationLit: {
+        const auto* lit = cast<ast::DurationLitExpr>(e);
+        std::optional<std::int64_t> millis =
+            durationMillis(lit->value, lit->unit);
+        if (!millis) {
+          // The lexer reports a Duration that does not fit.
+          failed_ = true;
+          return {types_.duration()};
+        }
+        ConstValue v;
+        v.kind = ConstValue::Kind::Duration;
+        v.type = types_.duration();
+        v.integer = *millis;
+        return literal(std::move(v));
+      }
+      case ast::ExprKind::StringLit: {
+        ConstValue v;
+        v.kind = ConstValue::Kind::String;
+        v.type = types_.string();
+        for (const ast::StringPart& part : cast<ast::StringLitExpr>(e)->parts) {
           if (part.expr != nullptr) {
             reportWithRule(part.range,
                            "an interpolated string cannot be "
                            "used in a refinement");
             return {};
           }
-        return {types_.string()};
+          v.text += part.text.str();
+        }
+        return literal(std::move(v));
+      }
       case ast::ExprKind::Name: {
         const auto* name = cast<ast::NameExpr>(e);
-        if (name->name.name == "self") return {self_};
+        if (name->name.name == "self") {
+          Node node;
+          node.kind = Node::Kind::Self;
+          node.type = self_;
+          return add(std::move(node));
+        }
         if (name->name.empty()) return {};
         reportWithRule(e->range,
                        fmt::format("'{}' cannot be used in a refinement: "
@@ -176,8 +309,12 @@ class PredicateChecker {
       switch (self_->kind) {
         case TypeKind::String:
         case TypeKind::List:
-        case TypeKind::Map:
-          return {types_.intType()};
+        case TypeKind::Map: {
+          Node node;
+          node.kind = Node::Kind::Len;
+          node.type = types_.intType();
+          return add(std::move(node));
+        }
         case TypeKind::Error:
           return {};
         case TypeKind::Never:
@@ -251,21 +388,21 @@ class PredicateChecker {
                                      displayName(operand.type)));
           return {};
         }
-        return operand;
+        return unaryNode(Node::Kind::Not, operand, operand.type);
       }
       case ast::UnaryOp::Neg: {
         // `-5` is a literal; negating anything else is arithmetic.
         const ast::Expr* operand = stripParens(e.operand);
-        if (operand != nullptr && llvm::isa<ast::IntLitExpr>(operand))
-          return {types_.intType(), true};
-        if (operand != nullptr && llvm::isa<ast::FloatLitExpr>(operand))
-          return {types_.floatType()};
+        if (const auto* lit = dyn_cast_or_null<ast::IntLitExpr>(operand))
+          return intLiteral(lit->value, true);
+        if (const auto* lit = dyn_cast_or_null<ast::FloatLitExpr>(operand))
+          return floatLiteral(-lit->value);
         if (operand == nullptr || llvm::isa<ast::ErrorExpr>(operand)) return {};
         Operand inner = below ? *below : visit(operand, depth + 1);
         if (inner.type == nullptr) return {};
         if (inner.type->kind == TypeKind::Int ||
             inner.type->kind == TypeKind::Duration)
-          return {inner.type};
+          return unaryNode(Node::Kind::Neg, inner, inner.type);
         reportWithRule(e.range,
                        fmt::format("'-' cannot be applied to '{}' in a "
                                    "refinement",
@@ -284,7 +421,8 @@ class PredicateChecker {
     if (lhs.type == rhs.type &&
         (lhs.type->kind == TypeKind::Int ||
          (additive && lhs.type->kind == TypeKind::Duration)))
-      return {lhs.type, lhs.intLiteral && rhs.intLiteral};
+      return binaryNode(kindOf(e.op), lhs, rhs, lhs.type,
+                        lhs.intLiteral && rhs.intLiteral);
     reportWithRule(e.range,
                    fmt::format("arithmetic ('{}') cannot be applied to '{}' "
                                "and '{}' in a refinement",
@@ -332,7 +470,8 @@ class PredicateChecker {
             ok = false;
           }
         }
-        return ok ? Operand{types_.boolType()} : Operand{};
+        if (!ok) return {};
+        return binaryNode(kindOf(e.op), lhs, rhs, types_.boolType());
       }
       case ast::BinaryOp::Eq:
       case ast::BinaryOp::Ne:
@@ -357,22 +496,24 @@ class PredicateChecker {
                                  displayName(self_), type_.name));
       return {};
     }
-    return {types_.boolType()};
+    return binaryNode(kindOf(e.op), lhs, rhs, types_.boolType());
   }
 
   Sema& sema_;
   TypeTable& types_;
   const TypeInfo& type_;
   const Type* self_;
+  std::vector<Node> nodes_;
+  bool failed_ = false;  // reported, or left to another report
 };
 
 }  // namespace
 
-void checkRefinementPredicate(Sema& sema, const TypeInfo& type) {
+void checkRefinementPredicate(Sema& sema, TypeInfo& type) {
   if (type.refinement == nullptr) return;
   const Type* self = refinementSelfType(type);
   if (!isWellFormed(self)) return;
-  PredicateChecker(sema, type, self).check(*type.refinement);
+  type.predicate = PredicateChecker(sema, type, self).check(*type.refinement);
 }
 
 }  // namespace herald::check

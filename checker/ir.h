@@ -127,12 +127,55 @@ enum class TypeDefKind : std::uint8_t {
   Alias,    // `T`: transparent; `type` is the aliased type itself
 };
 
+// A `where` predicate lowered for code generation, built by
+// decl_rules_refinement.cpp once the expression's shape is checked. Nodes
+// are flat, operands before their users and the root last, so a predicate
+// of any length is built, walked and destroyed without recursion.
+struct RefinementNode {
+  enum class Kind : std::uint8_t {
+    Literal,  // `value`
+    Self,     // the value checked: the innermost base of the type's opaque
+              // and refined layers
+    Len,      // `len(self)`: Unicode scalar values of a String, elements of
+              // a List or Map
+    Not,      // `!lhs`
+    Neg,      // `-lhs`, Int or Duration
+    And,      // `lhs && rhs`
+    Or,       // `lhs || rhs`
+    Eq,       // comparisons of `lhs` with `rhs`; an Int literal compares
+    Ne,       // with a Float as the same number
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Add,  // arithmetic of `lhs` and `rhs`: Int, and `+ -` on Durations
+    Sub,
+    Mul,
+    Div,
+    Rem,
+  };
+  Kind kind = Kind::Literal;
+  const Type* type = nullptr;  // the type of the node's value
+  std::uint32_t lhs = 0;       // operand node indices
+  std::uint32_t rhs = 0;
+  ConstValue value;  // Literal: Int, Float, Bool, String or Duration
+};
+
+struct RefinementExpr {
+  std::vector<RefinementNode> nodes;  // empty: no predicate
+  [[nodiscard]] bool empty() const { return nodes.empty(); }
+  [[nodiscard]] std::uint32_t root() const {
+    return static_cast<std::uint32_t>(nodes.size() - 1);
+  }
+};
+
 struct TypeInfo : DeclInfoOf<DeclInfoKind::Type> {
   TypeDefKind def = TypeDefKind::Record;
   std::vector<FieldInfo> fields;          // Record
   std::vector<VariantInfo> variants;      // Sum
   const Type* base = nullptr;             // Opaque, Refined, Alias
   const ast::Expr* refinement = nullptr;  // Opaque, Refined: `where e`
+  RefinementExpr predicate;               // `refinement`, lowered
   const Type* type = nullptr;             // the Named type, or the aliased type
   std::vector<const FnInfo*> staticFns;   // `fn Type.name`
 
