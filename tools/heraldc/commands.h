@@ -12,6 +12,8 @@ namespace herald::driver {
                            const CheckOptions& options);
 [[nodiscard]] int runGraph(const GlobalOptions& global,
                            const GraphOptions& options);
+[[nodiscard]] int runBuild(const GlobalOptions& global,
+                           const BuildOptions& options);
 [[nodiscard]] int runFmt(const GlobalOptions& global,
                          const FmtOptions& options);
 

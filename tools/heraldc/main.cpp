@@ -24,7 +24,7 @@ constexpr const char* kExitCodesHelp =
     "Exit status: 0 no errors (warnings allowed), 1 errors reported, "
     "2 usage or I/O problem.";
 
-enum class Command { None, Parse, Check, Graph, Fmt };
+enum class Command { None, Parse, Check, Graph, Build, Fmt };
 
 // Top-level options whose value may be the next argument.
 constexpr std::string_view kValueOptions[] = {"--color", "--diagnostics-format",
@@ -172,6 +172,26 @@ int run(int argc, char** argv) {
       ->excludes(fmtCheck);
   fmt->callback([&] { command = Command::Fmt; });
 
+  BuildOptions buildOptions;
+  CLI::App* build = app.add_subcommand(
+      "build", "Check Herald sources and generate C++20 for herald_runtime");
+  build
+      ->add_option("paths", buildOptions.paths,
+                   "Files and directories (searched for *.herald)")
+      ->required();
+  auto* buildOutput =
+      build
+          ->add_option("-o,--output", buildOptions.outputDir,
+                       "Write the generated files under DIR (only those "
+                       "whose content changed)")
+          ->type_name("DIR");
+  build
+      ->add_flag("--list-outputs", buildOptions.listOutputs,
+                 "Print the paths (relative to the output directory) of the "
+                 "files a build would write, one per line; write nothing")
+      ->excludes(buildOutput);
+  build->callback([&] { command = Command::Build; });
+
   std::vector<std::string> names;
   const CLI::App& definitions = app;
   for (const CLI::App* sub : definitions.get_subcommands(nullptr))
@@ -216,6 +236,8 @@ int run(int argc, char** argv) {
       graphOptions.format =
           graphFormat == "svg" ? GraphFormat::Svg : GraphFormat::Dot;
       return runGraph(global, graphOptions);
+    case Command::Build:
+      return runBuild(global, buildOptions);
     case Command::Fmt:
       return runFmt(global, fmtOptions);
     case Command::None:

@@ -46,6 +46,12 @@ struct GraphOptions {
   GraphFormat format = GraphFormat::Dot;
 };
 
+struct BuildOptions {
+  std::vector<std::string> paths;
+  std::string outputDir;     // where the generated files go
+  bool listOutputs = false;  // print their paths instead of writing them
+};
+
 struct FmtOptions {
   std::vector<std::string> paths;
   bool check = false;  // list the files not in canonical form

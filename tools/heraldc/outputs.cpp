@@ -3,6 +3,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <system_error>
 
 #include <fmt/format.h>
@@ -49,6 +51,46 @@ std::optional<std::string> writeFile(const std::string& path,
   const bool closed = std::fclose(out) == 0;
   if (written && closed) return std::nullopt;
   return std::generic_category().message(writeErrno != 0 ? writeErrno : EIO);
+}
+
+namespace {
+
+// True when `path` is a regular file holding exactly `text`.
+bool holds(const std::string& path, std::string_view text) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec) || fs::file_size(path, ec) != text.size())
+    return false;
+  std::ifstream in(path, std::ios::binary);
+  std::string current((std::istreambuf_iterator<char>(in)),
+                      std::istreambuf_iterator<char>());
+  return current == text;
+}
+
+}  // namespace
+
+std::optional<std::string> updateFile(const std::string& path,
+                                      std::string_view text) {
+  if (holds(path, text)) return std::nullopt;
+  std::error_code ec;
+  const fs::path parent = fs::path(path).parent_path();
+  if (!parent.empty()) {
+    fs::create_directories(parent, ec);
+    if (ec) return ec.message();
+  }
+  // Same directory, so the rename cannot cross file systems; the name ends
+  // in neither .h nor .cpp, so no build globbing the directory picks it up.
+  const std::string temp = fmt::format("{}.heraldc-{}.tmp", path, getpid());
+  if (std::optional<std::string> error = writeFile(temp, text)) {
+    fs::remove(temp, ec);
+    return error;
+  }
+  fs::rename(temp, path, ec);
+  if (ec) {
+    std::error_code ignored;
+    fs::remove(temp, ignored);
+    return ec.message();
+  }
+  return std::nullopt;
 }
 
 }  // namespace herald::driver

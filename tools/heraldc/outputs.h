@@ -1,5 +1,5 @@
-// Writing files: back in place (`heraldc fmt --write`) and new outputs
-// (`heraldc graph -o`).
+// Writing files: back in place (`heraldc fmt --write`), new outputs
+// (`heraldc graph -o`) and generated sources (`heraldc build`).
 #pragma once
 
 #include <optional>
@@ -20,5 +20,14 @@ namespace herald::driver {
 // the reason.
 [[nodiscard]] std::optional<std::string> writeFile(const std::string& path,
                                                    std::string_view text);
+
+// Makes `path` hold `text`, creating its parent directories. A file that
+// already holds `text` is not touched, so its modification time stays and
+// build systems do not recompile what depends on it. Otherwise the text is
+// written to a temporary file beside `path` and renamed over it, so a
+// reader (a compiler in a parallel build) never sees a partial file. On
+// failure returns the reason and leaves `path` as it was.
+[[nodiscard]] std::optional<std::string> updateFile(const std::string& path,
+                                                    std::string_view text);
 
 }  // namespace herald::driver

@@ -1,6 +1,10 @@
 #include "tools/heraldc/pipeline.h"
 
+#include <string>
+
 #include "checker/checker.h"
+#include "checker/ir_verify.h"
+#include "tools/heraldc/session.h"
 
 namespace herald::driver {
 
@@ -32,6 +36,13 @@ CheckedProgram runChecker(const SourceManager& sources,
     files.push_back(file.parse.file);
   checked.program = check::checkProgram(files, sources, diags);
   return checked;
+}
+
+bool irComplete(const check::Program& program) {
+  std::vector<std::string> problems = check::verifyIr(program);
+  for (const std::string& p : problems)
+    printError("internal error: the checked IR is incomplete: " + p);
+  return problems.empty();
 }
 
 }  // namespace herald::driver

@@ -36,4 +36,9 @@ struct CheckedProgram {
 [[nodiscard]] CheckedProgram runChecker(const SourceManager& sources,
                                         DiagnosticEngine& diags);
 
+// A program checked without errors must have complete IR; anything missing
+// is a bug in the checker. Prints each problem as an internal error and
+// returns false when the IR is incomplete.
+[[nodiscard]] bool irComplete(const check::Program& program);
+
 }  // namespace herald::driver

@@ -1,0 +1,17 @@
+// The names generated files use for their sources: stable whatever the
+// current directory or the checkout location, so a build is reproducible.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "frontend/source.h"
+
+namespace herald::driver {
+
+// Per file (indexed by FileId), its path relative to the deepest directory
+// that holds every input, `/`-separated. Standard input keeps its name.
+[[nodiscard]] std::vector<std::string> displayPaths(
+    const SourceManager& sources);
+
+}  // namespace herald::driver
