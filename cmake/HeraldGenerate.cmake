@@ -1,0 +1,135 @@
+# herald_generate(TARGET <target> SOURCES <file.herald>... [OUT_DIR <dir>])
+#
+# Compiles the Herald sources of one program to C++ at build time with
+# `heraldc build`, adds the generated sources and their include directory to
+# <target> and links <target> to Herald::runtime. All sources of a program
+# go into one call: contexts see each other only when checked together.
+#
+# A build generator must know every source of a target when CMake runs, but
+# which files `heraldc build` writes depends on the contexts the sources
+# declare (`context a.b` -> a/b.h, a/b.cpp). The list is therefore computed
+# at configure time, and every source is a CMAKE_CONFIGURE_DEPENDS, so that
+# editing one re-runs CMake and recomputes it:
+#
+# - with an installed heraldc (find_package(Herald)), by running
+#   `heraldc build --list-outputs`, which checks the program and prints the
+#   exact list;
+# - inside the Herald build itself, where heraldc is a target not yet built
+#   when CMake runs, by reading the `context` declarations of the sources
+#   (a keyword, so outside comments and doc blocks it starts nothing else).
+#
+# Either way the build step asks heraldc for the list again after writing the
+# files and fails, naming both lists, if it differs from the one CMake used:
+# a wrong list can never leave a generated file uncompiled.
+#
+# heraldc writes only the files whose content changed, so an edit of one
+# context recompiles what includes that context's header and nothing else.
+include_guard(GLOBAL)
+
+set(_HERALD_GENERATE_RUN ${CMAKE_CURRENT_LIST_DIR}/HeraldGenerateRun.cmake)
+
+# The files `heraldc build` writes for `sources`, read from their context
+# declarations.
+function(_herald_outputs_from_contexts out_var)
+  set(outputs "")
+  foreach(source IN LISTS ARGN)
+    file(STRINGS ${source} lines)
+    set(in_doc FALSE)
+    foreach(line IN LISTS lines)
+      if(line MATCHES "^[ \t]*---[ \t]*$")
+        if(in_doc)
+          set(in_doc FALSE)
+        else()
+          set(in_doc TRUE)
+        endif()
+      elseif(NOT in_doc AND line MATCHES
+             "^[ \t]*context[ \t]+([A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*)")
+        string(REPLACE "." "/" stem "${CMAKE_MATCH_1}")
+        list(APPEND outputs ${stem}.cpp ${stem}.h)
+      endif()
+    endforeach()
+  endforeach()
+  list(REMOVE_DUPLICATES outputs)
+  list(SORT outputs)
+  set(${out_var} "${outputs}" PARENT_SCOPE)
+endfunction()
+
+# The files `heraldc build` writes for `sources`, as heraldc lists them.
+function(_herald_outputs_from_heraldc out_var heraldc)
+  execute_process(COMMAND ${heraldc} --color=never build --list-outputs ${ARGN}
+                  RESULT_VARIABLE status OUTPUT_VARIABLE listed
+                  ERROR_VARIABLE errors)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "herald_generate: heraldc build --list-outputs failed "
+                        "(exit ${status}):\n${errors}")
+  endif()
+  string(STRIP "${listed}" listed)
+  string(REPLACE "\n" ";" outputs "${listed}")
+  set(${out_var} "${outputs}" PARENT_SCOPE)
+endfunction()
+
+function(herald_generate)
+  cmake_parse_arguments(PARSE_ARGV 0 HG "" "TARGET;OUT_DIR" "SOURCES")
+  if(HG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "herald_generate: unexpected arguments: "
+                        "${HG_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT HG_TARGET OR NOT TARGET ${HG_TARGET})
+    message(FATAL_ERROR "herald_generate: TARGET must name an existing target "
+                        "(got '${HG_TARGET}')")
+  endif()
+  if(NOT HG_SOURCES)
+    message(FATAL_ERROR "herald_generate: no SOURCES given")
+  endif()
+  if(NOT TARGET Herald::heraldc OR NOT TARGET Herald::runtime)
+    message(FATAL_ERROR "herald_generate: Herald::heraldc and Herald::runtime "
+                        "are not defined; use find_package(Herald CONFIG)")
+  endif()
+  if(NOT HG_OUT_DIR)
+    set(HG_OUT_DIR ${CMAKE_CURRENT_BINARY_DIR}/herald/${HG_TARGET})
+  endif()
+  get_filename_component(out_dir "${HG_OUT_DIR}" ABSOLUTE
+                         BASE_DIR ${CMAKE_CURRENT_BINARY_DIR})
+
+  set(sources "")
+  foreach(source IN LISTS HG_SOURCES)
+    get_filename_component(absolute "${source}" ABSOLUTE
+                           BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
+    list(APPEND sources ${absolute})
+  endforeach()
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${sources})
+
+  get_target_property(imported Herald::heraldc IMPORTED)
+  if(imported)
+    get_target_property(heraldc Herald::heraldc LOCATION)
+    _herald_outputs_from_heraldc(outputs ${heraldc} ${sources})
+  else()
+    _herald_outputs_from_contexts(outputs ${sources})
+  endif()
+  if(NOT outputs)
+    message(FATAL_ERROR "herald_generate: the sources of ${HG_TARGET} declare "
+                        "no context")
+  endif()
+  list(TRANSFORM outputs PREPEND ${out_dir}/ OUTPUT_VARIABLE files)
+
+  # The stamp is the command's output; the generated files are byproducts, so
+  # one that heraldc left unchanged does not make the command run again.
+  set(stamp ${out_dir}.stamp)
+  list(JOIN sources "@@" sources_arg)
+  list(JOIN outputs "@@" outputs_arg)
+  add_custom_command(
+    OUTPUT ${stamp}
+    BYPRODUCTS ${files}
+    COMMAND ${CMAKE_COMMAND} -DHERALDC=$<TARGET_FILE:Herald::heraldc>
+            -DSOURCES=${sources_arg} -DOUT_DIR=${out_dir}
+            -DEXPECTED=${outputs_arg} -DSTAMP=${stamp}
+            -P ${_HERALD_GENERATE_RUN}
+    DEPENDS ${sources} Herald::heraldc $<TARGET_FILE:Herald::heraldc>
+            ${_HERALD_GENERATE_RUN}
+    WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}
+    COMMENT "Generating C++ for ${HG_TARGET} from its Herald sources"
+    VERBATIM)
+  target_sources(${HG_TARGET} PRIVATE ${stamp} ${files})
+  target_include_directories(${HG_TARGET} PUBLIC ${out_dir})
+  target_link_libraries(${HG_TARGET} PUBLIC Herald::runtime)
+endfunction()

@@ -1,0 +1,39 @@
+# Installation: heraldc, herald_runtime with its public headers, and the
+# CMake package find_package(Herald CONFIG) finds (HeraldConfig.cmake.in).
+# Inside this build the same names exist as aliases, so herald_generate()
+# (HeraldGenerate.cmake) reads the same in the examples as in a user's
+# project.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+add_library(Herald::runtime ALIAS herald_runtime)
+add_executable(Herald::heraldc ALIAS heraldc)
+include(${CMAKE_CURRENT_LIST_DIR}/HeraldGenerate.cmake)
+
+set(HERALD_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/Herald)
+
+set_target_properties(herald_runtime PROPERTIES EXPORT_NAME runtime)
+install(TARGETS herald_runtime heraldc EXPORT HeraldTargets
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/herald
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(EXPORT HeraldTargets NAMESPACE Herald::
+        DESTINATION ${HERALD_INSTALL_CMAKEDIR})
+
+configure_package_config_file(
+  ${CMAKE_CURRENT_LIST_DIR}/HeraldConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/HeraldConfig.cmake
+  INSTALL_DESTINATION ${HERALD_INSTALL_CMAKEDIR})
+# The generated C++ checks HERALD_RUNTIME_VERSION itself; the package
+# version only has to keep 0.x releases apart.
+write_basic_package_version_file(
+  ${PROJECT_BINARY_DIR}/HeraldConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/HeraldConfig.cmake
+              ${PROJECT_BINARY_DIR}/HeraldConfigVersion.cmake
+              ${CMAKE_CURRENT_LIST_DIR}/HeraldGenerate.cmake
+              ${CMAKE_CURRENT_LIST_DIR}/HeraldGenerateRun.cmake
+        DESTINATION ${HERALD_INSTALL_CMAKEDIR})

@@ -1,0 +1,21 @@
+// A host program outside the Herald tree: it finds an installed Herald with
+// find_package, generates C++ from counter.herald and calls the agent.
+#include <fmt/format.h>
+
+#include <herald/config.hpp>
+#include <herald/deterministic_executor.hpp>
+#include <herald/runtime.hpp>
+
+#include "demo/counter.h"
+
+int main() {
+  herald::DeterministicExecutor executor(/*seed=*/1);
+  herald::Runtime rt(herald::load_config({}), executor);
+  rt.install(demo::counter::context());
+  auto counter = demo::counter::Counter::at(rt, "visits");
+  counter.bump(2);
+  counter.bump(3);
+  executor.run_until_idle();
+  fmt::print("visits: {}\n", counter.value());
+  return counter.value() == 5 ? 0 : 1;
+}

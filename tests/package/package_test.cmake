@@ -1,0 +1,71 @@
+# Installs Herald from a finished build into a fresh prefix, then configures,
+# builds and runs tests/package/consumer against it, as a user's project
+# would (find_package(Herald CONFIG) + herald_generate). A second build must
+# find nothing to do; after an edit of the Herald source only the generation
+# step and what its output changed run again.
+# Usage:
+#   cmake -DHERALD_BUILD=<build dir> -DCONSUMER=<source dir> -DWORK=<dir>
+#         -DCXX=<compiler> [-DLAUNCHER=ccache] -P package_test.cmake
+cmake_minimum_required(VERSION 3.25)
+
+foreach(required HERALD_BUILD CONSUMER WORK CXX)
+  if(NOT DEFINED ${required})
+    message(FATAL_ERROR "package_test.cmake: ${required} is not set")
+  endif()
+endforeach()
+
+function(run what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE status
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "${what} failed (exit ${status}):\n${out}${err}")
+  endif()
+  set(out "${out}" PARENT_SCOPE)
+endfunction()
+
+file(REMOVE_RECURSE ${WORK})
+set(prefix ${WORK}/prefix)
+run("cmake --install" ${CMAKE_COMMAND} --install ${HERALD_BUILD}
+    --prefix ${prefix})
+foreach(installed bin/heraldc include/herald/runtime.hpp
+                  include/herald/version.hpp)
+  if(NOT EXISTS ${prefix}/${installed})
+    message(FATAL_ERROR "cmake --install did not install ${installed}")
+  endif()
+endforeach()
+file(GLOB_RECURSE configs ${prefix}/*/HeraldConfig.cmake)
+if(NOT configs)
+  message(FATAL_ERROR "cmake --install did not install HeraldConfig.cmake")
+endif()
+
+# A copy of the consumer, so the edit below leaves the checkout alone.
+file(COPY ${CONSUMER}/ DESTINATION ${WORK}/consumer)
+set(launcher "")
+if(LAUNCHER)
+  set(launcher -DCMAKE_CXX_COMPILER_LAUNCHER=${LAUNCHER})
+endif()
+set(build ${WORK}/build)
+run("configuring the consumer" ${CMAKE_COMMAND} -S ${WORK}/consumer
+    -B ${build} -G Ninja -DCMAKE_BUILD_TYPE=Release
+    -DCMAKE_CXX_COMPILER=${CXX} ${launcher} -DCMAKE_PREFIX_PATH=${prefix})
+run("building the consumer" ${CMAKE_COMMAND} --build ${build})
+run("running the consumer" ${build}/counter)
+if(NOT out STREQUAL "visits: 5\n")
+  message(FATAL_ERROR "the consumer printed '${out}', expected 'visits: 5'")
+endif()
+
+run("building the consumer again" ${CMAKE_COMMAND} --build ${build} -- -v)
+if(NOT out MATCHES "no work to do")
+  message(FATAL_ERROR "a second build of the consumer did work:\n${out}")
+endif()
+
+# A comment changes no generated file: the generation step runs again, the
+# compiler does not.
+file(APPEND ${WORK}/consumer/counter.herald "-- touched\n")
+run("building the consumer after an edit" ${CMAKE_COMMAND} --build ${build}
+    -- -v)
+if(NOT out MATCHES "Generating C\\+\\+ for counter" OR out MATCHES "-c [^\n]*main\\.cpp")
+  message(FATAL_ERROR "after an edit of counter.herald that changes no "
+                      "generated file, the build did not regenerate or "
+                      "recompiled:\n${out}")
+endif()
