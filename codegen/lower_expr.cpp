@@ -1,0 +1,509 @@
+// Expressions: literals, names, operators, constructions and field reads,
+// each in the C++ spelling README.md ("Bodies") fixes.
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "codegen/lower_lowerer.h"
+
+namespace herald::codegen::lower {
+
+using ast::BinaryOp;
+using check::Inst;
+using check::InstId;
+using check::InstKind;
+using check::Type;
+using check::TypeKind;
+
+namespace {
+
+std::uint64_t bits(const Inst& i) {
+  return static_cast<std::uint64_t>(i.a) |
+         (static_cast<std::uint64_t>(i.b) << 32);
+}
+
+Cpp make(std::string text, Prec prec = Prec::Primary) {
+  Cpp c;
+  c.text = std::move(text);
+  c.prec = prec;
+  return c;
+}
+
+// The branch of an `if` that is one plain expression, so that the `if`
+// can be a conditional expression.
+bool plain(const Lowerer& l, InstId id) {
+  const Inst& i = l.inst(id);
+  if (i.kind == InstKind::Block) {
+    llvm::ArrayRef<std::uint32_t> ops = l.list(i.a);
+    return ops.size() == 1 && plain(l, InstId{ops[0]});
+  }
+  if (i.kind == InstKind::Unrefine || i.kind == InstKind::RefineCheck)
+    return plain(l, InstId{i.a});
+  if (i.kind == InstKind::Let || i.kind == InstKind::StoreWrite ||
+      i.kind == InstKind::If || i.kind == InstKind::IfElse ||
+      i.kind == InstKind::Match || i.kind == InstKind::Fail ||
+      i.kind == InstKind::Invalid)
+    return false;
+  return !Lowerer::isNever(l.typeOf(id)) && !Lowerer::isUnit(l.typeOf(id));
+}
+
+}  // namespace
+
+std::string Lowerer::paren(const Cpp& c, Prec limit) {
+  if (c.prec > limit) return "(" + c.text + ")";
+  return c.text;
+}
+
+std::string Lowerer::exactText(Cpp c, const Type* t) {
+  if (c.isVoid) {
+    spelling_.useHeader("<herald/ops.hpp>");
+    return "(" + c.text + ", herald::Unit{})";
+  }
+  if (c.text == "std::nullopt") return spelling_.type(t) + "()";
+  if (!c.exact) return spelling_.type(t) + "(" + c.text + ")";
+  return c.text;
+}
+
+std::string Lowerer::operandText(Cpp c, Prec limit) {
+  if (c.isVoid) {
+    spelling_.useHeader("<herald/ops.hpp>");
+    return "(" + c.text + ", herald::Unit{})";
+  }
+  // `- -5` must not read as a decrement.
+  if (limit == Prec::Unary && !c.text.empty() && c.text[0] == '-')
+    return "(" + c.text + ")";
+  return paren(c, limit);
+}
+
+std::string Lowerer::exact(InstId id, const Type* want) {
+  return exactText(expr(id, want), typeOf(id));
+}
+
+std::string Lowerer::value(InstId id, const Type* want) {
+  return operandText(expr(id, want), Prec::Ternary);
+}
+
+std::string Lowerer::operand(InstId id, Prec limit, const Type* want) {
+  return operandText(expr(id, want), limit);
+}
+
+std::string Lowerer::stringLiteral(llvm::StringRef text) {
+  std::string out = "\"";
+  for (char ch : text) {
+    auto u = static_cast<unsigned char>(ch);
+    switch (ch) {
+      case '"':
+        out += "\\\"";
+        continue;
+      case '\\':
+        out += "\\\\";
+        continue;
+      case '\n':
+        out += "\\n";
+        continue;
+      case '\t':
+        out += "\\t";
+        continue;
+      case '\r':
+        out += "\\r";
+        continue;
+      default:
+        break;
+    }
+    // Octal escapes take at most three digits, so the next character is
+    // never read as part of one (a hex escape would swallow it); bytes of
+    // UTF-8 sequences are escaped too, so the literal's bytes do not depend
+    // on the compiler's execution character set.
+    if (u < 0x20 || u >= 0x7F)
+      out += fmt::format("\\{:03o}", u);
+    else
+      out += ch;
+  }
+  return out + "\"";
+}
+
+Cpp Lowerer::literal(const Inst& i) {
+  if (i.kind == InstKind::IntLit) {
+    auto v = static_cast<std::int64_t>(bits(i));
+    if (v == std::numeric_limits<std::int64_t>::min()) {
+      spelling_.useHeader("<limits>");
+      return make("std::numeric_limits<std::int64_t>::min()");
+    }
+    Cpp c = make(std::to_string(v), v < 0 ? Prec::Unary : Prec::Primary);
+    c.exact = false;
+    return c;
+  }
+  if (i.kind == InstKind::FloatLit) {
+    double d = 0;
+    std::uint64_t b = bits(i);
+    std::memcpy(&d, &b, sizeof d);
+    if (std::isinf(d)) {
+      spelling_.useHeader("<limits>");
+      return make(std::string(d < 0 ? "-" : "") +
+                      "std::numeric_limits<double>::infinity()",
+                  d < 0 ? Prec::Unary : Prec::Primary);
+    }
+    // The shortest text that reads back as the same double.
+    std::string text = fmt::format("{}", d);
+    if (text.find_first_of(".e") == std::string::npos) text += ".0";
+    return make(text, d < 0 ? Prec::Unary : Prec::Primary);
+  }
+  if (i.kind == InstKind::BoolLit) return make(i.sub != 0 ? "true" : "false");
+  if (i.kind == InstKind::StringLit) {
+    llvm::StringRef text = program_.bodies.strings[i.a];
+    spelling_.useHeader("<string>");
+    if (text.contains('\0'))
+      return make("std::string(" + stringLiteral(text) + ", " +
+                  std::to_string(text.size()) + ")");
+    Cpp c = make(stringLiteral(text));
+    c.exact = false;
+    return c;
+  }
+  if (i.kind == InstKind::UnitLit) {
+    spelling_.useHeader("<herald/ops.hpp>");
+    return make("herald::Unit{}");
+  }
+  // A DurationLit, in milliseconds; past about 292 years it does not fit
+  // in the runtime's nanoseconds.
+  auto ms = static_cast<std::int64_t>(bits(i));
+  spelling_.useHeader("<chrono>");
+  constexpr std::int64_t kMaxMs =
+      std::numeric_limits<std::int64_t>::max() / 1000000;
+  if (ms > kMaxMs || ms < -kMaxMs) {
+    spelling_.useHeader("<herald/ops.hpp>");
+    return make("herald::ops::milliseconds(" + std::to_string(ms) + ")");
+  }
+  Cpp c = make("std::chrono::milliseconds(" + std::to_string(ms) + ")");
+  c.exact = false;
+  return c;
+}
+
+Cpp Lowerer::unary(const Inst& i) {
+  const Type* t = type(i.type);
+  if (static_cast<ast::UnaryOp>(i.sub) == ast::UnaryOp::Not)
+    return make("!" + operand(InstId{i.a}, Prec::Unary, t), Prec::Unary);
+  if (t->kind == TypeKind::Int) {
+    // `-9223372036854775808`: the literal's magnitude is no Int, only the
+    // negation is.
+    const Inst& literal = inst(InstId{i.a});
+    if (literal.kind == InstKind::IntLit && bits(literal) == std::uint64_t{1}
+                                                                 << 63) {
+      spelling_.useHeader("<limits>");
+      return make("std::numeric_limits<std::int64_t>::min()");
+    }
+    spelling_.useHeader("<herald/ops.hpp>");
+    return make("herald::ops::neg(" + value(InstId{i.a}, t) + ")");
+  }
+  return make("-" + operand(InstId{i.a}, Prec::Unary, t), Prec::Unary);
+}
+
+Cpp Lowerer::binary(const Inst& i) {
+  auto op = static_cast<BinaryOp>(i.sub);
+  InstId a{i.a};
+  InstId b{i.b};
+  const Type* lt = typeOf(a);
+  const Type* rt = typeOf(b);
+  if (isNever(lt)) lt = rt;
+  if (isNever(rt)) rt = lt;
+  const char* name = nullptr;
+  const char* sym = nullptr;
+  Prec prec = Prec::Add;
+  switch (op) {
+    case BinaryOp::Add:
+      name = "add", sym = "+";
+      break;
+    case BinaryOp::Sub:
+      name = "sub", sym = "-";
+      break;
+    case BinaryOp::Mul:
+      name = "mul", sym = "*", prec = Prec::Mul;
+      break;
+    case BinaryOp::Div:
+      name = "div", sym = "/", prec = Prec::Mul;
+      break;
+    case BinaryOp::Rem:
+      name = "rem", sym = "%", prec = Prec::Mul;
+      break;
+    case BinaryOp::Or: {
+      std::string l = operand(a, Prec::Or, lt);
+      return make(l + " || " + operand(b, Prec::And, rt), Prec::Or);
+    }
+    case BinaryOp::And: {
+      std::string l = operand(a, Prec::And, lt);
+      return make(l + " && " + operand(b, Prec::Compare, rt), Prec::And);
+    }
+    case BinaryOp::Eq:
+      sym = "==";
+      break;
+    case BinaryOp::Ne:
+      sym = "!=";
+      break;
+    case BinaryOp::Lt:
+      sym = "<";
+      break;
+    case BinaryOp::Le:
+      sym = "<=";
+      break;
+    case BinaryOp::Gt:
+      sym = ">";
+      break;
+    case BinaryOp::Ge:
+      sym = ">=";
+      break;
+  }
+  if (name == nullptr) {
+    // Comparisons: at least one side with its exact type, so that two
+    // literals never compare as pointers.
+    Cpp l = expr(a, lt);
+    Cpp r = expr(b, rt);
+    std::string left = !l.exact && !r.exact ? exactText(l, typeOf(a))
+                                            : operandText(l, Prec::Add);
+    return make(left + " " + sym + " " + operandText(r, Prec::Add),
+                Prec::Compare);
+  }
+  if (lt->kind == TypeKind::Int) {
+    spelling_.useHeader("<herald/ops.hpp>");
+    return make(std::string("herald::ops::") + name + "(" + value(a, lt) +
+                ", " + value(b, rt) + ")");
+  }
+  if (lt->kind == TypeKind::Float && op == BinaryOp::Rem) {
+    spelling_.useHeader("<cmath>");
+    return make("std::fmod(" + value(a, lt) + ", " + value(b, rt) + ")");
+  }
+  // String `+` needs a std::string on the left; Float, Instant and
+  // Duration use C++'s own operators.
+  std::string left = lt->kind == TypeKind::String
+                         ? paren(make(exact(a, lt)), prec)
+                         : operand(a, prec, lt);
+  Prec right = prec == Prec::Add ? Prec::Mul : Prec::Unary;
+  return make(left + " " + sym + " " + operand(b, right, rt), prec);
+}
+
+Cpp Lowerer::fields(const Inst& i) {
+  const Type* t = type(i.type);
+  const std::vector<check::FieldInfo>& declared =
+      i.kind == InstKind::EventLit ? t->event->fields : t->named->fields;
+  llvm::ArrayRef<std::uint32_t> ops = list(i.a);
+  std::string text = spelling_.type(t) + "{";
+  for (std::size_t k = 0; k < ops.size() && k < declared.size(); ++k) {
+    if (k != 0) text += ", ";
+    text += "." + cppName(declared[k].name) + " = " +
+            value(InstId{ops[k]}, declared[k].type);
+  }
+  return make(text + "}");
+}
+
+Cpp Lowerer::envelope(const Inst& i) {
+  std::string env = operand(InstId{i.a}, Prec::Primary);
+  switch (static_cast<check::EnvelopeField>(i.sub)) {
+    case check::EnvelopeField::EventId:
+      return make(env + ".eventId.str()");
+    case check::EnvelopeField::EventType:
+      return make("std::string(" + env + ".eventType)");
+    case check::EnvelopeField::PublisherId:
+      return make("std::string(" + env + ".publisherId)");
+    case check::EnvelopeField::Sequence:
+      return make(env + ".sequence");
+    case check::EnvelopeField::EmittedAt:
+      return make(env + ".emittedAt");
+    case check::EnvelopeField::SchemaVersion:
+      return make(env + ".schemaVersion");
+    case check::EnvelopeField::CausationId:
+      spelling_.useHeader("<optional>");
+      return make(env + ".causationId ? std::optional<std::string>(" + env +
+                      ".causationId->str()) : std::nullopt",
+                  Prec::Ternary);
+    case check::EnvelopeField::CorrelationId:
+      return make(env + ".correlationId.str()");
+    case check::EnvelopeField::Depth:
+      return make(env + ".depth");
+  }
+  return make(env);
+}
+
+Cpp Lowerer::expr(InstId id, const Type* want) {
+  const Inst& i = inst(id);
+  const Type* t = type(i.type);
+  const check::BodyIr& ir = program_.bodies;
+  switch (i.kind) {
+    case InstKind::Invalid:
+      // Only under a value of type Never (`fail(...).len()`), which faults
+      // before this is reached.
+      spelling_.useHeader("<herald/ops.hpp>");
+      return make("herald::fail<" + spelling_.type(want != nullptr ? want : t) +
+                  ">(\"unreachable: a value after a failure\")");
+    case InstKind::IntLit:
+    case InstKind::FloatLit:
+    case InstKind::BoolLit:
+    case InstKind::StringLit:
+    case InstKind::UnitLit:
+    case InstKind::DurationLit:
+      return literal(i);
+    case InstKind::Interpolate: {
+      spelling_.useHeader("<herald/text.hpp>");
+      std::string text = "herald::text(";
+      bool first = true;
+      for (std::uint32_t part : list(i.a)) {
+        if (!first) text += ", ";
+        first = false;
+        const Inst& p = inst(InstId{part});
+        text += p.kind == InstKind::StringLit ? literal(p).text
+                                              : exact(InstId{part});
+      }
+      return make(text + ")");
+    }
+    case InstKind::ListLit: {
+      std::string text = spelling_.type(t) + "{";
+      bool first = true;
+      for (std::uint32_t item : list(i.a)) {
+        if (!first) text += ", ";
+        first = false;
+        text += value(InstId{item}, t->arg0);
+      }
+      return make(text + "}");
+    }
+    case InstKind::MapLit: {
+      llvm::ArrayRef<std::uint32_t> ops = list(i.a);
+      std::string entries;
+      for (std::size_t k = 0; k + 1 < ops.size(); k += 2) {
+        if (k != 0) entries += ", ";
+        entries += "{" + value(InstId{ops[k]}, t->arg0) + ", " +
+                   value(InstId{ops[k + 1]}, t->arg1) + "}";
+      }
+      if (ops.size() <= 2) return make(spelling_.type(t) + "{" + entries + "}");
+      // A later entry replaces an earlier one with an equal key, which
+      // std::map's list constructor does not do.
+      spelling_.useHeader("<herald/ops.hpp>");
+      return make("herald::ops::map_of<" + spelling_.type(t->arg0) + ", " +
+                  spelling_.type(t->arg1) + ">({" + entries + "})");
+    }
+    case InstKind::RecordLit:
+    case InstKind::EventLit:
+      return fields(i);
+    case InstKind::FieldDefault: {
+      const check::FieldInfo& field = ir.events[i.a]->fields[i.b];
+      return make(Lowerer(program_, spelling_, field.defaultBody).expression());
+    }
+    case InstKind::ParamRef:
+      return make(cppName((*params())[i.a].name));
+    case InstKind::KeyRef:
+      return make(keyName());
+    case InstKind::StoreRef:
+      return make("s." + cppName(body_.agent->stores[i.a].field.name));
+    case InstKind::LocalRef:
+      return make(slotName(i.a));
+    case InstKind::ActorRef:
+      return make(cppName(
+          static_cast<const check::HandlerInfo*>(body_.owner)->byBinder));
+    case InstKind::Dependency:
+      if (t->kind == TypeKind::Capability)
+        return make(capability(*t->capability));
+      return make(spelling_.type(t));
+    case InstKind::CapabilityName:
+      return make(capability(*ir.capabilities[i.a]));
+    case InstKind::Block: {
+      llvm::ArrayRef<std::uint32_t> ops = list(i.a);
+      if (ops.size() == 1 && plain(*this, InstId{ops[0]}))
+        return expr(InstId{ops[0]}, want);
+      return lambda(id, want);
+    }
+    case InstKind::IfElse: {
+      llvm::ArrayRef<std::uint32_t> branches = list(i.b);
+      if (plain(*this, InstId{branches[0]}) &&
+          plain(*this, InstId{branches[1]}))
+        return make(operand(InstId{i.a}, Prec::Or) + " ? " +
+                        exact(InstId{branches[0]}, t) + " : " +
+                        exact(InstId{branches[1]}, t),
+                    Prec::Ternary);
+      return lambda(id, want);
+    }
+    case InstKind::Let:
+    case InstKind::StoreWrite:
+    case InstKind::If:
+    case InstKind::Match:
+      return lambda(id, want);
+    case InstKind::MatchArm:
+    case InstKind::PatWildcard:
+    case InstKind::PatBind:
+    case InstKind::PatLiteral:
+    case InstKind::PatRange:
+    case InstKind::PatNone:
+    case InstKind::PatSome:
+    case InstKind::PatVariant:
+    case InstKind::PatRecord:
+    case InstKind::PatOr:
+      // Arms and patterns are not values: match() lowers them.
+      return make("");
+    case InstKind::Fail: {
+      spelling_.useHeader("<herald/ops.hpp>");
+      std::string message = value(InstId{i.a});
+      if (want != nullptr && !isUnit(want) && !isNever(want))
+        return make("herald::fail<" + spelling_.type(want) + ">(" + message +
+                    ")");
+      Cpp c = make("herald::fail(" + message + ")");
+      c.isVoid = true;
+      return c;
+    }
+    case InstKind::Unary:
+      return unary(i);
+    case InstKind::Binary:
+      return binary(i);
+    case InstKind::CallFn:
+      return call(i);
+    case InstKind::Variant:
+      return variant(i);
+    case InstKind::OptionSome:
+      spelling_.useHeader("<optional>");
+      return make(spelling_.type(t) + "(" + value(InstId{i.a}, t->arg0) + ")");
+    case InstKind::OptionNone: {
+      spelling_.useHeader("<optional>");
+      Cpp c = make("std::nullopt");
+      c.exact = false;
+      return c;
+    }
+    case InstKind::OpaqueBuild:
+      return make(spelling_.type(t) + "::from_raw(" +
+                  value(InstId{i.a}, t->named->base) + ")");
+    case InstKind::OpaqueRaw:
+      return make(operand(InstId{i.a}, Prec::Primary) + ".raw()");
+    case InstKind::FieldGet: {
+      const Type* base = typeOf(InstId{i.a});
+      const std::vector<check::FieldInfo>* declared = nullptr;
+      if (base->kind == TypeKind::Named) declared = &base->named->fields;
+      if (base->kind == TypeKind::Event) declared = &base->event->fields;
+      if (base->kind == TypeKind::Actor) declared = &base->actor->params;
+      std::string name = declared != nullptr && i.b < declared->size()
+                             ? cppName((*declared)[i.b].name)
+                             : std::string("?");
+      return make(operand(InstId{i.a}, Prec::Primary) + "." + name);
+    }
+    case InstKind::EnvelopeGet:
+      return envelope(i);
+    case InstKind::AgentRef: {
+      const check::AgentInfo* agent = t->agent;
+      const Type* key = agent->key ? agent->key->type : nullptr;
+      return make(spelling_.type(t) + "{" + value(InstId{i.b}, key) + "}");
+    }
+    case InstKind::Message:
+      return message(i);
+    case InstKind::CapCall:
+      return capCall(i);
+    case InstKind::Emit: {
+      Cpp c = make("tx.events().emit(" + value(InstId{i.b}) + ")");
+      c.isVoid = true;
+      return c;
+    }
+    case InstKind::Method:
+      return method(i);
+    case InstKind::RefineCheck:
+      return make(spelling_.type(t) + "::from(" +
+                  value(InstId{i.a}, t->named->base) + ")");
+    case InstKind::Unrefine:
+      return make(operand(InstId{i.a}, Prec::Primary) + ".value()");
+  }
+  return make("");
+}
+
+}  // namespace herald::codegen::lower

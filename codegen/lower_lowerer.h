@@ -1,0 +1,139 @@
+// The lowering of one body (lower_body.h), shared by the files that lower
+// statements (lower_stmt.cpp), expressions (lower_expr.cpp), calls and
+// effects (lower_call.cpp) and patterns (lower_pattern.cpp).
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "checker/ir.h"
+#include "codegen/names.h"
+
+namespace herald::codegen::lower {
+
+// Binding strength of a C++ expression: what an operand may be without
+// parentheses.
+enum class Prec : std::uint8_t {
+  Primary,  // names, calls, literals, member access, lambdas called
+  Unary,    // `!x`, `-x`, `*x`
+  Mul,      // `* /`
+  Add,      // `+ -`
+  Compare,  // `< <= > >= == !=`
+  And,      // `&&`
+  Or,       // `||`
+  Ternary,  // `c ? a : b`
+};
+
+struct Cpp {
+  std::string text;
+  Prec prec = Prec::Primary;
+  // A void C++ expression standing for a `()` value (a call of a fn that
+  // returns `()`, a message, an emission, `fail`).
+  bool isVoid = false;
+  // False when the C++ type only converts to the Herald type's (a string
+  // literal, `std::nullopt`, an Int literal, a millisecond count).
+  bool exact = true;
+};
+
+class Lowerer {
+ public:
+  Lowerer(const check::Program& program, Spelling& spelling,
+          std::uint32_t body);
+
+  std::string statements(unsigned indent);
+  std::string expression();
+
+  // ---- lower_stmt.cpp
+  enum class Sink : std::uint8_t { Discard, Return };
+  // Statements that compute `id` and hand its value to `sink`.
+  void tail(check::InstId id, Sink sink);
+  // `id` as a statement whose value is discarded.
+  void statement(check::InstId id);
+  void blockStatements(const check::Inst& block, Sink sink);
+  void ifStatement(const check::Inst& inst, Sink sink);
+  // `[&]() -> T { ... }()` of a statement form in value position.
+  Cpp lambda(check::InstId id, const check::Type* want);
+  void line(const std::string& text);
+
+  // ---- lower_expr.cpp
+  // `id` in value position. `want` is the expected type when known: a
+  // value of type Never (`fail`) takes it.
+  Cpp expr(check::InstId id, const check::Type* want = nullptr);
+  // A value with its Herald type's exact C++ type; `()` is `herald::Unit`.
+  std::string exact(check::InstId id, const check::Type* want = nullptr);
+  std::string exactText(Cpp c, const check::Type* t);
+  std::string operandText(Cpp c, Prec limit);
+  // A value that may convert to its type (arguments, initialisers).
+  std::string value(check::InstId id, const check::Type* want = nullptr);
+  std::string operand(check::InstId id, Prec limit,
+                      const check::Type* want = nullptr);
+  static std::string paren(const Cpp& c, Prec limit);
+  Cpp binary(const check::Inst& inst);
+  Cpp unary(const check::Inst& inst);
+  Cpp literal(const check::Inst& inst);
+  Cpp fields(const check::Inst& inst);
+  Cpp envelope(const check::Inst& inst);
+  static std::string stringLiteral(llvm::StringRef text);
+
+  // ---- lower_call.cpp
+  Cpp call(const check::Inst& inst);
+  Cpp capCall(const check::Inst& inst);
+  Cpp message(const check::Inst& inst);
+  Cpp method(const check::Inst& inst);
+  Cpp variant(const check::Inst& inst);
+  std::string args(llvm::ArrayRef<std::uint32_t> ids,
+                   const std::vector<check::FieldInfo>& params,
+                   std::size_t skip = 0);
+  std::string capability(const check::CapabilityInfo& cap);
+
+  // ---- lower_pattern.cpp
+  void match(const check::Inst& inst, Sink sink);
+  // The test of `pattern` against the value at `path`; empty when it
+  // matches every value.
+  std::string test(check::InstId pattern, const std::string& path);
+  void bind(check::InstId pattern, const std::string& path);
+
+  // ---- lower_body.cpp
+  [[nodiscard]] const check::Inst& inst(check::InstId id) const {
+    return program_.bodies[id];
+  }
+  [[nodiscard]] const check::Type* type(check::TypeId id) const {
+    return program_.types.byId(id);
+  }
+  [[nodiscard]] const check::Type* typeOf(check::InstId id) const {
+    return type(inst(id).type);
+  }
+  [[nodiscard]] llvm::ArrayRef<std::uint32_t> list(std::uint32_t at) const {
+    return program_.bodies.list(at);
+  }
+  // A fresh C++ name for a local, unique within the body's function.
+  std::string fresh(llvm::StringRef name);
+  std::string slotName(std::uint32_t slot);
+  // `const auto <name> = ` for a `let` or a pattern binding; one the body
+  // never reads is [[maybe_unused]], as Herald lets it be.
+  std::string declareSlot(std::uint32_t slot);
+  [[nodiscard]] const std::vector<check::FieldInfo>* params() const;
+  [[nodiscard]] std::string keyName() const;
+  static bool isUnit(const check::Type* t);
+  static bool isNever(const check::Type* t);
+  static bool isEnumSum(const check::TypeInfo* type);
+  // A fn of an agent that needs no invocation: it reads stores at most.
+  static bool effectFree(const check::FnInfo& fn);
+
+  const check::Program& program_;
+  Spelling& spelling_;
+  const check::Body& body_;
+  std::string out_;
+  unsigned indent_ = 0;
+  // Store initialisers and event field defaults may stand outside any
+  // function, where a lambda cannot capture.
+  bool nonLocal_ = false;
+  unsigned lambdaDepth_ = 0;
+  std::set<std::string> names_;
+  std::vector<std::string> slots_;
+  std::vector<bool> slotRead_;
+};
+
+}  // namespace herald::codegen::lower

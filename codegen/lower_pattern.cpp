@@ -1,0 +1,220 @@
+// `match`: a chain of `if`s, one per arm, each testing the arm's pattern
+// against the scrutinee and then copying out its bindings. The last arm
+// needs no test: the checker proved the match exhaustive, so it is reached
+// only when it matches.
+#include "codegen/lower_lowerer.h"
+
+namespace herald::codegen::lower {
+
+using check::Inst;
+using check::InstId;
+using check::InstKind;
+using check::Type;
+using check::TypeKind;
+
+namespace {
+
+// `path.m`, where `path` may be a dereference.
+std::string member(const std::string& path, const std::string& m) {
+  if (!path.empty() && path[0] == '*') return "(" + path + ")." + m;
+  return path + "." + m;
+}
+
+std::string deref(const std::string& path) { return "*" + path; }
+
+std::string conjunction(const std::vector<std::string>& tests) {
+  std::string out;
+  for (const std::string& t : tests) {
+    if (t.empty()) continue;
+    if (!out.empty()) out += " && ";
+    out += t.find(" || ") != std::string::npos ? "(" + t + ")" : t;
+  }
+  return out;
+}
+
+// A read of a variable, which the tests may repeat without computing
+// anything twice.
+bool isName(InstKind kind) {
+  return kind == InstKind::ParamRef || kind == InstKind::LocalRef ||
+         kind == InstKind::StoreRef || kind == InstKind::KeyRef ||
+         kind == InstKind::ActorRef;
+}
+
+}  // namespace
+
+void Lowerer::match(const Inst& i, Sink sink) {
+  InstId scrutinee{i.a};
+  std::string path;
+  if (isName(inst(scrutinee).kind)) {
+    path = expr(scrutinee).text;
+  } else {
+    path = fresh("scrutinee");
+    line("const auto " + path + " = " + exact(scrutinee) + ";");
+  }
+  llvm::ArrayRef<std::uint32_t> arms = list(i.b);
+  for (std::size_t k = 0; k < arms.size(); ++k) {
+    const Inst& arm = inst(InstId{arms[k]});
+    std::string cond =
+        k + 1 < arms.size() ? test(InstId{arm.a}, path) : std::string();
+    if (k == 0)
+      line(cond.empty() ? "{" : "if (" + cond + ") {");
+    else
+      line(cond.empty() ? "} else {" : "} else if (" + cond + ") {");
+    indent_ += 2;
+    bind(InstId{arm.a}, path);
+    tail(InstId{arm.b}, sink);
+    indent_ -= 2;
+    // An arm that takes every value leaves nothing to the arms after it.
+    if (cond.empty()) break;
+  }
+  if (!arms.empty()) line("}");
+}
+
+std::string Lowerer::test(InstId pattern, const std::string& path) {
+  const Inst& p = inst(pattern);
+  const Type* t = type(p.type);
+  // A literal or range of an opaque or refined type is its base value.
+  auto base = [&]() {
+    if (t->kind != TypeKind::Named) return path;
+    if (t->named->def == check::TypeDefKind::Opaque)
+      return member(path, "raw()");
+    if (t->named->def == check::TypeDefKind::Refined)
+      return member(path, "value()");
+    return path;
+  };
+  switch (p.kind) {
+    case InstKind::PatWildcard:
+    case InstKind::PatBind:
+      return "";
+    case InstKind::PatLiteral: {
+      const Type* lt = typeOf(InstId{p.a});
+      std::string v = lt == t ? path : base();
+      return v + " == " + operand(InstId{p.a}, Prec::Add);
+    }
+    case InstKind::PatRange: {
+      std::string v = base();
+      std::vector<std::string> tests;
+      if (p.a != check::kNoInst)
+        tests.push_back(v + " >= " + operand(InstId{p.a}, Prec::Add));
+      if (p.b != check::kNoInst)
+        tests.push_back(v + " <= " + operand(InstId{p.b}, Prec::Add));
+      return conjunction(tests);
+    }
+    case InstKind::PatNone:
+      return "!" + member(path, "has_value()");
+    case InstKind::PatSome:
+      return conjunction(
+          {member(path, "has_value()"), test(InstId{p.a}, deref(path))});
+    case InstKind::PatVariant: {
+      const auto& [sum, v] = program_.bodies.variants[p.a];
+      std::string s = spelling_.decl(*sum);
+      if (isEnumSum(sum)) return path + " == " + s + "::" + cppName(v->name);
+      spelling_.useHeader("<variant>");
+      std::string alt = s + "::" + cppName(v->name);
+      std::string payload =
+          "std::get<" + alt + ">(" + member(path, "value") + ")";
+      std::vector<std::string> tests{"std::holds_alternative<" + alt + ">(" +
+                                     member(path, "value") + ")"};
+      llvm::ArrayRef<std::uint32_t> subs = list(p.b);
+      for (std::size_t k = 0; k < subs.size() && k < v->fields.size(); ++k)
+        tests.push_back(
+            test(InstId{subs[k]}, payload + "." + cppName(v->fields[k].name)));
+      return conjunction(tests);
+    }
+    case InstKind::PatRecord: {
+      const std::vector<check::FieldInfo>& declared =
+          t->kind == TypeKind::Event ? t->event->fields : t->named->fields;
+      std::vector<std::string> tests;
+      llvm::ArrayRef<std::uint32_t> subs = list(p.a);
+      for (std::size_t k = 0; k < subs.size() && k < declared.size(); ++k)
+        tests.push_back(
+            test(InstId{subs[k]}, member(path, cppName(declared[k].name))));
+      return conjunction(tests);
+    }
+    case InstKind::PatOr: {
+      std::string l = test(InstId{p.a}, path);
+      std::string r = test(InstId{p.b}, path);
+      if (l.empty() || r.empty()) return "";
+      // Parentheses around a conjunction inside `||`, as -Wparentheses asks.
+      if (l.find(" && ") != std::string::npos) l = "(" + l + ")";
+      if (r.find(" && ") != std::string::npos) r = "(" + r + ")";
+      return l + " || " + r;
+    }
+    case InstKind::Invalid:
+    case InstKind::IntLit:
+    case InstKind::FloatLit:
+    case InstKind::BoolLit:
+    case InstKind::StringLit:
+    case InstKind::UnitLit:
+    case InstKind::DurationLit:
+    case InstKind::Interpolate:
+    case InstKind::ListLit:
+    case InstKind::MapLit:
+    case InstKind::RecordLit:
+    case InstKind::EventLit:
+    case InstKind::FieldDefault:
+    case InstKind::ParamRef:
+    case InstKind::KeyRef:
+    case InstKind::StoreRef:
+    case InstKind::LocalRef:
+    case InstKind::ActorRef:
+    case InstKind::Dependency:
+    case InstKind::CapabilityName:
+    case InstKind::Let:
+    case InstKind::StoreWrite:
+    case InstKind::Block:
+    case InstKind::If:
+    case InstKind::IfElse:
+    case InstKind::Match:
+    case InstKind::MatchArm:
+    case InstKind::Fail:
+    case InstKind::Unary:
+    case InstKind::Binary:
+    case InstKind::CallFn:
+    case InstKind::Variant:
+    case InstKind::OptionSome:
+    case InstKind::OptionNone:
+    case InstKind::OpaqueBuild:
+    case InstKind::OpaqueRaw:
+    case InstKind::FieldGet:
+    case InstKind::EnvelopeGet:
+    case InstKind::AgentRef:
+    case InstKind::Message:
+    case InstKind::CapCall:
+    case InstKind::Emit:
+    case InstKind::Method:
+    case InstKind::RefineCheck:
+    case InstKind::Unrefine:
+      // Not patterns.
+      return "";
+  }
+  return "";
+}
+
+void Lowerer::bind(InstId pattern, const std::string& path) {
+  const Inst& p = inst(pattern);
+  const Type* t = type(p.type);
+  if (p.kind == InstKind::PatBind) {
+    // A copy: the arm may write the store the value came from.
+    line(declareSlot(p.a) + path + ";");
+  } else if (p.kind == InstKind::PatSome) {
+    bind(InstId{p.a}, deref(path));
+  } else if (p.kind == InstKind::PatVariant) {
+    const auto& [sum, v] = program_.bodies.variants[p.a];
+    if (isEnumSum(sum)) return;
+    std::string alt = spelling_.decl(*sum) + "::" + cppName(v->name);
+    std::string payload =
+        "std::get<" + alt + ">(" + member(path, "value") + ")";
+    llvm::ArrayRef<std::uint32_t> subs = list(p.b);
+    for (std::size_t k = 0; k < subs.size() && k < v->fields.size(); ++k)
+      bind(InstId{subs[k]}, payload + "." + cppName(v->fields[k].name));
+  } else if (p.kind == InstKind::PatRecord) {
+    const std::vector<check::FieldInfo>& declared =
+        t->kind == TypeKind::Event ? t->event->fields : t->named->fields;
+    llvm::ArrayRef<std::uint32_t> subs = list(p.a);
+    for (std::size_t k = 0; k < subs.size() && k < declared.size(); ++k)
+      bind(InstId{subs[k]}, member(path, cppName(declared[k].name)));
+  }
+}
+
+}  // namespace herald::codegen::lower

@@ -1,0 +1,150 @@
+#pragma once
+// The text forms string interpolation prints (language reference, section
+// 8): numbers, strings and bools as themselves, `()`, `Some(x)` and `None`,
+// lists `[a, b]`, maps `[k: v]` (`[:]` when empty), instants in ISO-8601
+// UTC and durations as the runtime writes them. Generated types add their
+// own `append_text` overloads in their namespaces; `herald::text` calls
+// `append_text` unqualified, so argument-dependent lookup finds them, also
+// for elements of containers.
+#include <charconv>
+#include <concepts>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+#include "herald/envelope.hpp"
+#include "herald/ops.hpp"
+#include "herald/time.hpp"
+
+namespace herald {
+
+inline void append_text(std::string& out, std::string_view s) { out += s; }
+inline void append_text(std::string& out, const std::string& s) { out += s; }
+inline void append_text(std::string& out, const char* s) { out += s; }
+
+// Constrained so that nothing converts to bool (a pointer would) or to a
+// number on its way here.
+template <class T>
+requires std::same_as<T, bool>
+void append_text(std::string& out, T b) { out += b ? "true" : "false"; }
+
+template <class T>
+requires std::integral<T> &&(!std::same_as<T, bool>)&&(
+    !std::same_as<T, char>)void append_text(std::string& out, T n) {
+  char buf[24];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, n);
+  out.append(buf, end);
+}
+
+// The shortest form that reads back as the same double, always with a
+// point or an exponent, so that `1.0` does not print as an Int would.
+template <class T>
+requires std::floating_point<T>
+void append_text(std::string& out, T d) {
+  char buf[32];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, static_cast<double>(d));
+  std::string_view text(buf, static_cast<std::size_t>(end - buf));
+  out += text;
+  if (text.find_first_of(".eEn") == std::string_view::npos) out += ".0";
+}
+
+inline void append_text(std::string& out, Unit) { out += "()"; }
+inline void append_text(std::string& out, const Instant& at) {
+  out += format_instant(at);
+}
+inline void append_text(std::string& out, const Duration& d) {
+  out += format_duration(d);
+}
+inline void append_text(std::string& out, const EventId& id) {
+  out += id.str();
+}
+
+template <class T>
+void append_text(std::string& out, const std::optional<T>& value);
+template <class T>
+void append_text(std::string& out, const std::vector<T>& list);
+template <class K, class V>
+void append_text(std::string& out, const std::map<K, V>& map);
+
+template <class T>
+void append_text(std::string& out, const std::optional<T>& value) {
+  if (!value) {
+    out += "None";
+    return;
+  }
+  out += "Some(";
+  append_text(out, *value);
+  out += ')';
+}
+
+template <class T>
+void append_text(std::string& out, const std::vector<T>& list) {
+  out += '[';
+  bool first = true;
+  for (const T& item : list) {
+    if (!first) out += ", ";
+    append_text(out, item);
+    first = false;
+  }
+  out += ']';
+}
+
+template <class K, class V>
+void append_text(std::string& out, const std::map<K, V>& map) {
+  if (map.empty()) {
+    out += "[:]";
+    return;
+  }
+  out += '[';
+  bool first = true;
+  for (const auto& [key, value] : map) {
+    if (!first) out += ", ";
+    append_text(out, key);
+    out += ": ";
+    append_text(out, value);
+    first = false;
+  }
+  out += ']';
+}
+
+inline void append_text(std::string& out, const EventEnvelope& env) {
+  out += "EventEnvelope { eventId: ";
+  append_text(out, env.eventId);
+  out += ", eventType: ";
+  out += env.eventType;
+  out += ", publisherId: ";
+  out += env.publisherId;
+  out += ", sequence: ";
+  append_text(out, env.sequence);
+  out += ", emittedAt: ";
+  append_text(out, env.emittedAt);
+  out += ", schemaVersion: ";
+  append_text(out, env.schemaVersion);
+  out += ", causationId: ";
+  if (env.causationId) {
+    out += "Some(";
+    append_text(out, *env.causationId);
+    out += ')';
+  } else {
+    out += "None";
+  }
+  out += ", correlationId: ";
+  append_text(out, env.correlationId);
+  out += ", depth: ";
+  append_text(out, env.depth);
+  out += " }";
+}
+
+// `"a \(b) c"` is `herald::text("a ", b, " c")`.
+template <class... Parts>
+std::string text(const Parts&... parts) {
+  std::string out;
+  (append_text(out, parts), ...);
+  return out;
+}
+
+}  // namespace herald
