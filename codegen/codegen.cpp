@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "codegen/emit.h"
 #include "codegen/names.h"
 
 namespace herald::codegen {
@@ -34,25 +35,112 @@ std::string versionCheck() {
          "#endif\n";
 }
 
+bool isStandard(const std::string& header) {
+  return header.find('/') == std::string::npos;
+}
+
+// Standard headers, then library headers (`<herald/...>`, `<nlohmann/...>`),
+// then generated ones, each group sorted.
+std::string includes(const std::set<std::string>& headers,
+                     const std::set<std::string>& generated) {
+  std::string standard;
+  std::string library;
+  for (const std::string& h : headers)
+    (isStandard(h) ? standard : library) += "#include " + h + "\n";
+  std::string local;
+  for (const std::string& g : generated) local += "#include \"" + g + "\"\n";
+  std::string out;
+  for (const std::string* group : {&standard, &library, &local}) {
+    if (group->empty()) continue;
+    if (!out.empty()) out += "\n";
+    out += *group;
+  }
+  return out;
+}
+
+std::set<std::string> generatedHeaders(const check::Program& program,
+                                       const std::set<std::string>& contexts) {
+  std::set<std::string> out;
+  for (const std::string& name : contexts)
+    if (const check::ContextInfo* c = program.context(name))
+      out.insert(fileStemOf(*c) + ".h");
+  return out;
+}
+
+std::string section(const std::string& text) {
+  if (text.empty()) return {};
+  std::string out = text;
+  while (out.size() >= 2 && out[out.size() - 1] == '\n' &&
+         out[out.size() - 2] == '\n')
+    out.pop_back();
+  return out;
+}
+
+std::string joined(std::initializer_list<const std::string*> parts) {
+  std::string out;
+  for (const std::string* p : parts) {
+    std::string s = section(*p);
+    if (s.empty()) continue;
+    if (!out.empty()) out += "\n";
+    out += s;
+  }
+  return out;
+}
+
+void emitContext(const check::Program& program, const SourceManager& sources,
+                 const check::ContextInfo& ctx, const Options& options,
+                 std::vector<GeneratedFile>& files) {
+  Emitter e(program, sources, ctx);
+  emitTypes(e);
+  emitCodecs(e);
+  emitFns(e);
+  emitAgents(e);
+  emitServices(e);
+  const ContextOutput& o = e.out;
+  const std::string& ns = e.ns();
+  std::string stem = fileStemOf(ctx);
+
+  std::set<std::string> headerIncludes = e.header.headersUsed();
+  headerIncludes.insert("<herald/codec.hpp>");
+  headerIncludes.insert("<herald/version.hpp>");
+  std::set<std::string> headerContexts = e.header.contextsUsed();
+  headerContexts.erase(ctx.name);
+  std::string header =
+      banner(ctx, options) + "#pragma once\n\n" +
+      includes(headerIncludes, generatedHeaders(program, headerContexts)) +
+      "\n" + versionCheck() + "\nnamespace " + ns + " {\n\n";
+  header += joined({&o.forward, &o.values, &o.actorsEvents, &o.capabilities});
+  header += "\n}  // namespace " + ns + "\n";
+  if (!o.codecs.empty()) header += "\n" + section(o.codecs);
+  std::string rest = joined({&o.fns, &o.agents, &o.services, &o.registration});
+  header +=
+      "\nnamespace " + ns + " {\n\n" + rest + "\n}  // namespace " + ns + "\n";
+
+  std::set<std::string> sourceContexts = e.source.contextsUsed();
+  sourceContexts.erase(ctx.name);
+  std::set<std::string> generated = generatedHeaders(program, sourceContexts);
+  generated.insert(stem + ".h");
+  std::string source = banner(ctx, options) +
+                       includes(e.source.headersUsed(), generated) + "\n" +
+                       versionCheck() + "\nnamespace " + ns + " {\n\n";
+  std::string priv = joined({&o.privateDecls, &o.privateDefs});
+  if (!priv.empty())
+    source += "namespace {\n\n" + priv + "\n}  // namespace\n\n";
+  source += section(o.publicDefs) + "\n}  // namespace " + ns + "\n";
+  if (!o.codecDefs.empty()) source += "\n" + section(o.codecDefs);
+
+  files.push_back({stem + ".h", std::move(header)});
+  files.push_back({stem + ".cpp", std::move(source)});
+}
+
 }  // namespace
 
 std::vector<GeneratedFile> generate(const check::Program& program,
-                                    const SourceManager& /*sources*/,
+                                    const SourceManager& sources,
                                     const Options& options) {
   std::vector<GeneratedFile> files;
-  for (const auto& ctx : program.contexts) {
-    std::string stem = fileStemOf(*ctx);
-    std::string ns = namespaceOf(*ctx);
-    std::string header = banner(*ctx, options) + "#pragma once\n\n" +
-                         "#include <herald/version.hpp>\n\n" + versionCheck() +
-                         "\nnamespace " + ns + " {\n\n}  // namespace " + ns +
-                         "\n";
-    std::string source = banner(*ctx, options) + "#include \"" + stem +
-                         ".h\"\n\nnamespace " + ns + " {\n\n}  // namespace " +
-                         ns + "\n";
-    files.push_back({stem + ".h", std::move(header)});
-    files.push_back({stem + ".cpp", std::move(source)});
-  }
+  for (const auto& ctx : program.contexts)
+    emitContext(program, sources, *ctx, options, files);
   std::sort(files.begin(), files.end(),
             [](const GeneratedFile& a, const GeneratedFile& b) {
               return a.path < b.path;

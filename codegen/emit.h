@@ -1,0 +1,91 @@
+// The declaration emitters: what one context's header and source hold,
+// section by section (README.md, "Sections of a header"). codegen.cpp
+// assembles the sections, the includes and the banner.
+#pragma once
+
+#include <string>
+
+#include "checker/ir.h"
+#include "codegen/lower_body.h"
+#include "codegen/names.h"
+#include "frontend/source.h"
+
+namespace herald::codegen {
+
+struct ContextOutput {
+  // Header sections, in README order.
+  std::string forward;
+  std::string values;
+  std::string actorsEvents;
+  std::string capabilities;
+  std::string codecs;  // outside the context's namespace
+  std::string fns;
+  std::string agents;
+  std::string services;
+  std::string registration;
+  // Source parts: the anonymous namespace's prototypes, then its
+  // definitions, then the context namespace's definitions, then the codec
+  // definitions outside any namespace.
+  std::string privateDecls;
+  std::string privateDefs;
+  std::string publicDefs;
+  std::string codecDefs;
+};
+
+class Emitter {
+ public:
+  Emitter(const check::Program& program, const SourceManager& sources,
+          const check::ContextInfo& context);
+
+  const check::Program& program;
+  const SourceManager& sources;
+  const check::ContextInfo& context;
+  Spelling header;  // what the header's declarations spell
+  Spelling source;  // what the source's definitions and bodies spell
+  BodyLowering bodies;
+  ContextOutput out;
+
+  // `commerce::order`
+  [[nodiscard]] const std::string& ns() const { return ns_; }
+  // `::commerce::order::Name` of one of the context's declarations, for
+  // code outside its namespace.
+  [[nodiscard]] std::string global(const check::DeclInfo& decl) const;
+
+  // A parameter's C++ type: by value for scalars and enum classes,
+  // `const T&` otherwise.
+  [[nodiscard]] static std::string paramType(Spelling& spelling,
+                                             const check::Type* type);
+  // `const T& name` ... for a parameter list; `maybeUnused` marks each.
+  [[nodiscard]] static std::string params(
+      Spelling& spelling, const std::vector<check::FieldInfo>& fields,
+      bool maybeUnused);
+  // `name, name`.
+  [[nodiscard]] static std::string args(
+      const std::vector<check::FieldInfo>& fields);
+
+ private:
+  std::string ns_;
+};
+
+[[nodiscard]] bool isEnumSum(const check::TypeInfo& type);
+// Nominal value types that get a C++ declaration (aliases do not).
+[[nodiscard]] bool isDeclared(const check::TypeInfo& type);
+// A C++ string literal of `text`.
+[[nodiscard]] std::string quote(llvm::StringRef text);
+// Indents every non-empty line of `text` by `n` spaces.
+[[nodiscard]] std::string indent(const std::string& text, unsigned n);
+
+// emit_types.cpp: forward declarations, value types, actors, events and
+// capabilities; the validating constructors of opaque and refined types.
+void emitTypes(Emitter& e);
+// emit_codec.cpp: JSON codecs, text forms and EventInfo.
+void emitCodecs(Emitter& e);
+// emit_fns.cpp: context-level and static fns.
+void emitFns(Emitter& e);
+// emit_agents.cpp: agents, their fns, handlers, invariants and kinds.
+void emitAgents(Emitter& e);
+// emit_services.cpp: services (handlers, host-callable classes) and the
+// context's registration.
+void emitServices(Emitter& e);
+
+}  // namespace herald::codegen

@@ -1,0 +1,394 @@
+// Agents (section 7): per agent a class with its State, its Ref (the
+// address a message is sent to, one member per message handler), the typed
+// handle for host calls, its key's text form and its kind; in the source,
+// the handlers, agent fns, store initialisers, invariants, the state codec
+// and the message table.
+//
+// An invariant that reads the key cannot be a herald::Invariant, which sees
+// the state only: it is checked at the end of every handler body instead,
+// which is the same point of the transaction.
+#include <vector>
+
+#include <llvm/Support/Casting.h>
+
+#include "codegen/emit.h"
+
+namespace herald::codegen {
+
+namespace {
+
+using check::AgentInfo;
+using check::FieldInfo;
+using check::HandlerInfo;
+using check::Type;
+using check::TypeDefKind;
+using check::TypeKind;
+
+bool layered(const Type* t) {
+  return t != nullptr && t->kind == TypeKind::Named &&
+         (t->named->def == TypeDefKind::Opaque ||
+          t->named->def == TypeDefKind::Refined);
+}
+
+// A fn of an agent that needs no invocation (as the body lowering calls
+// it): it reads stores at most.
+bool effectFree(const check::FnInfo& fn) {
+  return fn.capabilitiesUsed.empty() && fn.commit.readOnly() &&
+         fn.given.empty();
+}
+
+// Only a handler without a result and without `by` can be messaged.
+bool messageable(const HandlerInfo& h) {
+  return h.by == nullptr &&
+         (h.result == nullptr || h.result->kind == TypeKind::Unit);
+}
+
+bool readsKey(const check::Program& p, std::uint32_t body) {
+  if (body == check::kNoBody) return false;
+  const check::Body& b = p.bodies.bodies[body];
+  for (std::uint32_t i = b.firstInst; i < b.endInst; ++i) {
+    const check::Inst& inst = p.bodies.insts[i];
+    if (inst.kind == check::InstKind::KeyRef) return true;
+    if (inst.kind == check::InstKind::CallFn &&
+        p.bodies.fns[inst.a]->agent != nullptr)
+      return true;
+  }
+  return false;
+}
+
+class AgentEmitter {
+ public:
+  AgentEmitter(Emitter& e, const AgentInfo& a)
+      : e_(e), a_(a), name_(cppName(a.name)) {
+    keyType_ = a.key ? a.key->type : e.program.types.string();
+    keyName_ = a.key ? cppName(a.key->name) : "key";
+    for (const check::InvariantInfo& inv : a.invariants)
+      if (readsKey(e.program, inv.body)) keyInvariants_.push_back(&inv);
+  }
+
+  void emit() {
+    header();
+    fns();
+    state();
+    invariants();
+    handlers();
+    handle();
+    keyText();
+    kind();
+  }
+
+ private:
+  std::string keyParam(Spelling& sp, bool maybeUnused) const {
+    return std::string(maybeUnused ? "[[maybe_unused]] " : "") +
+           Emitter::paramType(sp, keyType_) + " " + keyName_;
+  }
+  // The handle's parameters of a handler: the actor presented, then its
+  // own.
+  std::string hostParams(Spelling& sp, const HandlerInfo& h,
+                         bool maybeUnused) const {
+    std::string out;
+    if (h.by != nullptr)
+      out = std::string(maybeUnused ? "[[maybe_unused]] " : "") + "const " +
+            sp.decl(*h.by) + "& " + byName(h);
+    std::string own = Emitter::params(sp, h.params, maybeUnused);
+    if (!out.empty() && !own.empty()) out += ", ";
+    return out + own;
+  }
+  static std::string byName(const HandlerInfo& h) {
+    return h.byBinder.empty() ? "actor" : cppName(h.byBinder);
+  }
+  std::string handlerFn(const HandlerInfo& h) const {
+    return name_ + "_on_" + cppName(h.name);
+  }
+  // The call of a handler's function from a handle or the message table.
+  std::string handlerCall(const HandlerInfo& h, const std::string& key,
+                          const std::string& args) const {
+    std::string out = handlerFn(h) + "(tx, s, " + key;
+    if (h.by != nullptr && !h.byBinder.empty()) out += ", " + byName(h);
+    if (!args.empty()) out += ", " + args;
+    return out + ")";
+  }
+  std::string checkCall(const std::string& key) const {
+    if (keyInvariants_.empty()) return {};
+    return name_ + "_check_invariants(s, " + key + ");\n";
+  }
+
+  void header() {
+    Spelling& sp = e_.header;
+    sp.useHeader("<herald/agent.hpp>");
+    sp.useHeader("<herald/invocation.hpp>");
+    sp.useHeader("<herald/runtime.hpp>");
+    sp.useHeader("<string>");
+    sp.useHeader("<string_view>");
+    std::string& out = e_.out.agents;
+    out += "class " + name_ + " {\n public:\n";
+    out += "  using Key = " + sp.type(keyType_) + ";\n\n";
+    out += "  struct State {\n";
+    for (const check::StoreInfo& st : a_.stores)
+      out += "    " + sp.type(st.field.type) + " " + cppName(st.field.name) +
+             ";\n";
+    out += "  };\n\n";
+    out +=
+        "  // The address of one instance; a member per handler sends it "
+        "a\n  // one-way message, released when `tx` commits.\n";
+    out += "  struct Ref {\n    Key key;\n";
+    for (const HandlerInfo& h : a_.handlers) {
+      if (!messageable(h)) continue;
+      std::string ps = Emitter::params(sp, h.params, false);
+      out += "    void " + cppName(h.name) + "(herald::Invocation& tx" +
+             (ps.empty() ? "" : ", " + ps) + ") const;\n";
+    }
+    out +=
+        "    friend bool operator==(const Ref&, const Ref&) = default;\n"
+        "    friend auto operator<=>(const Ref&, const Ref&) = default;\n";
+    out += "  };\n\n";
+    out += "  static " + name_ + " at(herald::Runtime& rt, Key " + keyName_ +
+           ");\n";
+    for (const HandlerInfo& h : a_.handlers)
+      out += "  " + sp.result(h.result) + " " + cppName(h.name) + "(" +
+             hostParams(sp, h, false) + ");\n";
+    out += "  // The committed state.\n  State state() const;\n\n";
+    out += "  static const herald::AgentKind<State>& kind();\n";
+    out += "  // The key as the runtime addresses the instance.\n";
+    out += "  static std::string key_text(const Key& key);\n";
+    out += "  static Key key_from_text(std::string_view text);\n\n";
+    out += " private:\n  " + name_ + "(herald::Runtime& rt, Key " + keyName_ +
+           ");\n  Key key_;\n  herald::AgentRef<State> ref_;\n};\n\n";
+  }
+
+  void fns() {
+    Spelling& sp = e_.source;
+    for (const auto& fn : a_.fns) {
+      std::string lead = effectFree(*fn)
+                             ? "[[maybe_unused]] const " + name_ + "::State& s"
+                             : "[[maybe_unused]] herald::Invocation& tx, "
+                               "[[maybe_unused]] " +
+                                   name_ + "::State& s";
+      lead += ", " + keyParam(sp, true);
+      std::string ps = Emitter::params(sp, fn->sig.params, true);
+      std::string sig = sp.result(fn->sig.result) + " " + name_ + "_" +
+                        cppName(fn->name) + "(" + lead +
+                        (ps.empty() ? "" : ", " + ps) + ")";
+      e_.out.privateDecls += "[[maybe_unused]] " + sig + ";\n";
+      if (fn->body == check::kNoBody) continue;
+      e_.out.privateDefs +=
+          sig + " {\n" + e_.bodies.statements(fn->body, 2) + "}\n\n";
+    }
+  }
+
+  void handlers() {
+    Spelling& sp = e_.source;
+    for (const HandlerInfo& h : a_.handlers) {
+      std::string ps =
+          "[[maybe_unused]] herald::Invocation& tx, "
+          "[[maybe_unused]] " +
+          name_ + "::State& s, " + keyParam(sp, true);
+      if (h.by != nullptr && !h.byBinder.empty())
+        ps += ", [[maybe_unused]] const " + sp.decl(*h.by) + "& " + byName(h);
+      std::string own = Emitter::params(sp, h.params, true);
+      if (!own.empty()) ps += ", " + own;
+      std::string sig =
+          sp.result(h.result) + " " + handlerFn(h) + "(" + ps + ")";
+      e_.out.privateDecls += sig + ";\n";
+      e_.out.privateDefs +=
+          sig + " {\n" +
+          (h.body == check::kNoBody ? std::string()
+                                    : e_.bodies.statements(h.body, 2)) +
+          "}\n\n";
+      if (!messageable(h)) continue;
+      // The message table's entry: decode the argument struct, then run.
+      std::string args;
+      for (const FieldInfo& p : h.params)
+        args += std::string(args.empty() ? "" : ", ") + "args.at(" +
+                quote(p.name) + ").get<" + sp.type(p.type) + ">()";
+      e_.out.privateDefs +=
+          "void " + name_ + "_run_" + cppName(h.name) +
+          "(herald::Invocation& tx, " + name_ +
+          "::State& s, std::string_view key, [[maybe_unused]] const "
+          "nlohmann::json& args) {\n  const " +
+          name_ + "::Key k = " + name_ + "::key_from_text(key);\n  " +
+          handlerCall(h, "k", args) + ";\n" + indent(checkCall("k"), 2) +
+          "}\n\n";
+    }
+  }
+
+  void state() {
+    Spelling& sp = e_.source;
+    std::string st = name_ + "::State";
+    std::string init = st + "{";
+    std::string encode = "  nlohmann::json j = nlohmann::json::object();\n";
+    std::string decode = st + "{";
+    for (std::size_t k = 0; k < a_.stores.size(); ++k) {
+      const check::StoreInfo& s = a_.stores[k];
+      std::string n = cppName(s.field.name);
+      std::string sep = k == 0 ? "" : ", ";
+      init += sep + "." + n + " = " +
+              (s.body == check::kNoBody ? sp.type(s.field.type) + "()"
+                                        : e_.bodies.expression(s.body));
+      encode += "  j[" + quote(s.field.name) + "] = s." + n + ";\n";
+      decode += sep + "." + n + " = j.at(" + quote(s.field.name) + ").get<" +
+                sp.type(s.field.type) + ">()";
+    }
+    std::string& out = e_.out.privateDefs;
+    out += st + " " + name_ + "_initial() { return " + init + "}; }\n\n";
+    out += "nlohmann::json " + name_ + "_encode_state([[maybe_unused]] const " +
+           st + "& s) {\n" + encode + "  return j;\n}\n\n";
+    out += st + " " + name_ +
+           "_decode_state([[maybe_unused]] const nlohmann::json& j, "
+           "[[maybe_unused]] std::int64_t state_version) {\n  return " +
+           decode + "};\n}\n\n";
+  }
+
+  void invariants() {
+    Spelling& sp = e_.source;
+    std::string st = name_ + "::State";
+    std::string checks;
+    for (const check::InvariantInfo& inv : a_.invariants) {
+      if (inv.body == check::kNoBody) continue;
+      std::string expr = e_.bodies.expression(inv.body);
+      bool key = false;
+      for (const check::InvariantInfo* k : keyInvariants_) key |= k == &inv;
+      if (key) {
+        sp.useHeader("<herald/errors.hpp>");
+        checks += "  if (!(" + expr + "))\n    throw herald::HandlerFailure(" +
+                  quote("invariant '" + inv.name + "' does not hold") + ");\n";
+        continue;
+      }
+      e_.out.privateDefs += "bool " + name_ + "_invariant_" +
+                            cppName(inv.name) + "([[maybe_unused]] const " +
+                            st + "& s) {\n  return " + expr + ";\n}\n\n";
+    }
+    if (keyInvariants_.empty()) return;
+    e_.out.privateDefs += "void " + name_ + "_check_invariants(const " + st +
+                          "& s, " + keyParam(sp, true) + ") {\n" + checks +
+                          "}\n\n";
+  }
+
+  void handle() {
+    Spelling& sp = e_.source;
+    std::string& out = e_.out.publicDefs;
+    out += name_ + " " + name_ + "::at(herald::Runtime& rt, Key " + keyName_ +
+           ") { return " + name_ + "(rt, std::move(" + keyName_ + ")); }\n\n";
+    out += name_ + "::" + name_ + "(herald::Runtime& rt, Key " + keyName_ +
+           ")\n    : key_(std::move(" + keyName_ +
+           ")), ref_(rt, kind(), key_text(key_)) {}\n\n";
+    for (const HandlerInfo& h : a_.handlers) {
+      std::string call = handlerCall(h, "key_", Emitter::args(h.params));
+      std::string check = checkCall("key_");
+      bool value = h.result != nullptr && h.result->kind != TypeKind::Unit &&
+                   h.result->kind != TypeKind::Never;
+      std::string body;
+      if (!value)
+        body = "    " + call + ";\n" + indent(check, 4);
+      else if (check.empty())
+        body = "    return " + call + ";\n";
+      else
+        body = "    auto result = " + call + ";\n" + indent(check, 4) +
+               "    return result;\n";
+      out += sp.result(h.result) + " " + name_ + "::" + cppName(h.name) + "(" +
+             hostParams(sp, h, true) + ") {\n  return ref_.call(" +
+             quote(h.name) + ", [&](herald::Invocation& tx, State& s) {\n" +
+             body + "  });\n}\n\n";
+      if (!messageable(h)) continue;
+      std::string ps = Emitter::params(sp, h.params, false);
+      out += "void " + name_ + "::Ref::" + cppName(h.name) +
+             "(herald::Invocation& tx" + (ps.empty() ? "" : ", " + ps) +
+             ") const {\n  nlohmann::json args = nlohmann::json::object();\n";
+      for (const FieldInfo& p : h.params)
+        out += "  args[" + quote(p.name) + "] = " + cppName(p.name) + ";\n";
+      out += "  tx.send(" + name_ + "::kind(), " + name_ + "::key_text(key), " +
+             quote(h.name) + ", std::move(args));\n}\n\n";
+    }
+    out += name_ + "::State " + name_ +
+           "::state() const { return ref_.state(); }\n\n";
+  }
+
+  void keyText() {
+    std::string encode = "key";
+    std::vector<const Type*> layers;  // outermost first
+    const Type* core = keyType_;
+    for (std::size_t depth = 0; layered(core) && depth < 64; ++depth) {
+      encode += core->named->def == TypeDefKind::Opaque ? ".raw()" : ".value()";
+      layers.push_back(core);
+      core = core->named->base;
+    }
+    auto wrap = [&](std::string inner) {
+      for (auto it = layers.rbegin(); it != layers.rend(); ++it)
+        inner = e_.source.type(*it) +
+                ((*it)->named->def == TypeDefKind::Opaque ? "::from_raw("
+                                                          : "::from(") +
+                inner + ")";
+      return inner;
+    };
+    std::string toText;
+    std::string fromText;
+    if (core->kind == TypeKind::String) {
+      toText = "  return " + encode + ";\n";
+      fromText = "  return " + wrap("std::string(text)") + ";\n";
+    } else if (core->kind == TypeKind::Int) {
+      e_.source.useHeader("<charconv>");
+      e_.source.useHeader("<stdexcept>");
+      toText = "  return std::to_string(" + encode + ");\n";
+      fromText =
+          "  std::int64_t n = 0;\n  auto [end, ec] = "
+          "std::from_chars(text.data(), "
+          "text.data() + text.size(), n);\n  if (ec != std::errc() || end != "
+          "text.data() + text.size())\n    throw std::invalid_argument(" +
+          quote("not a key of " + a_.qualified + ": ") +
+          " + std::string(text));\n  return " + wrap("n") + ";\n";
+    } else {
+      toText = "  return nlohmann::json(key).dump();\n";
+      fromText = "  return nlohmann::json::parse(text).get<Key>();\n";
+    }
+    e_.out.publicDefs += "std::string " + name_ +
+                         "::key_text([[maybe_unused]] const Key& key) {\n" +
+                         toText + "}\n\n" + name_ + "::Key " + name_ +
+                         "::key_from_text(std::string_view text) {\n" +
+                         fromText + "}\n\n";
+  }
+
+  void kind() {
+    std::string invs;
+    for (const check::InvariantInfo& inv : a_.invariants) {
+      bool key = false;
+      for (const check::InvariantInfo* k : keyInvariants_) key |= k == &inv;
+      if (key || inv.body == check::kNoBody) continue;
+      invs += "          {" + quote(inv.name) + ", &" + name_ + "_invariant_" +
+              cppName(inv.name) + "},\n";
+    }
+    std::string hs;
+    for (const HandlerInfo& h : a_.handlers)
+      if (messageable(h))
+        hs += "          {" + quote(h.name) + ", &" + name_ + "_run_" +
+              cppName(h.name) + "},\n";
+    e_.out.publicDefs +=
+        "const herald::AgentKind<" + name_ + "::State>& " + name_ +
+        "::kind() {\n  static const herald::AgentKind<State> instance(\n"
+        "      herald::AgentKindSpec<State>{\n          .context = " +
+        quote(e_.context.name) + ",\n          .name = " + quote(a_.name) +
+        ",\n          .state_version = 1,\n          .initial = &" + name_ +
+        "_initial,\n          .encode_state = &" + name_ +
+        "_encode_state,\n          .decode_state = &" + name_ +
+        "_decode_state,\n          .invariants =\n              {\n" +
+        indent(invs, 4) + "              },\n          .handlers =\n" +
+        "              {\n" + indent(hs, 4) +
+        "              },\n      });\n  return instance;\n}\n\n";
+  }
+
+  Emitter& e_;
+  const AgentInfo& a_;
+  std::string name_;
+  const Type* keyType_ = nullptr;
+  std::string keyName_;
+  std::vector<const check::InvariantInfo*> keyInvariants_;
+};
+
+}  // namespace
+
+void emitAgents(Emitter& e) {
+  for (const auto& d : e.context.decls)
+    if (const auto* a = llvm::dyn_cast<AgentInfo>(d.get()))
+      AgentEmitter(e, *a).emit();
+}
+
+}  // namespace herald::codegen

@@ -1,0 +1,211 @@
+// JSON codecs (nlohmann::adl_serializer specialisations), text forms
+// (append_text) and herald::EventInfo, for every value type and event.
+//
+// Wire forms: a record or event is an object of its fields; an enum-class
+// sum the variant's name; a sum with payloads an object with one member,
+// the variant's name, holding an object of its fields; an opaque or refined
+// value its base's form. Decoding ignores unknown members, fills an absent
+// event field that has a default with the default, and validates
+// refinements through `from_raw` and `from`.
+#include <vector>
+
+#include <llvm/Support/Casting.h>
+
+#include "codegen/emit.h"
+
+namespace herald::codegen {
+
+namespace {
+
+using check::FieldInfo;
+using check::TypeDefKind;
+using check::TypeInfo;
+using llvm::dyn_cast;
+
+// `T{.a = <a>, ...}` decoded from the object `j`.
+std::string decodeFields(Emitter& e, const std::string& type,
+                         const std::vector<FieldInfo>& fields,
+                         const std::string& j, bool defaults) {
+  std::string out = type + "{";
+  for (std::size_t k = 0; k < fields.size(); ++k) {
+    const FieldInfo& f = fields[k];
+    std::string key = quote(f.name);
+    std::string get =
+        j + ".at(" + key + ").get<" + e.source.type(f.type) + ">()";
+    if (defaults && f.defaultBody != check::kNoBody)
+      get = j + ".contains(" + key + ") ? " + get + " : " +
+            e.bodies.expression(f.defaultBody);
+    out +=
+        std::string(k == 0 ? "" : ", ") + "." + cppName(f.name) + " = " + get;
+  }
+  return out + "}";
+}
+
+std::string encodeFields(const std::vector<FieldInfo>& fields,
+                         const std::string& j, const std::string& v) {
+  std::string out = "  " + j + " = nlohmann::json::object();\n";
+  for (const FieldInfo& f : fields)
+    out += "  " + j + "[" + quote(f.name) + "] = " + v + "." + cppName(f.name) +
+           ";\n";
+  return out;
+}
+
+std::string textFields(const std::vector<FieldInfo>& fields,
+                       const std::string& v, const std::string& open,
+                       const std::string& close) {
+  if (fields.empty()) return {};
+  std::string out;
+  for (std::size_t k = 0; k < fields.size(); ++k) {
+    out += "  out += " + quote((k == 0 ? open : ", ") + fields[k].name + ": ") +
+           ";\n  append_text(out, " + v + "." + cppName(fields[k].name) +
+           ");\n";
+  }
+  return out + "  out += " + quote(close) + ";\n";
+}
+
+struct Codec {
+  std::string encode;  // statements: `j` from `v`
+  std::string decode;  // statements returning the value from `j`
+  std::string text;    // statements: append `v` to `out`
+};
+
+Codec typeCodec(Emitter& e, const TypeInfo& t) {
+  Codec c;
+  std::string name = cppName(t.name);
+  switch (t.def) {
+    case TypeDefKind::Alias:
+      break;
+    case TypeDefKind::Record:
+      c.encode = encodeFields(t.fields, "j", "v");
+      c.decode =
+          "  return " + decodeFields(e, name, t.fields, "j", false) + ";\n";
+      c.text = "  out += " + quote(t.name) + ";\n" +
+               textFields(t.fields, "v", " { ", " }");
+      break;
+    case TypeDefKind::Sum:
+      if (isEnumSum(t)) {
+        c.encode = "  switch (v) {\n";
+        c.text = "  switch (v) {\n";
+        for (const check::VariantInfo& var : t.variants) {
+          std::string alt = name + "::" + cppName(var.name);
+          c.encode += "    case " + alt + ":\n      j = " + quote(var.name) +
+                      ";\n      return;\n";
+          c.text += "    case " + alt + ":\n      out += " + quote(var.name) +
+                    ";\n      return;\n";
+          c.decode +=
+              "  if (text == " + quote(var.name) + ") return " + alt + ";\n";
+        }
+        c.encode += "  }\n";
+        c.text += "  }\n";
+        c.decode =
+            "  const std::string& text = j.get_ref<const "
+            "std::string&>();\n" +
+            c.decode;
+      } else {
+        for (const check::VariantInfo& var : t.variants) {
+          std::string alt = name + "::" + cppName(var.name);
+          c.encode +=
+              "  if (const auto* p = std::get_if<" + alt + ">(&v.value)) {\n" +
+              indent(encodeFields(var.fields, "payload", "(*p)"), 2) +
+              "    j = nlohmann::json::object();\n    j[" + quote(var.name) +
+              "] = std::move(payload);\n    return;\n" + "  }\n";
+          c.decode += "  if (j.contains(" + quote(var.name) + ")) {\n" +
+                      "    [[maybe_unused]] const nlohmann::json& p = j.at(" +
+                      quote(var.name) + ");\n    return " + name + "{" +
+                      decodeFields(e, alt, var.fields, "p", false) +
+                      "};\n  }\n";
+          c.text += "  if (const auto* p = std::get_if<" + alt +
+                    ">(&v.value)) {\n    out += " + quote(var.name) + ";\n" +
+                    indent(textFields(var.fields, "(*p)", "(", ")"), 2) +
+                    "    return;\n  }\n";
+        }
+        c.encode = "  nlohmann::json payload;\n" + c.encode;
+        e.source.useHeader("<variant>");
+      }
+      c.decode += "  throw std::invalid_argument(" +
+                  quote("not a variant of " + t.qualified + ": ") +
+                  " + j.dump());\n";
+      e.source.useHeader("<stdexcept>");
+      break;
+    case TypeDefKind::Opaque:
+      c.encode = "  j = v.raw();\n";
+      c.decode = "  return " + name + "::from_raw(j.get<" +
+                 e.source.type(t.base) + ">());\n";
+      c.text = "  out += " + quote(t.name) + ";\n";
+      break;
+    case TypeDefKind::Refined:
+      c.encode = "  j = v.value();\n";
+      c.decode = "  return " + name + "::from(j.get<" + e.source.type(t.base) +
+                 ">());\n";
+      c.text = "  append_text(out, v.value());\n";
+      break;
+  }
+  return c;
+}
+
+void emitCodec(Emitter& e, const check::DeclInfo& d, const Codec& c) {
+  std::string name = cppName(d.name);
+  std::string global = e.global(d);
+  std::string serializer = "nlohmann::adl_serializer<" + global + ">";
+  e.out.codecs += "template <>\nstruct " + serializer +
+                  " {\n  static void to_json(nlohmann::json& j, const " +
+                  global + "& v);\n  static " + global +
+                  " from_json(const nlohmann::json& j);\n};\n\n";
+  // The bodies live in the context's namespace, where its names resolve.
+  e.out.privateDefs += "void " + name + "_to_json(nlohmann::json& j, const " +
+                       name + "& v) {\n" + c.encode + "}\n\n" + name + " " +
+                       name + "_from_json(const nlohmann::json& j) {\n" +
+                       c.decode + "}\n\n";
+  e.out.codecDefs +=
+      "void " + serializer + "::to_json(nlohmann::json& j, const " + global +
+      "& v) {\n  ::" + e.ns() + "::" + name + "_to_json(j, v);\n}\n\n" +
+      global + " " + serializer +
+      "::from_json(const nlohmann::json& j) {\n  return ::" + e.ns() +
+      "::" + name + "_from_json(j);\n}\n\n";
+  e.out.fns += "void append_text(std::string& out, const " + name + "& v);\n";
+  e.out.publicDefs +=
+      "void append_text(std::string& out, [[maybe_unused]] const " + name +
+      "& v) {\n  using herald::append_text;\n" + c.text + "}\n\n";
+}
+
+}  // namespace
+
+void emitCodecs(Emitter& e) {
+  e.header.useHeader("<nlohmann/json.hpp>");
+  e.header.useHeader("<string>");
+  e.source.useHeader("<herald/codec.hpp>");
+  e.source.useHeader("<herald/text.hpp>");
+  e.source.useHeader("<nlohmann/json.hpp>");
+  bool any = false;
+  for (const auto& d : e.context.decls) {
+    if (const auto* t = dyn_cast<TypeInfo>(d.get())) {
+      if (!isDeclared(*t)) continue;
+      emitCodec(e, *t, typeCodec(e, *t));
+      any = true;
+    } else if (const auto* ev = dyn_cast<check::EventInfo>(d.get())) {
+      Codec c;
+      std::string name = cppName(ev->name);
+      c.encode = encodeFields(ev->fields, "j", "v");
+      c.decode =
+          "  return " + decodeFields(e, name, ev->fields, "j", true) + ";\n";
+      c.text = "  out += " + quote(ev->name) + ";\n" +
+               textFields(ev->fields, "v", " { ", " }");
+      emitCodec(e, *ev, c);
+      e.header.useHeader("<herald/event_type.hpp>");
+      e.header.useHeader("<cstdint>");
+      e.header.useHeader("<string_view>");
+      e.out.codecs += "template <>\nstruct herald::EventInfo<" + e.global(*ev) +
+                      "> {\n  static constexpr std::string_view owner = " +
+                      quote(e.context.name) +
+                      ";\n  static constexpr std::string_view name = " +
+                      quote(ev->qualified) +
+                      ";\n  static constexpr std::int64_t schema_version = " +
+                      std::to_string(ev->pinnedSchema.value_or(1)) +
+                      ";\n};\n\n";
+      any = true;
+    }
+  }
+  if (any) e.out.fns += "\n";
+}
+
+}  // namespace herald::codegen

@@ -1,0 +1,208 @@
+// Services (section 8) and the context's registration (section 9): the
+// handler functions and service fns in the source, a class per
+// host-callable service, and `context(...)`, which declares the owned
+// events, the agents, the agent kinds of other contexts that handlers
+// message, the user capabilities handlers use (the host's implementations,
+// one parameter each, sorted by qualified name), the host services and
+// every subscription with its compiled pattern and `via`.
+#include <cctype>
+#include <map>
+#include <set>
+#include <vector>
+
+#include <llvm/Support/Casting.h>
+
+#include "codegen/emit.h"
+#include "codegen/predicate.h"
+
+namespace herald::codegen {
+
+namespace {
+
+using check::HandlerInfo;
+using check::ServiceInfo;
+using check::TypeKind;
+using llvm::dyn_cast;
+
+std::string byName(const HandlerInfo& h) {
+  return h.byBinder.empty() ? "actor" : cppName(h.byBinder);
+}
+
+void emitService(Emitter& e, const ServiceInfo& svc) {
+  Spelling& sp = e.source;
+  std::string name = cppName(svc.name);
+  for (const auto& fn : svc.fns) {
+    std::string sig = sp.result(fn->sig.result) + " " + name + "_" +
+                      cppName(fn->name) + "(" +
+                      Emitter::params(sp, fn->sig.params, true) + ")";
+    e.out.privateDecls += "[[maybe_unused]] " + sig + ";\n";
+    if (fn->body != check::kNoBody)
+      e.out.privateDefs +=
+          sig + " {\n" + e.bodies.statements(fn->body, 2) + "}\n\n";
+  }
+  for (const HandlerInfo& h : svc.handlers) {
+    std::string ps = "[[maybe_unused]] herald::Invocation& tx";
+    if (h.by != nullptr && !h.byBinder.empty())
+      ps += ", [[maybe_unused]] const " + sp.decl(*h.by) + "& " + byName(h);
+    std::string own = Emitter::params(sp, h.params, true);
+    if (!own.empty()) ps += ", " + own;
+    std::string sig = sp.result(h.result) + " " + name + "_on_" +
+                      cppName(h.name) + "(" + ps + ")";
+    e.out.privateDecls += sig + ";\n";
+    e.out.privateDefs +=
+        sig + " {\n" +
+        (h.body == check::kNoBody ? std::string()
+                                  : e.bodies.statements(h.body, 2)) +
+        "}\n\n";
+  }
+  if (svc.subscription) return;
+  // A host-callable service.
+  Spelling& hp = e.header;
+  hp.useHeader("<herald/runtime.hpp>");
+  hp.useHeader("<herald/service.hpp>");
+  std::string& out = e.out.services;
+  out += "class " + name + " {\n public:\n  static " + name +
+         " in(herald::Runtime& rt);\n";
+  auto hostParams = [&](Spelling& s, const HandlerInfo& h, bool unused) {
+    std::string p;
+    if (h.by != nullptr)
+      p = std::string(unused ? "[[maybe_unused]] " : "") + "const " +
+          s.decl(*h.by) + "& " + byName(h);
+    std::string own = Emitter::params(s, h.params, unused);
+    if (!p.empty() && !own.empty()) p += ", ";
+    return p + own;
+  };
+  for (const HandlerInfo& h : svc.handlers)
+    out += "  " + hp.result(h.result) + " " + cppName(h.name) + "(" +
+           hostParams(hp, h, false) + ");\n";
+  out += "\n private:\n  explicit " + name +
+         "(herald::Runtime& rt);\n  herald::ServiceRef ref_;\n};\n\n";
+  std::string& defs = e.out.publicDefs;
+  defs += name + " " + name + "::in(herald::Runtime& rt) { return " + name +
+          "(rt); }\n\n" + name + "::" + name +
+          "(herald::Runtime& rt) : ref_(rt, " + quote(svc.qualified) +
+          ") {}\n\n";
+  for (const HandlerInfo& h : svc.handlers) {
+    std::string args;
+    if (h.by != nullptr && !h.byBinder.empty()) args = byName(h);
+    std::string own = Emitter::args(h.params);
+    if (!args.empty() && !own.empty()) args += ", ";
+    args += own;
+    defs += sp.result(h.result) + " " + name + "::" + cppName(h.name) + "(" +
+            hostParams(sp, h, true) + ") {\n  return ref_.call(" +
+            quote(h.name) + ", [&](herald::Invocation& tx) { return " + name +
+            "_on_" + cppName(h.name) + "(tx" +
+            (args.empty() ? "" : ", " + args) + "); });\n}\n\n";
+  }
+}
+
+// Every handler of the context, agents' and services'.
+std::vector<const HandlerInfo*> allHandlers(const check::ContextInfo& ctx) {
+  std::vector<const HandlerInfo*> out;
+  for (const auto& d : ctx.decls) {
+    if (const auto* a = dyn_cast<check::AgentInfo>(d.get()))
+      for (const HandlerInfo& h : a->handlers) out.push_back(&h);
+    if (const auto* s = dyn_cast<ServiceInfo>(d.get()))
+      for (const HandlerInfo& h : s->handlers) out.push_back(&h);
+  }
+  return out;
+}
+
+std::string subscription(Emitter& e, const ServiceInfo& svc) {
+  const check::SubscriptionInfo& sub = *svc.subscription;
+  if (sub.event == nullptr || svc.handlers.empty()) return {};
+  Spelling& sp = e.source;
+  const HandlerInfo& h = svc.handlers.front();
+  std::string ev = sp.type(sub.event->type);
+  std::string out = "  ctx.subscribe<" + ev +
+                    ">({\n      .service = " + quote(svc.qualified) + ",\n";
+  if (sub.predicate.kind == check::Predicate::Kind::True)
+    out += "      .pattern = {},\n";
+  else
+    out += "      .pattern = [](const " + ev + "& event) { return " +
+           predicateTest(sp, sub.predicate, sub.event->type, "event") +
+           "; },\n";
+  if (sub.via && (sub.via->low || sub.via->high)) {
+    out += "      .via = herald::via_schema(" +
+           std::to_string(sub.via->low.value_or(1)) + ", ";
+    if (sub.via->high) {
+      out += std::to_string(*sub.via->high) + "),\n";
+    } else {
+      sp.useHeader("<optional>");
+      out += "std::nullopt),\n";
+    }
+  } else {
+    out += "      .via = {},\n";
+  }
+  bool env = h.params.size() > 1;
+  out += "      .handler =\n          [](herald::Invocation& tx, const " + ev +
+         "& event, " + (env ? "" : "[[maybe_unused]] ") +
+         "const herald::EventEnvelope& envelope) {\n            " +
+         cppName(svc.name) + "_on_" + cppName(h.name) + "(tx, event" +
+         (env ? ", envelope" : "") + ");\n          },\n  });\n";
+  return out;
+}
+
+}  // namespace
+
+void emitServices(Emitter& e) {
+  for (const auto& d : e.context.decls)
+    if (const auto* s = dyn_cast<ServiceInfo>(d.get())) emitService(e, *s);
+
+  // The registration's parameters: the user capabilities handlers use.
+  std::map<std::string, const check::CapabilityInfo*> caps;
+  std::set<std::string> usedAgents;
+  for (const HandlerInfo* h : allHandlers(e.context)) {
+    for (const check::CapabilityInfo* c : h->capabilitiesUsed)
+      if (c->firstParty == check::FirstParty::None) caps[c->qualified] = c;
+    for (const check::CommitShape::Message& m : h->commit.sends)
+      if (m.agent != nullptr && m.agent->context != &e.context)
+        usedAgents.insert(m.agent->qualified);
+  }
+  std::string params;
+  std::string registers;
+  std::set<std::string> taken{"ctx"};
+  for (const auto& [qualified, cap] : caps) {
+    std::string p = cppName(cap->name);
+    p[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(p[0])));
+    std::string unique = p;
+    for (unsigned n = 2; taken.count(unique) != 0; ++n)
+      unique = p + "_" + std::to_string(n);
+    taken.insert(unique);
+    if (!params.empty()) params += ", ";
+    params += e.header.decl(*cap) + "& " + unique;
+    registers += "  ctx.capability<" + e.source.decl(*cap) + ">(" +
+                 quote(qualified) + ", &" + unique + ");\n";
+  }
+
+  e.header.useHeader("<herald/context.hpp>");
+  e.out.registration += "// The context's registration, for Runtime::install.";
+  if (!caps.empty())
+    e.out.registration +=
+        " The host's\n// implementations of its capabilities must outlive the "
+        "runtime.";
+  e.out.registration += "\nherald::Context context(" + params + ");\n";
+
+  std::string body = "  herald::Context ctx(" + quote(e.context.name) + ");\n";
+  for (const auto& d : e.context.decls)
+    if (const auto* ev = dyn_cast<check::EventInfo>(d.get()))
+      body += "  ctx.owns<" + cppName(ev->name) + ">();\n";
+  for (const auto& d : e.context.decls)
+    if (const auto* a = dyn_cast<check::AgentInfo>(d.get()))
+      body += "  ctx.agent(" + cppName(a->name) + "::kind());\n";
+  for (const std::string& a : usedAgents)
+    body += "  ctx.uses_agent(" + quote(a) + ");\n";
+  body += registers;
+  for (const auto& d : e.context.decls) {
+    const auto* s = dyn_cast<ServiceInfo>(d.get());
+    if (s == nullptr) continue;
+    if (s->subscription)
+      body += subscription(e, *s);
+    else
+      body += "  ctx.service(" + quote(s->qualified) + ");\n";
+  }
+  e.out.publicDefs += "herald::Context context(" + params + ") {\n" + body +
+                      "  return ctx;\n}\n";
+}
+
+}  // namespace herald::codegen
