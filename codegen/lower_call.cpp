@@ -128,7 +128,7 @@ Cpp Lowerer::method(const Inst& i) {
   };
   // A receiver of a C++ member call: a std::string even when written as a
   // literal.
-  auto self = [&]() { return paren(make(exact(recv)), Prec::Primary); };
+  auto self = [&]() { return exactOperand(recv, Prec::Primary); };
   spelling_.useHeader("<herald/ops.hpp>");
   switch (static_cast<BuiltinMethod>(i.sub)) {
     case BuiltinMethod::StringLen:

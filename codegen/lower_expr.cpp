@@ -81,6 +81,13 @@ std::string Lowerer::exact(InstId id, const Type* want) {
   return exactText(expr(id, want), typeOf(id));
 }
 
+std::string Lowerer::exactOperand(InstId id, Prec limit, const Type* want) {
+  Cpp c = expr(id, want);
+  bool wrap = c.exact && !c.isVoid && c.prec > limit;
+  std::string text = exactText(std::move(c), typeOf(id));
+  return wrap ? "(" + text + ")" : text;
+}
+
 std::string Lowerer::value(InstId id, const Type* want) {
   return operandText(expr(id, want), Prec::Ternary);
 }
@@ -227,8 +234,11 @@ Cpp Lowerer::binary(const Inst& i) {
       name = "rem", sym = "%", prec = Prec::Mul;
       break;
     case BinaryOp::Or: {
-      std::string l = operand(a, Prec::Or, lt);
-      return make(l + " || " + operand(b, Prec::And, rt), Prec::Or);
+      // `&&` inside `||` is parenthesised, as -Wparentheses asks.
+      Cpp l = expr(a, lt);
+      if (l.prec == Prec::And) l.prec = Prec::Ternary;
+      std::string left = operandText(std::move(l), Prec::Or);
+      return make(left + " || " + operand(b, Prec::Compare, rt), Prec::Or);
     }
     case BinaryOp::And: {
       std::string l = operand(a, Prec::And, lt);
@@ -274,9 +284,8 @@ Cpp Lowerer::binary(const Inst& i) {
   }
   // String `+` needs a std::string on the left; Float, Instant and
   // Duration use C++'s own operators.
-  std::string left = lt->kind == TypeKind::String
-                         ? paren(make(exact(a, lt)), prec)
-                         : operand(a, prec, lt);
+  std::string left = lt->kind == TypeKind::String ? exactOperand(a, prec, lt)
+                                                  : operand(a, prec, lt);
   Prec right = prec == Prec::Add ? Prec::Mul : Prec::Unary;
   return make(left + " " + sym + " " + operand(b, right, rt), prec);
 }

@@ -64,6 +64,9 @@ class Lowerer {
   // A value with its Herald type's exact C++ type; `()` is `herald::Unit`.
   std::string exact(check::InstId id, const check::Type* want = nullptr);
   std::string exactText(Cpp c, const check::Type* t);
+  // An exact value as an operand: parenthesised past `limit`.
+  std::string exactOperand(check::InstId id, Prec limit,
+                           const check::Type* want = nullptr);
   std::string operandText(Cpp c, Prec limit);
   // A value that may convert to its type (arguments, initialisers).
   std::string value(check::InstId id, const check::Type* want = nullptr);
