@@ -49,3 +49,43 @@ bench_need_schema_compilers() {
     fi
   done
 }
+
+# Summaries of the numbers on stdin, for the tables the bench scripts print.
+#   median            the median
+#   stats FORMAT      "median (min–max)", each printed with FORMAT
+#   max               the largest
+#   mib BYTES         BYTES in MiB, one decimal
+#   load              the 1-minute load average
+median() {
+  sort -g | awk '{ v[NR] = $1 } END {
+    print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+stats() {
+  sort -g | awk -v f="$1" '{ v[NR] = $1 } END {
+    m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+    printf f " (" f "–" f ")", m, v[1], v[NR] }'
+}
+max() { sort -g | tail -1; }
+mib() { awk -v n="$1" 'BEGIN { printf "%.1f MiB", n / 1048576 }'; }
+load() { cut -d' ' -f1 /proc/loadavg; }
+
+# bench_need_cpp_runtimes: the headers protoc's and flatc's generated C++
+# compiles against, for bench/codegen/compile.sh; installed like
+# bench_need_schema_compilers.
+bench_need_cpp_runtimes() {
+  local missing=0
+  [ -f /usr/include/google/protobuf/message.h ] || missing=1
+  [ -f /usr/include/flatbuffers/flatbuffers.h ] || missing=1
+  [ "$missing" = 0 ] && return 0
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    apt-get install -y libprotobuf-dev libflatbuffers-dev >&2 ||
+      { apt-get update >&2 &&
+        apt-get install -y libprotobuf-dev libflatbuffers-dev >&2; }
+  fi
+  if [ ! -f /usr/include/google/protobuf/message.h ] ||
+     [ ! -f /usr/include/flatbuffers/flatbuffers.h ]; then
+    echo "protobuf or flatbuffers headers are missing: apt-get install" \
+         "libprotobuf-dev libflatbuffers-dev" >&2
+    exit 1
+  fi
+}

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# Compile time of generated C++: heraldc's beside protoc's and flatc's for
+# the same events. Generates from one seed the schema part of a Herald
+# project of LINES lines (types and events only; the default 5000 gives 52
+# events) as a Herald project, a .proto and a .fbs file; runs heraldc build,
+# protoc --cpp_out and flatc --cpp on them once; then compiles each
+# generated source set RUNS times per optimisation level, in fresh
+# processes, interleaved:
+#
+#   Herald:       g++ -std=c++20 -OX -c CONTEXT.cpp     for each context
+#                 (-I runtime/include: the runtime's headers, nlohmann json,
+#                 fmt)
+#   protobuf:     g++ -std=c++20 -OX -c schema.pb.cc
+#   flatbuffers:  g++ -std=c++20 -OX -c TU.cpp, a file holding only
+#                 #include "schema_generated.h" (flatc writes no source)
+#
+# Prints a markdown table: medians and ranges of CPU time (user + system of
+# the compiler processes, from wait4), the same per 50 events, peak RSS,
+# and each set's time over flatbuffers'.
+#
+#   bench/codegen/compile.sh [BUILD_DIR]      (default: <repo>/build-bench)
+#
+# Environment: RUNS (default 3), LINES (default 5000), OPTS (default
+# "-O0 -O2"), CXX (default g++), SEED (default 1).
+set -euo pipefail
+
+BENCH_BUILD_DIR="${1:-}"
+source "$(dirname "${BASH_SOURCE[0]}")/../common.sh"
+bench_need_schema_compilers
+bench_need_cpp_runtimes
+bench_setup codegen/compile.sh heraldc herald_bench_measure
+runs="${RUNS:-3}"
+lines="${LINES:-5000}"
+opts="${OPTS:--O0 -O2}"
+cxx="${CXX:-g++}"
+heraldc="$build/tools/heraldc/heraldc"
+measure="$build/bench/schema/herald_bench_measure"
+sets=(herald proto fbs)
+
+label() {
+  case "$1" in
+    herald) echo "Herald (heraldc build)" ;;
+    proto) echo "protobuf (protoc --cpp_out)" ;;
+    fbs) echo "flatbuffers (flatc --cpp)" ;;
+  esac
+}
+
+d="$work"
+"$gen" --lines "$lines" --seed "$seed" --format herald-schema \
+  --out "$d/herald-src" >"$d/gen"
+"$gen" --lines "$lines" --seed "$seed" --format proto --out "$d/proto-src" \
+  >/dev/null
+"$gen" --lines "$lines" --seed "$seed" --format fbs --out "$d/fbs-src" \
+  >/dev/null
+# "schema of the N-line project: T records and sums, E events, F fields"
+events="$(sed -n 2p "$d/gen" | awk '{ for (i = 1; i <= NF; ++i)
+  if ($i == "events,") print $(i - 1) }')"
+mkdir -p "$d/herald" "$d/proto" "$d/fbs"
+"$heraldc" --color=never build "$d/herald-src" -o "$d/herald"
+protoc "--cpp_out=$d/proto" "-I$d/proto-src" "$d/proto-src/schema.proto"
+flatc --cpp -o "$d/fbs" "$d/fbs-src/schema.fbs"
+echo '#include "schema_generated.h"' >"$d/fbs/tu.cpp"
+
+# units SET: the translation units of one set; flags SET: its include paths.
+units() {
+  case "$1" in
+    herald) find "$d/herald" -name '*.cpp' | sort ;;
+    proto) echo "$d/proto/schema.pb.cc" ;;
+    fbs) echo "$d/fbs/tu.cpp" ;;
+  esac
+}
+flags() {
+  case "$1" in
+    herald) echo "-I$repo/runtime/include -I$d/herald" ;;
+    proto) echo "-I$d/proto" ;;
+    fbs) echo "-I$d/fbs" ;;
+  esac
+}
+# written SET: "FILES files, LINES lines" of what the generator wrote.
+written() {
+  local files n
+  files="$(find "$d/$1" -type f ! -name tu.cpp | wc -l)"
+  n="$(find "$d/$1" -type f ! -name tu.cpp -exec cat {} + | wc -l)"
+  echo "$files files, $n lines"
+}
+
+# run SET OPT REPORT: one measured shell compiling every unit of SET in
+# turn; wait4 counts the compilers it waited for.
+run() {
+  local set="$1" opt="$2" report="$3" status=0
+  # shellcheck disable=SC2046 # flags and units are word lists
+  "$measure" "$report" sh -c \
+    'cxx="$1"; opt="$2"; flags="$3"; out="$4"; shift 4
+     for u in "$@"; do
+       $cxx -std=c++20 $opt $flags -c "$u" -o "$out/$(basename "$u").o" ||
+         exit 1
+     done' sh "$cxx" "$opt" "$(flags "$set")" "$d/obj" $(units "$set") \
+    >"$d/stdout" 2>"$d/stderr" || status=$?
+  if [ "$status" != 0 ] || [ -s "$d/stdout" ] || [ -s "$d/stderr" ]; then
+    head -c 4000 "$d/stdout" "$d/stderr" >&2
+    echo "$(label "$set") $opt failed or printed diagnostics (exit $status)" >&2
+    exit 1
+  fi
+}
+
+echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'),"\
+     "$($cxx --version | head -1)."
+echo "Generators: heraldc (Release), $(protoc --version), $(flatc --version)."
+echo "Schema of the $lines-line Herald project (seed $seed): $(sed -n 2p "$d/gen" | cut -d: -f2 | sed 's/^ *//')."
+echo "$runs fresh compilations of each set per level, interleaved; CPU time is"
+echo "user + system of the compilers; median (min–max) over the runs; per 50"
+echo "events is the median scaled by 50 / $events."
+echo
+echo "| generated code | flags | generated | translation units | CPU s | CPU s per 50 events | peak RSS | CPU time ÷ flatbuffers | load avg |"
+echo "|---|---|---|---:|---:|---:|---:|---:|---:|"
+mkdir -p "$d/obj"
+for opt in $opts; do
+  for set in "${sets[@]}"; do : >"$d/m_$set"; done
+  load_start="$(load)"
+  for i in $(seq "$runs"); do
+    for k in "${!sets[@]}"; do
+      set="${sets[$(((k + i) % ${#sets[@]}))]}"
+      run "$set" "$opt" "$d/report"
+      cat "$d/report" >>"$d/m_$set"
+    done
+  done
+  load_end="$(load)"
+  base="$(field cpu_s <"$d/m_fbs" | median)"
+  first=1
+  for set in "${sets[@]}"; do
+    cpu="$(field cpu_s <"$d/m_$set" | median)"
+    per50="$(awk -v t="$cpu" -v e="$events" 'BEGIN { printf "%.2f", t * 50 / e }')"
+    ratio="$(awk -v t="$cpu" -v b="$base" 'BEGIN { printf "%.2f", t / b }')"
+    loads="$([ "$first" = 1 ] && echo "$load_start → $load_end" || true)"
+    echo "| $(label "$set") | \`$opt\` | $(written "$set") | $(units "$set" | wc -l) |"\
+         "$(field cpu_s <"$d/m_$set" | stats %.2f) | $per50 |"\
+         "$(mib "$(field peak_rss <"$d/m_$set" | max)") | $ratio | $loads |"
+    first=0
+  done
+done
