@@ -1,7 +1,8 @@
 #include "herald/agent.hpp"
 
 #include <atomic>
-#include <stdexcept>
+
+#include <fmt/format.h>
 
 namespace herald {
 namespace {
@@ -11,19 +12,32 @@ std::uint32_t next_kind_index() {
 }
 }  // namespace
 
-AgentKindBase::AgentKindBase(std::string context, std::string name)
-    : context_(std::move(context)), name_(std::move(name)), qualified_(context_ + "." + name_), index_(next_kind_index()) {}
+AgentKindBase::AgentKindBase(std::string context, std::string name,
+                             std::int64_t state_version)
+    : context_(std::move(context)),
+      name_(std::move(name)),
+      qualified_(context_ + "." + name_),
+      index_(next_kind_index()),
+      state_version_(state_version) {}
 
-AgentInstanceBase::AgentInstanceBase(Executor& executor, const AgentKindBase& kind, std::string key, InvocationSite site)
-    : executor_(executor), kind_(kind), key_(std::move(key)), site_(site) {}
+void detail::bad_agent_kind(const AgentKindBase& kind, std::string_view what) {
+  throw RegistrationError(
+      fmt::format("agent kind {} has {}", kind.qualified(), what));
+}
+
+AgentInstanceBase::AgentInstanceBase(Runtime& rt, Executor& executor,
+                                     const AgentKindBase& kind, std::string key,
+                                     InvocationSite site)
+    : runtime_(rt),
+      executor_(executor),
+      kind_(kind),
+      key_(std::move(key)),
+      site_(site) {}
 
 void AgentInstanceBase::acquire() {
+  // A handler on this thread cannot get here (host calls refuse to run
+  // inside one), so waiting is safe: whoever holds the agent releases it.
   std::unique_lock lock(mutex_);
-  if (running_ && !executor_.concurrent()) {
-    // With one thread, a held agent can only be this thread's own caller.
-    throw std::logic_error("re-entrant call into agent " + kind_.qualified() + "/" + key_ +
-                           " while one of its handlers runs");
-  }
   free_.wait(lock, [this] { return !running_; });
   running_ = true;
 }
@@ -39,7 +53,7 @@ void AgentInstanceBase::release() {
   if (wake) executor_.schedule(*this);
 }
 
-void AgentInstanceBase::post(std::function<void()> message) {
+void AgentInstanceBase::post(AgentMessage message) {
   bool wake = false;
   {
     std::lock_guard lock(mutex_);
@@ -51,7 +65,7 @@ void AgentInstanceBase::post(std::function<void()> message) {
 }
 
 void AgentInstanceBase::run() {
-  std::function<void()> message;
+  AgentMessage message;
   {
     std::lock_guard lock(mutex_);
     queued_ = false;
@@ -61,7 +75,7 @@ void AgentInstanceBase::run() {
     message = std::move(mailbox_.front());
     mailbox_.pop_front();
   }
-  message();
+  kind_.run_message(runtime_, *this, message);
   release();
 }
 

@@ -6,10 +6,12 @@
 #include <vector>
 
 #include "herald/backend.hpp"
+#include "herald/context.hpp"
 #include "herald/invocation.hpp"
 
 namespace herald {
 
+class AgentKindBase;
 class FanoutActor;
 
 struct ContextRuntime {
@@ -20,6 +22,11 @@ struct ContextRuntime {
   // Invocation sites of this context's services, by service name; std::map
   // keeps the sites (and the string_views into them) in place.
   std::map<std::string, InvocationSite, std::less<>> service_sites;
+  // The user capabilities its handlers reach, by qualified name.
+  std::map<std::string, CapabilitySpec, std::less<>> capabilities;
+  // The agent kinds its handlers may send messages to: its own and those it
+  // declared with Context::uses_agent.
+  std::vector<const AgentKindBase*> message_targets;
 };
 
 namespace detail {

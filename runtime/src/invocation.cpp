@@ -1,8 +1,12 @@
 #include "herald/invocation.hpp"
 
+#include <algorithm>
+#include <utility>
+
 #include <fmt/format.h>
 
 #include "context_runtime.hpp"
+#include "herald/agent.hpp"
 #include "herald/errors.hpp"
 #include "herald/runtime.hpp"
 
@@ -16,20 +20,82 @@ constexpr std::size_t kSpareOutboxCapacity = 4096;
 thread_local std::vector<OutboxEvent> t_spare_outbox;
 }  // namespace
 
-void take_spare_outbox(std::vector<OutboxEvent>& out) { out.swap(t_spare_outbox); }
+void take_spare_outbox(std::vector<OutboxEvent>& out) {
+  out.swap(t_spare_outbox);
+}
 
 void recycle_outbox(std::vector<OutboxEvent>& used) {
   used.clear();
-  if (used.capacity() > t_spare_outbox.capacity() && used.capacity() <= kSpareOutboxCapacity) {
+  if (used.capacity() > t_spare_outbox.capacity() &&
+      used.capacity() <= kSpareOutboxCapacity) {
     used.swap(t_spare_outbox);
   }
 }
 }  // namespace detail
 
-Invocation::Invocation(Runtime& runtime, const InvocationSite& site, std::string_view handler, Cause cause)
-    : runtime_(runtime), site_(site), handler_(handler), cause_(cause) {}
+namespace {
+// A handler runs on the thread that constructed its invocation, from start
+// to commit or abort: host calls look here to refuse being made from inside
+// one.
+thread_local Invocation* t_running = nullptr;
+}  // namespace
 
-void Invocation::fail(const std::string& message) { throw HandlerFailure(message); }
+Invocation::Invocation(Runtime& runtime, const InvocationSite& site,
+                       std::string_view handler, Cause cause)
+    : runtime_(runtime),
+      site_(site),
+      handler_(handler),
+      cause_(cause),
+      enclosing_(std::exchange(t_running, this)) {}
+
+Invocation::~Invocation() { t_running = enclosing_; }
+
+const Invocation* detail::running_invocation() { return t_running; }
+
+void detail::refuse_host_call(std::string_view called) {
+  throw ReentrantCallError(
+      fmt::format("{} is a host call, made from inside handler {}; a handler "
+                  "reaches an agent with a one-way message "
+                  "and never waits for a host call, which could wait for an "
+                  "agent that waits for it",
+                  called, t_running->handler_name()));
+}
+
+void Invocation::send(const AgentKindBase& kind, std::string key,
+                      std::string_view handler, nlohmann::json args) {
+  const auto& targets = site_.context_runtime->message_targets;
+  if (std::find(targets.begin(), targets.end(), &kind) == targets.end()) {
+    throw RegistrationError(
+        fmt::format("{} sends {} to agent {}, which context {} neither owns "
+                    "nor declares (Context::uses_agent)",
+                    handler_name(), handler, kind.qualified(), site_.context));
+  }
+  messages_.push_back(AgentMessage{kind.qualified(), std::move(key),
+                                   std::string(handler), std::move(args),
+                                   cause_});
+}
+
+void* Invocation::capability_implementation(std::string_view qualified,
+                                            const std::type_info& type) const {
+  const auto& capabilities = site_.context_runtime->capabilities;
+  auto it = capabilities.find(qualified);
+  if (it == capabilities.end()) {
+    throw RegistrationError(
+        fmt::format("{} uses capability {}, which context {} does not declare",
+                    handler_name(), qualified, site_.context));
+  }
+  if (*it->second.type != type) {
+    throw RegistrationError(fmt::format(
+        "{} uses capability {} as {}, but context {} declared it as {}",
+        handler_name(), qualified, type.name(), site_.context,
+        it->second.type->name()));
+  }
+  return it->second.implementation;
+}
+
+void Invocation::fail(const std::string& message) {
+  throw HandlerFailure(message);
+}
 
 std::string Invocation::handler_name() const {
   if (handler_.empty()) return std::string(site_.owner);
@@ -40,25 +106,34 @@ void Invocation::stage_event(AnyEvent event) {
   const EventType& type = event.type();
   Runtime& rt = runtime_;
   const auto index = type.index();
-  ContextRuntime* owner = index < rt.owners_.size() ? rt.owners_[index] : nullptr;
+  ContextRuntime* owner =
+      index < rt.owners_.size() ? rt.owners_[index] : nullptr;
   if (owner == nullptr) {
-    throw OwnershipError(fmt::format("{} emitted {}, but no installed context owns that event type (its owner is {})",
-                                     handler_name(), type.name(), type.owner()));
+    throw OwnershipError(
+        fmt::format("{} emitted {}, but no installed context owns that event "
+                    "type (its owner is {})",
+                    handler_name(), type.name(), type.owner()));
   }
   rt.event_metrics_[index]->emitted.add();
   if (owner != site_.context_runtime) {
-    throw OwnershipError(fmt::format("{} cannot emit {}: the event type is owned by {}, not {}", handler_name(),
-                                     type.name(), owner->name, site_.context));
+    throw OwnershipError(
+        fmt::format("{} cannot emit {}: the event type is owned by {}, not {}",
+                    handler_name(), type.name(), owner->name, site_.context));
   }
   const auto& cfg = rt.config();
-  if (static_cast<std::int64_t>(events_.size()) >= cfg.limit_emits_per_invocation) {
-    throw LimitError(fmt::format("{} emitted more than limits.emits_per_invocation = {} events in one invocation",
-                                 handler_name(), cfg.limit_emits_per_invocation));
+  if (static_cast<std::int64_t>(events_.size()) >=
+      cfg.limit_emits_per_invocation) {
+    throw LimitError(
+        fmt::format("{} emitted more than limits.emits_per_invocation = {} "
+                    "events in one invocation",
+                    handler_name(), cfg.limit_emits_per_invocation));
   }
   if (cause_.depth > cfg.limit_cascade_depth) {
     throw LimitError(fmt::format(
-        "{} emitted {} at cascade depth {}, past limits.cascade_depth = {} (correlationId {}, causationId {})",
-        handler_name(), type.name(), cause_.depth, cfg.limit_cascade_depth, cause_.correlation,
+        "{} emitted {} at cascade depth {}, past limits.cascade_depth = {} "
+        "(correlationId {}, causationId {})",
+        handler_name(), type.name(), cause_.depth, cfg.limit_cascade_depth,
+        cause_.correlation,
         cause_.causation ? cause_.causation->str() : std::string("none")));
   }
   rt.check_emit_limits(type, event.entry->payload, site_.owner);
@@ -66,32 +141,45 @@ void Invocation::stage_event(AnyEvent event) {
   const std::uint64_t a = ex.random();
   const std::uint64_t b = ex.random();
   if (events_.capacity() == 0) detail::take_spare_outbox(events_);
-  events_.push_back(OutboxEvent{EventId::from_random(a, b), std::move(event.entry), site_.publisher,
-                                site_.publisher_id, Instant{}, cause_.causation, cause_.correlation, cause_.depth});
+  events_.push_back(OutboxEvent{EventId::from_random(a, b),
+                                std::move(event.entry), site_.publisher,
+                                site_.publisher_id, Instant{}, cause_.causation,
+                                cause_.correlation, cause_.depth});
 }
 
 Instant Clock::now() const { return tx_.runtime_.executor().now(); }
 
 namespace {
-void log_from_handler(Invocation& tx, Runtime& rt, LogLevel level, std::string_view message) {
-  rt.write_log(level, {{"event", "handler.log"}, {"handler", tx.handler_name()}, {"message", std::string(message)}});
+void log_from_handler(Invocation& tx, Runtime& rt, LogLevel level,
+                      std::string_view message) {
+  rt.write_log(level, {{"event", "handler.log"},
+                       {"handler", tx.handler_name()},
+                       {"message", std::string(message)}});
 }
 }  // namespace
 
-void Logger::info(std::string_view message) const { log_from_handler(tx_, tx_.runtime_, LogLevel::info, message); }
-void Logger::warn(std::string_view message) const { log_from_handler(tx_, tx_.runtime_, LogLevel::warn, message); }
-void Logger::error(std::string_view message) const { log_from_handler(tx_, tx_.runtime_, LogLevel::error, message); }
+void Logger::info(std::string_view message) const {
+  log_from_handler(tx_, tx_.runtime_, LogLevel::info, message);
+}
+void Logger::warn(std::string_view message) const {
+  log_from_handler(tx_, tx_.runtime_, LogLevel::warn, message);
+}
+void Logger::error(std::string_view message) const {
+  log_from_handler(tx_, tx_.runtime_, LogLevel::error, message);
+}
 
 bool Idempotency::seen(std::string_view key) const {
   const Instant now = tx_.runtime_.executor().now();
   for (const auto& w : tx_.remembered_) {
     if (w.key == key && w.expires_at > now) return true;
   }
-  return tx_.runtime_.backend().idempotency_seen(tx_.site_.idempotency_scope, key, now);
+  return tx_.runtime_.backend().idempotency_seen(tx_.site_.idempotency_scope,
+                                                 key, now);
 }
 
 void Idempotency::remember(std::string key, Duration ttl) {
-  tx_.remembered_.push_back(CommitRecord::IdempotencyWrite{std::move(key), tx_.runtime_.executor().now() + ttl});
+  tx_.remembered_.push_back(CommitRecord::IdempotencyWrite{
+      std::move(key), tx_.runtime_.executor().now() + ttl});
 }
 
 std::int64_t Random::next_int(std::int64_t lo, std::int64_t hi) const {

@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "herald/agent.hpp"
 #include "herald/backend.hpp"
 #include "herald/executor.hpp"
 #include "herald/ring_queue.hpp"
@@ -15,7 +16,8 @@ namespace {
 
 class MemoryContextLog final : public ContextLog {
  public:
-  MemoryContextLog(bool concurrent, std::size_t window) : mutex_(concurrent), outbox_mutex_(concurrent), window_(window) {}
+  MemoryContextLog(bool concurrent, std::size_t window)
+      : mutex_(concurrent), outbox_mutex_(concurrent), window_(window) {}
 
   void append_outbox(std::vector<OutboxEvent>& events) override {
     std::lock_guard lock(outbox_mutex_);
@@ -26,7 +28,8 @@ class MemoryContextLog final : public ContextLog {
 
   void take_outbox(std::vector<OutboxEvent>& out, std::size_t max) override {
     std::lock_guard lock(outbox_mutex_);
-    for (std::size_t i = 0; i < max && !outbox_.empty(); ++i) out.push_back(outbox_.take_front());
+    for (std::size_t i = 0; i < max && !outbox_.empty(); ++i)
+      out.push_back(outbox_.take_front());
   }
 
   std::size_t outbox_size() override {
@@ -53,7 +56,8 @@ class MemoryContextLog final : public ContextLog {
     env.emittedAt = event.emitted_at;
     env.schemaVersion = entry->type->schema_version();
     env.causationId = event.causation;
-    env.correlationId = event.correlation.is_nil() ? event.event_id : event.correlation;
+    env.correlationId =
+        event.correlation.is_nil() ? event.event_id : event.correlation;
     env.depth = event.depth;
     entry->publisher = event.publisher;
     log_.push_back(entry);
@@ -62,7 +66,9 @@ class MemoryContextLog final : public ContextLog {
 
   void truncate() override {
     std::lock_guard lock(mutex_);
-    while (!log_.empty() && log_.front()->pending.load(std::memory_order_acquire) == 0) log_.pop_front();
+    while (!log_.empty() &&
+           log_.front()->pending.load(std::memory_order_acquire) == 0)
+      log_.pop_front();
   }
 
   std::vector<LogEntryPtr> entries() override {
@@ -104,13 +110,15 @@ class MemorySubscriptionStore final : public SubscriptionStore {
  public:
   explicit MemorySubscriptionStore(bool concurrent) : mutex_(concurrent) {}
 
-  bool recorded(PublisherIndex publisher, std::int64_t sequence, const EventId& id) override {
+  bool recorded(PublisherIndex publisher, std::int64_t sequence,
+                const EventId& id) override {
     std::lock_guard lock(mutex_);
     if (sequence > cursor_of(publisher).committed) return false;
     return dead_ids_.empty() || !dead_ids_.contains(id);
   }
 
-  void record(PublisherIndex publisher, std::int64_t sequence, const EventId& id) {
+  void record(PublisherIndex publisher, std::int64_t sequence,
+              const EventId& id) {
     std::lock_guard lock(mutex_);
     Cursor& c = cursor_of(publisher);
     if (sequence > c.committed) c.committed = sequence;
@@ -182,51 +190,63 @@ class MemorySubscriptionStore final : public SubscriptionStore {
 
 class MemoryBackend final : public Backend {
  public:
-  explicit MemoryBackend(MemoryBackendOptions options) : options_(options), mutex_(options.concurrent) {}
+  explicit MemoryBackend(MemoryBackendOptions options)
+      : options_(options), mutex_(options.concurrent) {}
 
   std::string_view name() const override { return "memory"; }
 
   ContextLog& context_log(std::string_view context) override {
     std::lock_guard lock(mutex_);
     auto& slot = logs_[std::string(context)];
-    if (!slot) slot = std::make_unique<MemoryContextLog>(options_.concurrent, options_.event_id_window);
+    if (!slot)
+      slot = std::make_unique<MemoryContextLog>(options_.concurrent,
+                                                options_.event_id_window);
     return *slot;
   }
 
-  SubscriptionStore& subscription_store(std::string_view subscription) override {
+  SubscriptionStore& subscription_store(
+      std::string_view subscription) override {
     std::lock_guard lock(mutex_);
     auto& slot = subscriptions_[std::string(subscription)];
-    if (!slot) slot = std::make_unique<MemorySubscriptionStore>(options_.concurrent);
+    if (!slot)
+      slot = std::make_unique<MemorySubscriptionStore>(options_.concurrent);
     return *slot;
   }
 
-  std::shared_ptr<const void> load_agent_state(std::string_view agent_kind, std::string_view key) override {
+  std::shared_ptr<const void> load_agent_state(const AgentKindBase& kind,
+                                               std::string_view key) override {
     std::lock_guard lock(mutex_);
-    auto it = states_.find(state_key(agent_kind, key));
+    auto it = states_.find(state_key(kind.qualified(), key));
     return it == states_.end() ? nullptr : it->second;
   }
 
-  bool idempotency_seen(std::string_view scope, std::string_view key, Instant now) override {
+  bool idempotency_seen(std::string_view scope, std::string_view key,
+                        Instant now) override {
     std::lock_guard lock(mutex_);
     auto it = idempotency_.find(state_key(scope, key));
     return it != idempotency_.end() && it->second > now;
   }
 
   void commit(CommitRecord& record) override {
-    // Each part is only ever read by the actor that wrote it (an agent's
-    // state by that agent, a dedup record by that subscription), so applying
-    // the parts one after the other is atomic for every reader.
+    // The state stays the object the handler built, so no codec runs, and
+    // record.messages stay volatile: the runtime posts them after this
+    // returns. Each part is only ever read by the actor that wrote it (an
+    // agent's state by that agent, a dedup record by that subscription), so
+    // applying the parts one after the other is atomic for every reader.
     if (record.state) {
       std::lock_guard lock(mutex_);
-      states_[state_key(record.state->agent_kind, record.state->key)] = std::move(record.state->state);
+      states_[state_key(record.state->agent_kind, record.state->key)] =
+          std::move(record.state->state);
     }
     if (!record.idempotency.empty()) {
       std::lock_guard lock(mutex_);
-      for (auto& w : record.idempotency) idempotency_[state_key(record.idempotency_scope, w.key)] = w.expires_at;
+      for (auto& w : record.idempotency)
+        idempotency_[state_key(record.idempotency_scope, w.key)] = w.expires_at;
     }
     if (record.dedup) {
       auto* store = static_cast<MemorySubscriptionStore*>(record.dedup->store);
-      store->record(record.dedup->publisher, record.dedup->sequence, record.dedup->event_id);
+      store->record(record.dedup->publisher, record.dedup->sequence,
+                    record.dedup->event_id);
     }
     if (!record.outbox.empty()) record.outbox_log->append_outbox(record.outbox);
   }
@@ -243,7 +263,8 @@ class MemoryBackend final : public Backend {
   MemoryBackendOptions options_;
   ActorMutex mutex_;
   std::map<std::string, std::unique_ptr<MemoryContextLog>, std::less<>> logs_;
-  std::map<std::string, std::unique_ptr<MemorySubscriptionStore>, std::less<>> subscriptions_;
+  std::map<std::string, std::unique_ptr<MemorySubscriptionStore>, std::less<>>
+      subscriptions_;
   std::unordered_map<std::string, std::shared_ptr<const void>> states_;
   std::unordered_map<std::string, Instant> idempotency_;
 };

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
-#include <set>
 
 #include <fmt/format.h>
 
@@ -16,16 +15,20 @@
 
 namespace herald {
 
-Runtime::Runtime(RuntimeConfig config, Executor& executor, std::unique_ptr<Backend> backend, LogSink* log_sink)
+Runtime::Runtime(RuntimeConfig config, Executor& executor,
+                 std::unique_ptr<Backend> backend, LogSink* log_sink)
     : config_(std::move(config)),
       executor_(executor),
       backend_(std::move(backend)),
-      owned_sink_(log_sink == nullptr ? std::make_unique<StderrLogSink>() : nullptr),
-      log_(log_sink == nullptr ? *owned_sink_ : *log_sink, parse_log_level(config_.log_level)) {
+      owned_sink_(log_sink == nullptr ? std::make_unique<StderrLogSink>()
+                                      : nullptr),
+      log_(log_sink == nullptr ? *owned_sink_ : *log_sink,
+           parse_log_level(config_.log_level)) {
   if (!backend_) {
     // load_config admits only the backends this build has.
     backend_ = make_memory_backend(MemoryBackendOptions{
-        executor_.concurrent(), static_cast<std::size_t>(config_.backend_memory_event_id_window)});
+        executor_.concurrent(),
+        static_cast<std::size_t>(config_.backend_memory_event_id_window)});
   }
   if (auto* det = dynamic_cast<DeterministicExecutor*>(&executor_)) {
     det->on_crash([this] { restart_after_crash(); });
@@ -41,13 +44,17 @@ void Runtime::write_log(LogLevel level, nlohmann::json fields) {
 
 ContextRuntime& Runtime::context(std::string_view name) {
   auto it = contexts_.find(name);
-  if (it == contexts_.end()) throw RegistrationError(fmt::format("no context named '{}' is installed", name));
+  if (it == contexts_.end())
+    throw RegistrationError(
+        fmt::format("no context named '{}' is installed", name));
   return *it->second;
 }
 
-PublisherIndex Runtime::intern_publisher(std::string_view publisher_id, std::string_view* stable) {
+PublisherIndex Runtime::intern_publisher(std::string_view publisher_id,
+                                         std::string_view* stable) {
   std::lock_guard lock(publishers_mutex_);
-  auto [it, inserted] = publisher_index_.try_emplace(std::string(publisher_id), 0);
+  auto [it, inserted] =
+      publisher_index_.try_emplace(std::string(publisher_id), 0);
   if (inserted) {
     it->second = static_cast<PublisherIndex>(publisher_names_.size());
     publisher_names_.emplace_back(publisher_id);
@@ -56,132 +63,41 @@ PublisherIndex Runtime::intern_publisher(std::string_view publisher_id, std::str
   return it->second;
 }
 
-void Runtime::install(Context ctx) {
-  if (sealed_.load()) {
-    throw RegistrationError(fmt::format("cannot install context '{}': contexts are installed before the first call",
-                                        ctx.name()));
-  }
-  if (contexts_.contains(ctx.name())) {
-    throw RegistrationError(fmt::format("context '{}' is installed twice", ctx.name()));
-  }
-  auto owned = std::make_unique<ContextRuntime>();
-  ContextRuntime& cr = *owned;
-  cr.name = ctx.name();
-  cr.log = &backend_->context_log(cr.name);
-  cr.fanout = std::make_unique<FanoutActor>(*this, cr);
-
-  auto grow = [this](std::uint32_t index) {
-    if (owners_.size() <= index) {
-      owners_.resize(index + 1, nullptr);
-      event_metrics_.resize(index + 1, nullptr);
-      routes_.resize(index + 1);
-    }
-  };
-
-  for (const EventType* type : ctx.owned()) {
-    if (type->owner() != cr.name) {
-      throw RegistrationError(fmt::format("context '{}' registers {} as its own, but the event type belongs to '{}'",
-                                          cr.name, type->name(), type->owner()));
-    }
-    grow(type->index());
-    if (owners_[type->index()] != nullptr) {
-      throw RegistrationError(fmt::format("event type {} is registered twice", type->name()));
-    }
-    owners_[type->index()] = &cr;
-    event_metrics_[type->index()] = &metrics_.event_type(type->name());
-    cr.owned.push_back(type);
-  }
-
-  for (const AgentKindBase* kind : ctx.agents()) {
-    if (kind->context() != cr.name) {
-      throw RegistrationError(fmt::format("context '{}' registers agent {}, which belongs to '{}'", cr.name,
-                                          kind->qualified(), kind->context()));
-    }
-    if (!agent_kinds_.emplace(kind->qualified(), kind).second) {
-      throw RegistrationError(fmt::format("agent {} is registered twice", kind->qualified()));
-    }
-    agents_.emplace(kind->index(), std::make_unique<AgentTable>());
-  }
-
-  // Validate every service and subscription before changing the routing
-  // table, so a refused context leaves nothing behind.
-  std::set<std::string, std::less<>> names;
-  auto check_name = [&](const std::string& service) {
-    if (!service.starts_with(cr.name + ".")) {
-      throw RegistrationError(
-          fmt::format("service '{}' of context '{}' must be named '{}.<Service>'", service, cr.name, cr.name));
-    }
-    if (subscriptions_.contains(service) || services_.contains(service) || !names.insert(service).second) {
-      throw RegistrationError(fmt::format("service '{}' is registered twice", service));
-    }
-  };
-  for (const std::string& service : ctx.services()) check_name(service);
-  std::map<std::uint32_t, std::size_t> added;
-  for (const SubscriptionSpec& spec : ctx.subscriptions()) {
-    check_name(spec.service);
-    if (!spec.handler) throw RegistrationError(fmt::format("subscription '{}' has no handler", spec.service));
-    const std::uint32_t index = spec.type->index();
-    const std::size_t existing = index < routes_.size() ? routes_[index].size() : 0;
-    const std::size_t total = existing + ++added[index];
-    if (static_cast<std::int64_t>(total) > config_.limit_subscriptions_per_event_type) {
-      throw RegistrationError(fmt::format("{} would have {} subscriptions, past limits.subscriptions_per_event_type = {}",
-                                          spec.type->name(), total, config_.limit_subscriptions_per_event_type));
-    }
-  }
-
-  auto make_site = [&](const std::string& service) -> InvocationSite& {
-    InvocationSite& site = cr.service_sites[service];
-    site.context = cr.name;
-    site.context_runtime = &cr;
-    site.log = cr.log;
-    site.publisher = intern_publisher(service, &site.publisher_id);
-    site.owner = site.publisher_id;
-    site.idempotency_scope = site.publisher_id;
-    return site;
-  };
-  for (const std::string& service : ctx.services()) services_.emplace(service, &make_site(service));
-  for (SubscriptionSpec& spec : ctx.subscriptions()) {
-    const EventType* type = spec.type;
-    grow(type->index());
-    InvocationSite& site = make_site(spec.service);
-    auto& store = backend_->subscription_store(spec.service);
-    auto& metrics = metrics_.subscription(spec.service, type->name());
-    std::string name = spec.service;
-    auto actor = std::make_unique<SubscriptionActor>(*this, std::move(spec), site, store, metrics);
-    auto& route = routes_[type->index()];
-    // D11: delivery order is the qualified service name.
-    auto at = std::lower_bound(route.begin(), route.end(), name,
-                               [](SubscriptionActor* s, const std::string& n) { return s->spec().service < n; });
-    route.insert(at, actor.get());
-    subscriptions_.emplace(std::move(name), std::move(actor));
-  }
-  contexts_.emplace(cr.name, std::move(owned));
-}
-
-void Runtime::check_emit_limits(const EventType& type, const void* payload, std::string_view emitter) {
+void Runtime::check_emit_limits(const EventType& type, const void* payload,
+                                std::string_view emitter) {
   const auto limit = static_cast<std::size_t>(config_.limit_payload_bytes);
   if (auto bound = type.max_encoded_bytes(); bound && *bound <= limit) return;
   const std::size_t bytes = type.codec().encoded_size(payload);
   if (bytes > limit) {
-    throw LimitError(fmt::format("{} emitted {} with a {}-byte payload, past limits.payload_bytes = {}", emitter,
-                                 type.name(), bytes, limit));
+    throw LimitError(fmt::format(
+        "{} emitted {} with a {}-byte payload, past limits.payload_bytes = {}",
+        emitter, type.name(), bytes, limit));
   }
 }
 
-EventId Runtime::publish(std::string_view context_name, std::string_view publisher_id, AnyEvent event,
+EventId Runtime::publish(std::string_view context_name,
+                         std::string_view publisher_id, AnyEvent event,
                          std::optional<EventId> event_id) {
+  if (detail::running_invocation() != nullptr) {
+    detail::refuse_host_call(
+        fmt::format("Runtime::publish of {}", event.type().name()));
+  }
   sealed_.store(true);
   ContextRuntime& cr = context(context_name);
   const EventType& type = event.type();
-  ContextRuntime* owner = type.index() < owners_.size() ? owners_[type.index()] : nullptr;
+  ContextRuntime* owner =
+      type.index() < owners_.size() ? owners_[type.index()] : nullptr;
   if (owner != &cr) {
-    throw OwnershipError(fmt::format("context '{}' cannot release {}: the event type is owned by '{}'", cr.name,
-                                     type.name(), owner != nullptr ? owner->name : type.owner()));
+    throw OwnershipError(fmt::format(
+        "context '{}' cannot release {}: the event type is owned by '{}'",
+        cr.name, type.name(), owner != nullptr ? owner->name : type.owner()));
   }
   event_metrics_[type.index()]->emitted.add();
   check_emit_limits(type, event.entry->payload, publisher_id);
   OutboxEvent out;
-  out.event_id = event_id ? *event_id : EventId::from_random(executor_.random(), executor_.random());
+  out.event_id =
+      event_id ? *event_id
+               : EventId::from_random(executor_.random(), executor_.random());
   out.entry = std::move(event.entry);
   out.publisher = intern_publisher(publisher_id, &out.publisher_id);
   out.emitted_at = executor_.now();
@@ -209,6 +125,7 @@ void Runtime::commit(Invocation& tx, CommitRecord& record) {
     record.outbox = std::move(tx.events_);
   }
   if (!tx.remembered_.empty()) record.idempotency = std::move(tx.remembered_);
+  if (!tx.messages_.empty()) record.messages = std::move(tx.messages_);
   backend_->commit(record);
   if (releases) {
     detail::recycle_outbox(record.outbox);
@@ -216,16 +133,23 @@ void Runtime::commit(Invocation& tx, CommitRecord& record) {
     // fan-out actor.
     tx.site_.context_runtime->fanout->wake();
   }
-  if (!tx.messages_.empty()) {
-    for (auto& m : tx.messages_) m.post(*this, tx.cause_);
-    tx.messages_.clear();
-  }
+  if (!record.messages.empty()) post_messages(record.messages);
+  tx.messages_.clear();
   tx.events_.clear();
   tx.remembered_.clear();
 }
 
+void Runtime::post_messages(std::vector<AgentMessage>& messages) {
+  for (AgentMessage& m : messages) {
+    // Invocation::send admits only kinds that an installed context owns.
+    const AgentKindBase& kind = *agent_kinds_.find(m.agent_kind)->second;
+    detail::find_agent(*this, kind, m.key).post(std::move(m));
+  }
+}
+
 void Runtime::abort(Invocation& tx, nlohmann::json fault_line) {
-  for (const OutboxEvent& e : tx.events_) event_metrics_[e.entry->type->index()]->aborted.add();
+  for (const OutboxEvent& e : tx.events_)
+    event_metrics_[e.entry->type->index()]->aborted.add();
   tx.events_.clear();
   tx.messages_.clear();
   tx.remembered_.clear();
@@ -234,7 +158,9 @@ void Runtime::abort(Invocation& tx, nlohmann::json fault_line) {
 
 std::vector<DeadLetter> Runtime::dead_letters(std::string_view subscription) {
   auto it = subscriptions_.find(subscription);
-  if (it == subscriptions_.end()) throw RegistrationError(fmt::format("no subscription named '{}'", subscription));
+  if (it == subscriptions_.end())
+    throw RegistrationError(
+        fmt::format("no subscription named '{}'", subscription));
   return it->second->store().dead_letters();
 }
 
@@ -242,16 +168,21 @@ std::vector<DeadLetter> Runtime::dead_letters() {
   std::vector<DeadLetter> all;
   for (auto& [name, sub] : subscriptions_) {
     auto letters = sub->store().dead_letters();
-    all.insert(all.end(), std::make_move_iterator(letters.begin()), std::make_move_iterator(letters.end()));
+    all.insert(all.end(), std::make_move_iterator(letters.begin()),
+               std::make_move_iterator(letters.end()));
   }
   std::stable_sort(all.begin(), all.end(),
-                   [](const DeadLetter& a, const DeadLetter& b) { return a.dead_lettered_at < b.dead_lettered_at; });
+                   [](const DeadLetter& a, const DeadLetter& b) {
+                     return a.dead_lettered_at < b.dead_lettered_at;
+                   });
   return all;
 }
 
 bool Runtime::redrive(std::string_view subscription, const EventId& event_id) {
   auto it = subscriptions_.find(subscription);
-  if (it == subscriptions_.end()) throw RegistrationError(fmt::format("no subscription named '{}'", subscription));
+  if (it == subscriptions_.end())
+    throw RegistrationError(
+        fmt::format("no subscription named '{}'", subscription));
   auto letter = it->second->store().take_dead_letter(event_id);
   if (!letter) return false;
   write_log(LogLevel::info, {{"event", "delivery.redrive"},
@@ -271,38 +202,48 @@ std::size_t Runtime::redrive_all(std::string_view subscription) {
 }
 
 nlohmann::json Runtime::dead_letter_json(const DeadLetter& letter) const {
-  return {{"subscription", letter.subscription},
-          {"envelope", envelope_to_json(letter.event->envelope)},
-          {"payload", letter.event->type->codec().encode(letter.event->payload)},
-          {"attempts", letter.attempts},
-          {"lastError", letter.last_error},
-          {"firstAttemptAt", format_instant(letter.first_attempt_at)},
-          {"lastAttemptAt", format_instant(letter.last_attempt_at)},
-          {"deadLetteredAt", format_instant(letter.dead_lettered_at)}};
+  return {
+      {"subscription", letter.subscription},
+      {"envelope", envelope_to_json(letter.event->envelope)},
+      {"payload", letter.event->type->codec().encode(letter.event->payload)},
+      {"attempts", letter.attempts},
+      {"lastError", letter.last_error},
+      {"firstAttemptAt", format_instant(letter.first_attempt_at)},
+      {"lastAttemptAt", format_instant(letter.last_attempt_at)},
+      {"deadLetteredAt", format_instant(letter.dead_lettered_at)}};
 }
 
-std::vector<std::string> Runtime::subscriptions_of(const EventType& type) const {
+std::vector<std::string> Runtime::subscriptions_of(
+    const EventType& type) const {
   std::vector<std::string> names;
   if (type.index() >= routes_.size()) return names;
-  for (const SubscriptionActor* s : routes_[type.index()]) names.push_back(s->spec().service);
+  for (const SubscriptionActor* s : routes_[type.index()])
+    names.push_back(s->spec().service);
   return names;
 }
 
-nlohmann::json Runtime::metrics_json() const { return metrics_.snapshot_json(); }
-std::string Runtime::metrics_prometheus() const { return metrics_.snapshot_prometheus(); }
+nlohmann::json Runtime::metrics_json() const {
+  return metrics_.snapshot_json();
+}
+std::string Runtime::metrics_prometheus() const {
+  return metrics_.snapshot_prometheus();
+}
 
 void Runtime::shutdown() {
   executor_.drain();
   if (config_.metrics_output.empty()) return;
-  const std::string text =
-      config_.metrics_format == "prometheus" ? metrics_prometheus() : metrics_json().dump(2) + "\n";
+  const std::string text = config_.metrics_format == "prometheus"
+                               ? metrics_prometheus()
+                               : metrics_json().dump(2) + "\n";
   if (config_.metrics_output == "-") {
     std::fwrite(text.data(), 1, text.size(), stdout);
     return;
   }
   std::ofstream out(config_.metrics_output);
   out << text;
-  if (!out) throw Error(fmt::format("cannot write metrics to '{}' (metrics.output)", config_.metrics_output));
+  if (!out)
+    throw Error(fmt::format("cannot write metrics to '{}' (metrics.output)",
+                            config_.metrics_output));
 }
 
 // A simulated crash (deterministic executor): everything volatile is gone,
@@ -311,7 +252,8 @@ void Runtime::shutdown() {
 void Runtime::restart_after_crash() {
   ++recovery_.crashes;
   for (auto& [index, table] : agents_) {
-    for (auto& [key, agent] : table->instances) recovery_.agent_messages_lost += agent->drop_mailbox();
+    for (auto& [key, agent] : table->instances)
+      recovery_.agent_messages_lost += agent->drop_mailbox();
     table->instances.clear();
   }
   for (auto& [name, sub] : subscriptions_) sub->reset();
@@ -327,7 +269,8 @@ void Runtime::restart_after_crash() {
       std::vector<SubscriptionActor*> targets;
       for (SubscriptionActor* sub : routes_[entry->type->index()]) {
         if (!sub->accepts(*entry)) continue;
-        if (entry->envelope.sequence <= sub->store().cursor(entry->publisher)) continue;
+        if (entry->envelope.sequence <= sub->store().cursor(entry->publisher))
+          continue;
         targets.push_back(sub);
         ++matched;
       }
@@ -338,22 +281,25 @@ void Runtime::restart_after_crash() {
       }
     }
   }
-  write_log(LogLevel::warn, {{"event", "runtime.restart"},
-                             {"message", "simulated crash: volatile state dropped, unfinished work re-driven"},
-                             {"agentMessagesLost", recovery_.agent_messages_lost},
-                             {"deliveriesRedriven", recovery_.deliveries_redriven}});
+  write_log(
+      LogLevel::warn,
+      {{"event", "runtime.restart"},
+       {"message",
+        "simulated crash: volatile state dropped, unfinished work re-driven"},
+       {"agentMessagesLost", recovery_.agent_messages_lost},
+       {"deliveriesRedriven", recovery_.deliveries_redriven}});
 }
 
 namespace detail {
 
-AgentInstanceBase& find_agent(Runtime& rt, const AgentKindBase& kind, std::string_view key,
-                              std::unique_ptr<AgentInstanceBase> (*make)(Executor&, const AgentKindBase&, std::string,
-                                                                         InvocationSite)) {
+AgentInstanceBase& find_agent(Runtime& rt, const AgentKindBase& kind,
+                              std::string_view key) {
   rt.sealed_.store(true, std::memory_order_relaxed);
   auto table_it = rt.agents_.find(kind.index());
   if (table_it == rt.agents_.end()) {
-    throw RegistrationError(fmt::format("agent {} is not installed (install context '{}')", kind.qualified(),
-                                        kind.context()));
+    throw RegistrationError(
+        fmt::format("agent {} is not installed (install context '{}')",
+                    kind.qualified(), kind.context()));
   }
   Runtime::AgentTable& table = *table_it->second;
   std::lock_guard lock(table.mutex);
@@ -364,40 +310,66 @@ AgentInstanceBase& find_agent(Runtime& rt, const AgentKindBase& kind, std::strin
   site.context = cr.name;
   site.context_runtime = &cr;
   site.log = cr.log;
-  site.publisher = rt.intern_publisher(fmt::format("{}/{}", kind.qualified(), key), &site.publisher_id);
+  site.publisher = rt.intern_publisher(
+      fmt::format("{}/{}", kind.qualified(), key), &site.publisher_id);
   site.owner = kind.qualified();
   site.idempotency_scope = kind.qualified();
-  auto [slot, inserted] = table.instances.emplace(std::string(key), make(rt.executor_, kind, std::string(key), site));
+  auto [slot, inserted] = table.instances.emplace(
+      std::string(key),
+      kind.make_instance(rt, rt.executor_, std::string(key), site));
   return *slot->second;
 }
 
-std::shared_ptr<const void> load_agent_state(Runtime& rt, const AgentInstanceBase& agent) {
-  return rt.backend_->load_agent_state(agent.kind().qualified(), agent.key());
+std::shared_ptr<const void> load_agent_state(Runtime& rt,
+                                             const AgentInstanceBase& agent) {
+  return rt.backend_->load_agent_state(agent.kind(), agent.key());
 }
 
-void commit_agent(Runtime& rt, Invocation& tx, AgentInstanceBase& agent, std::shared_ptr<const void> state) {
+void commit_agent(Runtime& rt, Invocation& tx, AgentInstanceBase& agent,
+                  std::shared_ptr<const void> state) {
   CommitRecord record;
-  record.state = CommitRecord::StateWrite{agent.kind().qualified(), agent.key(), std::move(state)};
+  record.state = CommitRecord::StateWrite{
+      &agent.kind(), agent.kind().qualified(), agent.key(), std::move(state)};
   rt.commit(tx, record);
 }
 
 void abort_invocation(Runtime& rt, Invocation& tx, std::string_view message) {
-  rt.abort(tx, {{"event", "handler.fault"}, {"handler", tx.handler_name()}, {"message", std::string(message)}});
+  nlohmann::json line{{"event", "handler.fault"},
+                      {"handler", tx.handler_name()},
+                      {"message", std::string(message)}};
+  // A one-way message run on behalf of a delivery names the event behind it.
+  if (const auto& cause = tx.cause(); cause.causation) {
+    line["eventId"] = cause.causation->str();
+    line["correlationId"] = cause.correlation.str();
+  }
+  rt.abort(tx, std::move(line));
+}
+
+void report_unknown_handler(Runtime& rt, const AgentInstanceBase& agent,
+                            const AgentMessage& message) {
+  Invocation tx(rt, agent.site(), message.handler, message.cause);
+  abort_invocation(rt, tx,
+                   fmt::format("agent {} has no message handler '{}'",
+                               agent.kind().qualified(), message.handler));
 }
 
 void check_handler_fault_injection(Runtime& rt, Invocation& tx) {
   FaultInjector* faults = rt.executor_.faults();
   if (faults == nullptr) return;
-  if (auto injected = faults->on_handler_exit(tx.handler_name())) throw HandlerFailure(*injected);
+  if (auto injected = faults->on_handler_exit(tx.handler_name()))
+    throw HandlerFailure(*injected);
 }
 
-void note_host_call(Runtime& rt) { rt.sealed_.store(true, std::memory_order_relaxed); }
+void note_host_call(Runtime& rt) {
+  rt.sealed_.store(true, std::memory_order_relaxed);
+}
 
 const InvocationSite& service_site(Runtime& rt, std::string_view service) {
   rt.sealed_.store(true, std::memory_order_relaxed);
   auto it = rt.services_.find(service);
   if (it == rt.services_.end()) {
-    throw RegistrationError(fmt::format("no host-callable service named '{}' is installed", service));
+    throw RegistrationError(fmt::format(
+        "no host-callable service named '{}' is installed", service));
   }
   return *it->second;
 }

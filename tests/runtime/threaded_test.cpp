@@ -1,11 +1,12 @@
 // The threaded executor: D7 and isolation under concurrent host calls. These
 // tests are the ones to run under ThreadSanitizer.
-#include <doctest/doctest.h>
-
 #include <atomic>
 #include <set>
 #include <thread>
 
+#include <doctest/doctest.h>
+
+#include "chat_fixture.hpp"
 #include "commerce_fixture.hpp"
 #include "herald/threaded_executor.hpp"
 
@@ -28,8 +29,11 @@ class NullGateway final : public commerce::notifications::Gateway {
 RuntimeConfig threaded_config() {
   ConfigSources s;
   s.environment = std::map<std::string, std::string>{};
-  s.settings = {{"executor.kind", "threaded"}, {"retry.base", "1ms"}, {"retry.cap", "4ms"},
-                {"retry.max_attempts", "3"}, {"log.level", "off"}};
+  s.settings = {{"executor.kind", "threaded"},
+                {"retry.base", "1ms"},
+                {"retry.cap", "4ms"},
+                {"retry.max_attempts", "3"},
+                {"log.level", "off"}};
   return load_config(s);
 }
 
@@ -37,16 +41,20 @@ RuntimeConfig threaded_config() {
 // set, the first attempt of every fail_every-th sequence fails, so retries
 // interleave with new arrivals (and no event runs out of attempts).
 struct SequenceProbe {
-  std::map<std::string, std::vector<std::int64_t>> seen;  // touched only by the subscription's actor
+  std::map<std::string, std::vector<std::int64_t>>
+      seen;  // touched only by the subscription's actor
   std::set<std::pair<std::string, std::int64_t>> failed;
   int fail_every = 0;
 };
 
-Subscription<PaymentConfirmed> probe_subscription(std::string name, SequenceProbe& probe) {
+Subscription<PaymentConfirmed> probe_subscription(std::string name,
+                                                  SequenceProbe& probe) {
   return {.service = std::move(name),
-          .handler = [&probe](Invocation&, const PaymentConfirmed&, const EventEnvelope& env) {
+          .handler = [&probe](Invocation&, const PaymentConfirmed&,
+                              const EventEnvelope& env) {
             if (probe.fail_every > 0 && env.sequence % probe.fail_every == 0 &&
-                probe.failed.emplace(std::string(env.publisherId), env.sequence).second) {
+                probe.failed.emplace(std::string(env.publisherId), env.sequence)
+                    .second) {
               throw std::runtime_error("flaky");
             }
             probe.seen[std::string(env.publisherId)].push_back(env.sequence);
@@ -62,7 +70,9 @@ bool gap_free(const std::vector<std::int64_t>& seqs) {
 
 }  // namespace
 
-TEST_CASE("Threaded D7: per-publisher FIFO under concurrent host calls to one agent, with retries") {
+TEST_CASE(
+    "Threaded D7: per-publisher FIFO under concurrent host calls to one agent, "
+    "with retries") {
   ThreadedExecutor executor(3);
   NullGateway gateway;
   SequenceProbe flaky;
@@ -85,27 +95,35 @@ TEST_CASE("Threaded D7: per-publisher FIFO under concurrent host calls to one ag
     for (int t = 0; t < kThreads; ++t) {
       hosts.emplace_back([&rt, t] {
         for (int i = 0; i < kCalls; ++i) {
-          Order::at(rt, OrderId("shared")).markPaid(InternalCaller{}, AuthId("a"));
-          Order::at(rt, OrderId(fmt::format("own-{}", t))).place(UserId("u-2"), Money{1, "EUR"});
-          Order::at(rt, OrderId(fmt::format("own-{}", t))).markPaid(InternalCaller{}, AuthId("b"));
+          Order::at(rt, OrderId("shared"))
+              .markPaid(InternalCaller{}, AuthId("a"));
+          Order::at(rt, OrderId(fmt::format("own-{}", t)))
+              .place(UserId("u-2"), Money{1, "EUR"});
+          Order::at(rt, OrderId(fmt::format("own-{}", t)))
+              .markPaid(InternalCaller{}, AuthId("b"));
         }
       });
     }
     for (auto& h : hosts) h.join();
     rt.shutdown();
     const auto m = rt.metrics_json();
-    CHECK(m["eventTypes"]["commerce.order.PaymentConfirmed"]["released"] == kThreads * kCalls * 2);
+    CHECK(m["eventTypes"]["commerce.order.PaymentConfirmed"]["released"] ==
+          kThreads * kCalls * 2);
     CHECK(m["subscriptions"]["test.probe.Flaky"]["lag"] == 0);
     CHECK(m["subscriptions"]["test.probe.Flaky"]["retried"].get<int>() > 0);
   }
   for (const SequenceProbe* probe : {&flaky, &steady}) {
-    REQUIRE(probe->seen.size() == 5);  // the shared order and one per host thread
+    REQUIRE(probe->seen.size() ==
+            5);  // the shared order and one per host thread
     CHECK(probe->seen.at("commerce.order.Order/shared").size() == 240);
-    for (const auto& entry : probe->seen) CHECK_MESSAGE(gap_free(entry.second), entry.first);
+    for (const auto& entry : probe->seen)
+      CHECK_MESSAGE(gap_free(entry.second), entry.first);
   }
 }
 
-TEST_CASE("Threaded D4: a failing subscriber does not block the publisher or the others") {
+TEST_CASE(
+    "Threaded D4: a failing subscriber does not block the publisher or the "
+    "others") {
   ThreadedExecutor executor(3);
   NullGateway gateway;
   SequenceProbe steady;
@@ -116,11 +134,13 @@ TEST_CASE("Threaded D4: a failing subscriber does not block the publisher or the
     rt.install(commerce::notifications::context(gateway));
     Context probes("test.probe");
     probes.subscribe(probe_subscription("test.probe.Steady", steady));
-    probes.subscribe<PaymentConfirmed>({.service = "test.probe.Broken",
-                                        .handler = [&](Invocation&, const PaymentConfirmed&, const EventEnvelope&) {
-                                          broken_calls.fetch_add(1);
-                                          throw std::runtime_error("always broken");
-                                        }});
+    probes.subscribe<PaymentConfirmed>(
+        {.service = "test.probe.Broken",
+         .handler = [&](Invocation&, const PaymentConfirmed&,
+                        const EventEnvelope&) {
+           broken_calls.fetch_add(1);
+           throw std::runtime_error("always broken");
+         }});
     rt.install(std::move(probes));
     std::vector<std::thread> hosts;
     hosts.reserve(2);
@@ -136,8 +156,11 @@ TEST_CASE("Threaded D4: a failing subscriber does not block the publisher or the
     for (auto& h : hosts) h.join();
     rt.shutdown();
     CHECK(rt.dead_letters("test.probe.Broken").size() == 100);
-    CHECK(rt.metrics_json()["subscriptions"]["test.probe.Steady"]["delivered"] == 100);
-    CHECK(commerce::notifications::Inbox::at(rt, "u").state().messages.size() == 100);
+    CHECK(
+        rt.metrics_json()["subscriptions"]["test.probe.Steady"]["delivered"] ==
+        100);
+    CHECK(commerce::notifications::Inbox::at(rt, "u").state().messages.size() ==
+          100);
   }
   CHECK(broken_calls.load() == 300);  // 3 attempts each
   std::size_t delivered = 0;
@@ -153,25 +176,30 @@ TEST_CASE("Threaded: shutdown drains in-flight work") {
   rt.install(commerce::order::context());
   rt.install(commerce::notifications::context(gateway));
   Context probes("test.probe");
-  probes.subscribe<PaymentConfirmed>({.service = "test.probe.Count",
-                                      .handler = [&](Invocation&, const PaymentConfirmed&, const EventEnvelope&) {
-                                        delivered.fetch_add(1);
-                                      }});
+  probes.subscribe<PaymentConfirmed>(
+      {.service = "test.probe.Count",
+       .handler = [&](Invocation&, const PaymentConfirmed&,
+                      const EventEnvelope&) { delivered.fetch_add(1); }});
   rt.install(std::move(probes));
   Order o = Order::at(rt, OrderId("o-1"));
   o.place(UserId("u"), Money{1, "EUR"});
   o.splitPayment(InternalCaller{}, 1000);
   rt.shutdown();
   CHECK(delivered.load() == 1000);
-  CHECK(commerce::notifications::Inbox::at(rt, "audit").state().messages.size() == 1000);
+  CHECK(
+      commerce::notifications::Inbox::at(rt, "audit").state().messages.size() ==
+      1000);
 }
 
-TEST_CASE("Threaded: log entries freed on workers and reused by hosts keep payloads and eventIds intact") {
+TEST_CASE(
+    "Threaded: log entries freed on workers and reused by hosts keep payloads "
+    "and eventIds intact") {
   // Entries are allocated by the emitting host threads and released by
   // whichever worker finishes with them last; each thread keeps its own free
   // blocks. Several hosts emit bursts while two workers deliver.
   ThreadedExecutor executor(2);
-  std::vector<std::pair<std::string, std::string>> seen;  // touched only by the subscription's actor
+  std::vector<std::pair<std::string, std::string>>
+      seen;  // touched only by the subscription's actor
   constexpr int kHosts = 3;
   constexpr int kRounds = 8;
   constexpr int kParts = 200;
@@ -179,11 +207,14 @@ TEST_CASE("Threaded: log entries freed on workers and reused by hosts keep paylo
     Runtime rt(threaded_config(), executor);
     rt.install(commerce::order::context());
     Context probes("test.probe");
-    probes.subscribe<PaymentConfirmed>({.service = "test.probe.Record",
-                                        .handler = [&](Invocation&, const PaymentConfirmed& e, const EventEnvelope& env) {
-                                          seen.emplace_back(fmt::format("{}#{}", e.orderId.raw(), e.amount.cents),
-                                                            env.eventId.str());
-                                        }});
+    probes.subscribe<PaymentConfirmed>(
+        {.service = "test.probe.Record",
+         .handler = [&](Invocation&, const PaymentConfirmed& e,
+                        const EventEnvelope& env) {
+           seen.emplace_back(
+               fmt::format("{}#{}", e.orderId.raw(), e.amount.cents),
+               env.eventId.str());
+         }});
     rt.install(std::move(probes));
     std::vector<std::thread> hosts;
     hosts.reserve(kHosts);
@@ -214,6 +245,71 @@ TEST_CASE("Threaded: log entries freed on workers and reused by hosts keep paylo
       CHECK(payloads.contains(fmt::format("p-{}-{}#1", t, r)));
       CHECK(payloads.contains(fmt::format("p-{}-{}#{}", t, r, kParts)));
     }
+  }
+}
+
+TEST_CASE(
+    "Threaded: a host call from inside a handler is refused instead of "
+    "deadlocking") {
+  // A message handler calling its own agent, which it holds, would wait for
+  // itself forever; a subscription calling an agent or publishing is refused
+  // in the same way.
+  ThreadedExecutor executor(2);
+  std::vector<std::string>
+      from_subscription;  // touched only by the subscription's actor
+  constexpr int kHosts = 2;
+  constexpr int kSends = 40;
+  const std::vector<std::string> calls{"call", "state", "service", "publish"};
+  {
+    Runtime rt(threaded_config(), executor);
+    rt.install(test_chat::context());
+    Context probes("test.probe");
+    probes.subscribe<test_chat::Said>(
+        {.service = "test.probe.Echo",
+         .handler = [&](Invocation& tx, const test_chat::Said& e,
+                        const EventEnvelope&) {
+           from_subscription.push_back(
+               test_chat::host_call_from_handler(tx, e.text, "echo"));
+         }});
+    rt.install(std::move(probes));
+    std::vector<std::thread> hosts;
+    hosts.reserve(kHosts);
+    for (int t = 0; t < kHosts; ++t) {
+      hosts.emplace_back([&rt, &calls, t] {
+        for (int i = 0; i < kSends; ++i) {
+          const std::string& call =
+              calls[static_cast<std::size_t>(i) % calls.size()];
+          test_chat::Lobby::in(rt).send(fmt::format("r-{}", i % 4), "reenter",
+                                        {{"call", call}});
+          rt.publish("test.chat", fmt::format("host-{}", t),
+                     test_chat::Said{call});
+        }
+      });
+    }
+    for (auto& h : hosts) h.join();
+    rt.shutdown();
+    std::size_t lines = 0;
+    for (int r = 0; r < 4; ++r) {
+      for (const std::string& line :
+           test_chat::Room::at(rt, fmt::format("r-{}", r)).state().lines) {
+        ++lines;
+        CHECK_MESSAGE(line.find(" is a host call, made from inside handler "
+                                "test.chat.Room.reenter;") != std::string::npos,
+                      line);
+      }
+    }
+    CHECK(lines == static_cast<std::size_t>(kHosts * kSends));
+    CHECK(rt.metrics_json()["eventTypes"]["test.chat.Said"]["released"] ==
+          kHosts * kSends);
+  }
+  REQUIRE(from_subscription.size() ==
+          static_cast<std::size_t>(kHosts * kSends));
+  for (const std::string& line : from_subscription) {
+    CHECK_MESSAGE(
+        line.find(
+            " is a host call, made from inside handler test.probe.Echo;") !=
+            std::string::npos,
+        line);
   }
 }
 

@@ -1,17 +1,20 @@
 #pragma once
-// Agents: typed state with a key, one message at a time.
+// Agents: typed state with a key, one invocation at a time.
 //
-// Generated code declares each agent kind once and wraps AgentRef in a typed
-// handle:
+// Generated code declares each agent kind once, from a spec whose one-way
+// message handlers are a table (messages are data, see AgentMessage), and
+// wraps AgentRef in a typed handle for host calls:
 //
-//   inline const herald::AgentKind<OrderState> kOrder{"commerce.order", "Order", {...invariants}};
-//   Order Order::at(herald::Runtime& rt, OrderId id) { return Order(herald::AgentRef(rt, kOrder, id.raw())); }
+//   const herald::AgentKind<Order::State>& Order::kind() {
+//     static const herald::AgentKind<State> kind({.context = "commerce.order",
+//     .name = "Order", ...}); return kind;
+//   }
 //   void Order::markPaid(InternalCaller, AuthId authId) {
-//     ref_.call("markPaid", [&](herald::Invocation& tx, OrderState& s) { ... });
+//     ref_.call("markPaid", [&](herald::Invocation& tx, State& s) { ... });
 //   }
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
-#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -20,29 +23,57 @@
 #include <type_traits>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "herald/agent_message.hpp"
 #include "herald/errors.hpp"
 #include "herald/executor.hpp"
 #include "herald/invocation.hpp"
 
 namespace herald {
 
+class AgentInstanceBase;
+
+// What the runtime and a durable backend need of an agent kind without
+// knowing its state type.
 class AgentKindBase {
  public:
-  AgentKindBase(std::string context, std::string name);
+  AgentKindBase(std::string context, std::string name,
+                std::int64_t state_version);
   virtual ~AgentKindBase() = default;
   AgentKindBase(const AgentKindBase&) = delete;
   AgentKindBase& operator=(const AgentKindBase&) = delete;
 
   const std::string& context() const { return context_; }
   const std::string& name() const { return name_; }
-  const std::string& qualified() const { return qualified_; }  // "commerce.order.Order"
+  // "commerce.order.Order"
+  const std::string& qualified() const { return qualified_; }
   std::uint32_t index() const { return index_; }
+  // The version of the state schema that encode_state writes.
+  std::int64_t state_version() const { return state_version_; }
+
+  // `state` points to a State of this kind.
+  virtual nlohmann::json encode_state(const void* state) const = 0;
+  // A State of this kind, decoded from what encode_state wrote at
+  // `state_version`. Throws on a malformed document.
+  virtual std::shared_ptr<const void> decode_state(
+      const nlohmann::json& encoded, std::int64_t state_version) const = 0;
+
+  // The runtime's side: a new instance, and one message run on a held
+  // instance of this kind. run_message reports a fault (an unknown handler,
+  // malformed arguments, a failing body) and never throws.
+  virtual std::unique_ptr<AgentInstanceBase> make_instance(
+      Runtime& rt, Executor& executor, std::string key,
+      InvocationSite site) const = 0;
+  virtual void run_message(Runtime& rt, AgentInstanceBase& agent,
+                           const AgentMessage& message) const = 0;
 
  private:
   std::string context_;
   std::string name_;
   std::string qualified_;
   std::uint32_t index_;
+  std::int64_t state_version_;
 };
 
 template <class State>
@@ -52,20 +83,27 @@ struct Invariant {
 };
 
 template <class State>
-class AgentKind final : public AgentKindBase {
- public:
-  AgentKind(std::string context, std::string name, std::vector<Invariant<State>> invariants = {})
-      : AgentKindBase(std::move(context), std::move(name)), invariants_(std::move(invariants)) {}
+struct MessageHandler {
+  std::string_view name;  // "systemMessage"
+  // Decodes `args` (the handler's encoded argument struct) and runs the body
+  // on the working state of the held agent whose key text is `key`. Throws
+  // on malformed args (a fault).
+  void (*run)(Invocation& tx, State& state, std::string_view key,
+              const nlohmann::json& args);
+};
 
-  std::optional<std::string_view> violated(const State& s) const {
-    for (const Invariant<State>& inv : invariants_) {
-      if (!inv.holds(s)) return inv.name;
-    }
-    return std::nullopt;
-  }
-
- private:
-  std::vector<Invariant<State>> invariants_;
+template <class State>
+struct AgentKindSpec {
+  std::string context;             // "commerce.order"
+  std::string name;                // "Order"
+  std::int64_t state_version = 1;  // the state schema's version
+  // The stores' initialisers (State need not be default-constructible).
+  State (*initial)() = nullptr;
+  nlohmann::json (*encode_state)(const State&) = nullptr;
+  State (*decode_state)(const nlohmann::json&,
+                        std::int64_t state_version) = nullptr;
+  std::vector<Invariant<State>> invariants;
+  std::vector<MessageHandler<State>> handlers;
 };
 
 // One agent instance: an actor whose mailbox holds one-way messages, and
@@ -73,7 +111,8 @@ class AgentKind final : public AgentKindBase {
 // message is running. Either way, one invocation at a time.
 class AgentInstanceBase : public Actor {
  public:
-  AgentInstanceBase(Executor& executor, const AgentKindBase& kind, std::string key, InvocationSite site);
+  AgentInstanceBase(Runtime& rt, Executor& executor, const AgentKindBase& kind,
+                    std::string key, InvocationSite site);
 
   const AgentKindBase& kind() const { return kind_; }
   const std::string& key() const { return key_; }
@@ -83,19 +122,21 @@ class AgentInstanceBase : public Actor {
   void acquire();
   void release();
   // Queues a message; runs later on the executor.
-  void post(std::function<void()> message);
+  void post(AgentMessage message);
   void run() override;
-  // Simulated crash: the mailbox is volatile. Returns how many messages it held.
+  // Simulated crash: the mailbox is volatile. Returns how many messages it
+  // held.
   std::size_t drop_mailbox();
 
  private:
+  Runtime& runtime_;
   Executor& executor_;
   const AgentKindBase& kind_;
   std::string key_;
   InvocationSite site_;
   std::mutex mutex_;
   std::condition_variable free_;
-  std::deque<std::function<void()>> mailbox_;
+  std::deque<AgentMessage> mailbox_;
   bool running_ = false;
   bool queued_ = false;
 };
@@ -110,32 +151,114 @@ class AgentInstance final : public AgentInstanceBase {
 
 namespace detail {
 // Runtime services the agent templates need; defined in runtime.cpp.
-AgentInstanceBase& find_agent(Runtime& rt, const AgentKindBase& kind, std::string_view key,
-                              std::unique_ptr<AgentInstanceBase> (*make)(Executor&, const AgentKindBase&,
-                                                                         std::string, InvocationSite));
-std::shared_ptr<const void> load_agent_state(Runtime& rt, const AgentInstanceBase& agent);
-void commit_agent(Runtime& rt, Invocation& tx, AgentInstanceBase& agent, std::shared_ptr<const void> state);
+AgentInstanceBase& find_agent(Runtime& rt, const AgentKindBase& kind,
+                              std::string_view key);
+std::shared_ptr<const void> load_agent_state(Runtime& rt,
+                                             const AgentInstanceBase& agent);
+void commit_agent(Runtime& rt, Invocation& tx, AgentInstanceBase& agent,
+                  std::shared_ptr<const void> state);
 // Reports the fault and discards what the invocation staged.
 void abort_invocation(Runtime& rt, Invocation& tx, std::string_view message);
+// Reports a message naming a handler its agent's kind does not have.
+void report_unknown_handler(Runtime& rt, const AgentInstanceBase& agent,
+                            const AgentMessage& message);
 void check_handler_fault_injection(Runtime& rt, Invocation& tx);
 void note_host_call(Runtime& rt);
+// Refuses a kind built from an incomplete spec; `what` says what is wrong.
+[[noreturn]] void bad_agent_kind(const AgentKindBase& kind,
+                                 std::string_view what);
+}  // namespace detail
 
 template <class State>
-std::unique_ptr<AgentInstanceBase> make_instance(Executor& ex, const AgentKindBase& kind, std::string key,
-                                                 InvocationSite site) {
-  return std::make_unique<AgentInstance<State>>(ex, kind, std::move(key), site);
-}
+class AgentKind final : public AgentKindBase {
+ public:
+  // Throws RegistrationError if a codec function or the initialiser is
+  // missing, or two handlers share a name.
+  explicit AgentKind(AgentKindSpec<State> spec)
+      : AgentKindBase(std::move(spec.context), std::move(spec.name),
+                      spec.state_version),
+        initial_(spec.initial),
+        encode_(spec.encode_state),
+        decode_(spec.decode_state),
+        invariants_(std::move(spec.invariants)),
+        handlers_(std::move(spec.handlers)) {
+    if (initial_ == nullptr) detail::bad_agent_kind(*this, "no initial state");
+    if (encode_ == nullptr || decode_ == nullptr) {
+      detail::bad_agent_kind(*this, "no state codec");
+    }
+    for (std::size_t i = 0; i < handlers_.size(); ++i) {
+      if (handlers_[i].run == nullptr) {
+        detail::bad_agent_kind(*this, "a message handler without a body");
+      }
+      for (std::size_t j = 0; j < i; ++j) {
+        if (handlers_[j].name == handlers_[i].name) {
+          detail::bad_agent_kind(*this, "two message handlers named '" +
+                                            std::string(handlers_[i].name) +
+                                            "'");
+        }
+      }
+    }
+  }
+
+  State initial() const { return initial_(); }
+
+  std::optional<std::string_view> violated(const State& s) const {
+    for (const Invariant<State>& inv : invariants_) {
+      if (!inv.holds(s)) return inv.name;
+    }
+    return std::nullopt;
+  }
+
+  // nullptr if the kind has no handler of that name.
+  const MessageHandler<State>* handler(std::string_view name) const {
+    for (const MessageHandler<State>& h : handlers_) {
+      if (h.name == name) return &h;
+    }
+    return nullptr;
+  }
+
+  nlohmann::json encode_state(const void* state) const override {
+    return encode_(*static_cast<const State*>(state));
+  }
+  std::shared_ptr<const void> decode_state(
+      const nlohmann::json& encoded,
+      std::int64_t state_version) const override {
+    return std::make_shared<const State>(decode_(encoded, state_version));
+  }
+
+  std::unique_ptr<AgentInstanceBase> make_instance(
+      Runtime& rt, Executor& executor, std::string key,
+      InvocationSite site) const override {
+    return std::make_unique<AgentInstance<State>>(rt, executor, *this,
+                                                  std::move(key), site);
+  }
+  void run_message(Runtime& rt, AgentInstanceBase& agent,
+                   const AgentMessage& message) const override;
+
+ private:
+  State (*initial_)();
+  nlohmann::json (*encode_)(const State&);
+  State (*decode_)(const nlohmann::json&, std::int64_t);
+  std::vector<Invariant<State>> invariants_;
+  std::vector<MessageHandler<State>> handlers_;
+};
+
+namespace detail {
 
 template <class State>
-AgentInstance<State>& instance(Runtime& rt, const AgentKind<State>& kind, std::string_view key) {
-  return static_cast<AgentInstance<State>&>(find_agent(rt, kind, key, &make_instance<State>));
+AgentInstance<State>& instance(Runtime& rt, const AgentKind<State>& kind,
+                               std::string_view key) {
+  return static_cast<AgentInstance<State>&>(find_agent(rt, kind, key));
 }
 
 template <class State>
 const State& current_state(Runtime& rt, AgentInstance<State>& agent) {
   if (!agent.state) {
     auto stored = load_agent_state(rt, agent);
-    agent.state = stored ? std::static_pointer_cast<const State>(stored) : std::make_shared<const State>();
+    // Instances of AgentKind<State> are made only by that kind.
+    const auto& kind = static_cast<const AgentKind<State>&>(agent.kind());
+    agent.state = stored ? std::static_pointer_cast<const State>(stored)
+                         : std::make_shared<const State>(kind.initial());
   }
   return *agent.state;
 }
@@ -144,21 +267,23 @@ const State& current_state(Runtime& rt, AgentInstance<State>& agent) {
 // set; it replaces the committed state only if the body and every invariant
 // succeed.
 template <class State, class Body>
-auto invoke(Runtime& rt, const AgentKind<State>& kind, AgentInstance<State>& agent, std::string_view handler,
+auto invoke(Runtime& rt, const AgentKind<State>& kind,
+            AgentInstance<State>& agent, std::string_view handler,
             const Cause& cause, Body& body) {
   using R = std::invoke_result_t<Body&, Invocation&, State&>;
   Invocation tx(rt, agent.site(), handler, cause);
-  State working = current_state(rt, agent);
-  auto finish = [&] {
-    if (auto inv = kind.violated(working)) {
-      throw HandlerFailure("invariant '" + std::string(*inv) + "' does not hold");
-    }
-    check_handler_fault_injection(rt, tx);
-    auto next = std::make_shared<const State>(std::move(working));
-    agent.state = next;
-    commit_agent(rt, tx, agent, std::move(next));
-  };
   try {
+    State working = current_state(rt, agent);
+    auto finish = [&] {
+      if (auto inv = kind.violated(working)) {
+        throw HandlerFailure("invariant '" + std::string(*inv) +
+                             "' does not hold");
+      }
+      check_handler_fault_injection(rt, tx);
+      auto next = std::make_shared<const State>(std::move(working));
+      agent.state = next;
+      commit_agent(rt, tx, agent, std::move(next));
+    };
     if constexpr (std::is_void_v<R>) {
       body(tx, working);
       finish();
@@ -177,10 +302,31 @@ auto invoke(Runtime& rt, const AgentKind<State>& kind, AgentInstance<State>& age
 }
 }  // namespace detail
 
+template <class State>
+void AgentKind<State>::run_message(Runtime& rt, AgentInstanceBase& base,
+                                   const AgentMessage& message) const {
+  auto& agent = static_cast<AgentInstance<State>&>(base);
+  const MessageHandler<State>* h = handler(message.handler);
+  if (h == nullptr) {
+    detail::report_unknown_handler(rt, agent, message);
+    return;
+  }
+  auto body = [&](Invocation& tx, State& s) {
+    h->run(tx, s, agent.key(), message.args);
+  };
+  try {
+    detail::invoke(rt, *this, agent, h->name, message.cause, body);
+  } catch (const HandlerFault&) {
+    // Already reported by invoke; a one-way message has no caller to tell.
+  }
+}
+
 // Holds an agent for the scope of a host call.
 class HeldAgent {
  public:
-  explicit HeldAgent(AgentInstanceBase& agent) : agent_(agent) { agent_.acquire(); }
+  explicit HeldAgent(AgentInstanceBase& agent) : agent_(agent) {
+    agent_.acquire();
+  }
   ~HeldAgent() { agent_.release(); }
   HeldAgent(const HeldAgent&) = delete;
   HeldAgent& operator=(const HeldAgent&) = delete;
@@ -197,17 +343,25 @@ class AgentRef {
 
   // A host call: runs the handler now, on the caller's thread, once the agent
   // is free. Returns the body's result; a fault throws HandlerFault and
-  // commits nothing.
+  // commits nothing. Made from inside a handler, throws ReentrantCallError.
   template <class Body>
   auto call(std::string_view handler, Body&& body) {
+    if (detail::running_invocation() != nullptr) {
+      detail::refuse_host_call(kind_->qualified() + "." + std::string(handler));
+    }
     detail::note_host_call(*rt_);
     auto& agent = detail::instance(*rt_, *kind_, key_);
     HeldAgent held(agent);
     return detail::invoke(*rt_, *kind_, agent, handler, Cause{}, body);
   }
 
-  // The committed state, read while holding the agent.
+  // The committed state, read while holding the agent. Made from inside a
+  // handler, throws ReentrantCallError.
   State state() const {
+    if (detail::running_invocation() != nullptr) {
+      detail::refuse_host_call("the state of " + kind_->qualified() + " " +
+                               key_);
+    }
     auto& agent = detail::instance(*rt_, *kind_, key_);
     HeldAgent held(agent);
     return detail::current_state(*rt_, agent);
@@ -220,21 +374,5 @@ class AgentRef {
   const AgentKind<State>* kind_;
   std::string key_;
 };
-
-template <class State>
-void Invocation::send(const AgentKind<State>& kind, std::string key, std::string_view handler,
-                      std::type_identity_t<std::function<void(Invocation&, State&)>> body) {
-  messages_.push_back(StagedMessage{[&kind, key = std::move(key), handler = std::string(handler),
-                                     body = std::move(body)](Runtime& rt, const Cause& cause) mutable {
-    auto& agent = detail::instance(rt, kind, key);
-    agent.post([&rt, &kind, &agent, handler, cause, body]() mutable {
-      try {
-        detail::invoke(rt, kind, agent, handler, cause, body);
-      } catch (const HandlerFault&) {
-        // Already reported by invoke; a one-way message has no caller to tell.
-      }
-    });
-  }});
-}
 
 }  // namespace herald

@@ -17,11 +17,14 @@
 #include <string_view>
 #include <vector>
 
+#include "herald/agent_message.hpp"
 #include "herald/envelope.hpp"
 #include "herald/event_type.hpp"
 #include "herald/log_entry.hpp"
 
 namespace herald {
+
+class AgentKindBase;
 
 // A committed event not yet in its publisher's log. eventId is minted at
 // commit so that re-publishing the entry (an outbox relay retrying after a
@@ -73,7 +76,8 @@ class SubscriptionStore {
  public:
   virtual ~SubscriptionStore() = default;
   // D6: has a delivery of this event committed here?
-  virtual bool recorded(PublisherIndex publisher, std::int64_t sequence, const EventId& id) = 0;
+  virtual bool recorded(PublisherIndex publisher, std::int64_t sequence,
+                        const EventId& id) = 0;
   // Highest sequence of `publisher` acknowledged (delivered, deduplicated or
   // dead-lettered) here; 0 if none.
   virtual std::int64_t cursor(PublisherIndex publisher) = 0;
@@ -89,7 +93,10 @@ class SubscriptionStore {
 // (D1, D6).
 struct CommitRecord {
   struct StateWrite {
-    std::string_view agent_kind;
+    // The kind encodes the state for a backend that stores it as JSON
+    // (AgentKindBase::encode_state, state_version).
+    const AgentKindBase* kind = nullptr;
+    std::string_view agent_kind;  // kind->qualified()
     std::string_view key;
     std::shared_ptr<const void> state;
   };
@@ -110,6 +117,11 @@ struct CommitRecord {
   std::vector<IdempotencyWrite> idempotency;
   ContextLog* outbox_log = nullptr;
   std::vector<OutboxEvent> outbox;
+  // One-way agent messages the invocation sent, in send order. commit()
+  // leaves them in place: the runtime posts them to their agents' mailboxes
+  // once commit returns. A durable backend stores them in the same write, so
+  // that a restart can post those not yet run; the memory backend does not.
+  std::vector<AgentMessage> messages;
 };
 
 class Backend {
@@ -117,10 +129,14 @@ class Backend {
   virtual ~Backend() = default;
   virtual std::string_view name() const = 0;
   virtual ContextLog& context_log(std::string_view context) = 0;
-  virtual SubscriptionStore& subscription_store(std::string_view subscription) = 0;
-  // nullptr if the agent has no committed state yet.
-  virtual std::shared_ptr<const void> load_agent_state(std::string_view agent_kind, std::string_view key) = 0;
-  virtual bool idempotency_seen(std::string_view scope, std::string_view key, Instant now) = 0;
+  virtual SubscriptionStore& subscription_store(
+      std::string_view subscription) = 0;
+  // nullptr if the agent has no committed state yet. A backend that stores
+  // JSON decodes it with kind.decode_state.
+  virtual std::shared_ptr<const void> load_agent_state(
+      const AgentKindBase& kind, std::string_view key) = 0;
+  virtual bool idempotency_seen(std::string_view scope, std::string_view key,
+                                Instant now) = 0;
   virtual void commit(CommitRecord& record) = 0;
 };
 

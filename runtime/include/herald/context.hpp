@@ -1,20 +1,26 @@
 #pragma once
-// Registration of one bounded context: the event types it owns, its agents
-// and its subscriptions. Generated code builds one Context per Herald
-// context and the host installs it:
+// Registration of one bounded context: the event types it owns, its agents,
+// the agent kinds of other contexts it sends messages to, the user
+// capabilities its handlers use (with the host's implementations) and its
+// subscriptions. Generated code builds one Context per Herald context and the
+// host installs it:
 //
 //   herald::Context ctx("commerce.notifications");
-//   ctx.agent(kInbox);
+//   ctx.agent(Inbox::kind());
+//   ctx.uses_agent("chat.rooms.Room");
+//   ctx.capability<fx::Converter>("fx.Converter", &converter);
 //   ctx.subscribe<commerce::order::PaymentConfirmed>({
 //       .service = "commerce.notifications.OnDomesticPayment",
-//       .pattern = [](const PaymentConfirmed& e) { return e.region == Region::Domestic; },
-//       .handler = [](herald::Invocation& tx, const PaymentConfirmed& e, const herald::EventEnvelope&) {...},
+//       .pattern = [](const PaymentConfirmed& e) { return e.region ==
+//       Region::Domestic; }, .handler = [](herald::Invocation& tx, const
+//       PaymentConfirmed& e, const herald::EventEnvelope&) {...},
 //   });
 //   runtime.install(std::move(ctx));
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
+#include <typeinfo>
 #include <vector>
 
 #include "herald/envelope.hpp"
@@ -32,10 +38,19 @@ ViaPredicate via_schema(std::int64_t lo, std::optional<std::int64_t> hi);
 
 template <class E>
 struct Subscription {
-  std::string service;                     // qualified service name; orders delivery (D11)
-  std::function<bool(const E&)> pattern;   // compiled pattern; empty matches every event
-  ViaPredicate via;                        // compiled `via`; empty accepts any schema version
+  std::string service;  // qualified service name; orders delivery (D11)
+  std::function<bool(const E&)>
+      pattern;       // compiled pattern; empty matches every event
+  ViaPredicate via;  // compiled `via`; empty accepts any schema version
   std::function<void(Invocation&, const E&, const EventEnvelope&)> handler;
+};
+
+// A user capability as the runtime keeps it: `type` is the capability's
+// class, which Invocation::capability checks before its cast.
+struct CapabilitySpec {
+  std::string name;  // qualified: "fx.Converter"
+  const std::type_info* type = nullptr;
+  void* implementation = nullptr;
 };
 
 // The type-erased form the runtime keeps.
@@ -57,8 +72,27 @@ class Context {
     return *this;
   }
 
+  // An agent kind this context owns.
   Context& agent(const AgentKindBase& kind) {
     agents_.push_back(&kind);
+    return *this;
+  }
+
+  // An agent kind of another context that this context's handlers send
+  // messages to, by qualified name ("chat.rooms.Room"). Runtime::install
+  // refuses the context unless an installed context owns the kind.
+  Context& uses_agent(std::string qualified) {
+    used_agents_.push_back(std::move(qualified));
+    return *this;
+  }
+
+  // A user capability this context's handlers use ("fx.Converter"), with
+  // the host's implementation, which must outlive the runtime.
+  // Runtime::install refuses a null implementation.
+  template <class C>
+  Context& capability(std::string qualified, C* implementation) {
+    capabilities_.push_back(
+        CapabilitySpec{std::move(qualified), &typeid(C), implementation});
     return *this;
   }
 
@@ -74,10 +108,13 @@ class Context {
     spec.service = std::move(s.service);
     spec.type = &event_type<E>();
     if (s.pattern) {
-      spec.pattern = [p = std::move(s.pattern)](const void* e) { return p(*static_cast<const E*>(e)); };
+      spec.pattern = [p = std::move(s.pattern)](const void* e) {
+        return p(*static_cast<const E*>(e));
+      };
     }
     spec.via = std::move(s.via);
-    spec.handler = [h = std::move(s.handler)](Invocation& tx, const void* e, const EventEnvelope& env) {
+    spec.handler = [h = std::move(s.handler)](Invocation& tx, const void* e,
+                                              const EventEnvelope& env) {
       h(tx, *static_cast<const E*>(e), env);
     };
     subscriptions_.push_back(std::move(spec));
@@ -87,6 +124,10 @@ class Context {
   const std::string& name() const { return name_; }
   const std::vector<const EventType*>& owned() const { return owned_; }
   const std::vector<const AgentKindBase*>& agents() const { return agents_; }
+  const std::vector<std::string>& used_agents() const { return used_agents_; }
+  const std::vector<CapabilitySpec>& capabilities() const {
+    return capabilities_;
+  }
   std::vector<SubscriptionSpec>& subscriptions() { return subscriptions_; }
   const std::vector<std::string>& services() const { return services_; }
 
@@ -94,6 +135,8 @@ class Context {
   std::string name_;
   std::vector<const EventType*> owned_;
   std::vector<const AgentKindBase*> agents_;
+  std::vector<std::string> used_agents_;
+  std::vector<CapabilitySpec> capabilities_;
   std::vector<SubscriptionSpec> subscriptions_;
   std::vector<std::string> services_;
 };

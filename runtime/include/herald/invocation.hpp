@@ -9,40 +9,31 @@
 //   tx.idempotency().seen(key);                  // Idempotency.seen
 //   tx.random().uuid();                          // Random.uuid
 //   tx.fail("order has no customer");            // fail(...)
+//   tx.capability<fx::Converter>("fx.Converter") // a user capability
+//   tx.send(Room::kind(), key, "post", args);    // Rooms(key).post(...)
 //
 // Emissions, outbound agent messages and Idempotency.remember are staged
 // here and commit together when the handler returns normally (D1); an
 // exception discards them.
 #include <cstdint>
-#include <functional>
-#include <optional>
 #include <string>
 #include <string_view>
-#include <type_traits>
+#include <typeinfo>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "herald/agent_message.hpp"
 #include "herald/backend.hpp"
+#include "herald/cause.hpp"
 #include "herald/event_type.hpp"
 #include "herald/time.hpp"
 
 namespace herald {
 
+class AgentKindBase;
 class Runtime;
 struct ContextRuntime;
-template <class State>
-class AgentKind;
-
-// Where an invocation sits in a cascade; copied onto the envelopes of what it
-// emits and onto the agent messages it sends.
-struct Cause {
-  std::optional<EventId> causation;  // the delivered event that led here
-  EventId correlation;               // nil at the root: each emission roots its own cascade
-  std::int64_t depth = 0;            // envelope depth of emissions made here
-
-  static Cause of_delivery(const EventEnvelope& env) {
-    return Cause{env.eventId, env.correlationId, env.depth + 1};
-  }
-};
 
 // Who is running: the publishing context and publisher identity of its
 // emissions, and the scope of its Idempotency keys. Owned by the runtime.
@@ -51,8 +42,9 @@ struct InvocationSite {
   ContextRuntime* context_runtime = nullptr;
   ContextLog* log = nullptr;
   PublisherIndex publisher = 0;
-  std::string_view publisher_id;  // "commerce.order.Order/o-17" or a service name
-  std::string_view owner;         // agent kind or service, qualified
+  std::string_view
+      publisher_id;        // "commerce.order.Order/o-17" or a service name
+  std::string_view owner;  // agent kind or service, qualified
   std::string_view idempotency_scope;
 };
 
@@ -114,7 +106,11 @@ class Random {
 
 class Invocation {
  public:
-  Invocation(Runtime& runtime, const InvocationSite& site, std::string_view handler, Cause cause);
+  // While it exists, the invocation is the one running on this thread (see
+  // detail::running_invocation).
+  Invocation(Runtime& runtime, const InvocationSite& site,
+             std::string_view handler, Cause cause);
+  ~Invocation();
   Invocation(const Invocation&) = delete;
   Invocation& operator=(const Invocation&) = delete;
 
@@ -137,10 +133,21 @@ class Invocation {
   // or OwnershipError, which aborts the handler.
   void stage_event(AnyEvent event);
 
-  // Stages a one-way message to another agent, posted at commit.
-  template <class State>
-  void send(const AgentKind<State>& kind, std::string key, std::string_view handler,
-            std::type_identity_t<std::function<void(Invocation&, State&)>> body);
+  // Stages a one-way message to the agent of `kind` whose key text is `key`:
+  // `args` is the handler's encoded argument struct. It commits with the
+  // invocation and is posted to the agent's mailbox afterwards. Throws
+  // RegistrationError (aborting the handler) unless this invocation's
+  // context owns the kind or declared it with Context::uses_agent.
+  void send(const AgentKindBase& kind, std::string key,
+            std::string_view handler, nlohmann::json args);
+
+  // The host's implementation of a user capability that this invocation's
+  // context declared with Context::capability. Throws RegistrationError if
+  // it declared none of that name and type.
+  template <class C>
+  C& capability(std::string_view qualified) {
+    return *static_cast<C*>(capability_implementation(qualified, typeid(C)));
+  }
 
  private:
   friend class Runtime;
@@ -149,18 +156,28 @@ class Invocation {
   friend class Idempotency;
   friend class Random;
 
-  struct StagedMessage {
-    std::function<void(Runtime&, const Cause&)> post;
-  };
+  void* capability_implementation(std::string_view qualified,
+                                  const std::type_info& type) const;
 
   Runtime& runtime_;
   const InvocationSite& site_;
   std::string_view handler_;
   Cause cause_;
   std::vector<OutboxEvent> events_;
-  std::vector<StagedMessage> messages_;
+  std::vector<AgentMessage> messages_;
   std::vector<CommitRecord::IdempotencyWrite> remembered_;
+  Invocation* enclosing_;  // what ran on this thread before, normally nothing
 };
+
+namespace detail {
+// The invocation running on this thread, or nullptr.
+const Invocation* running_invocation();
+// Throws the ReentrantCallError for a host call made while
+// running_invocation() is set: `called` names the host call (a handler's
+// qualified name, an agent's state, a publish). Host calls test
+// running_invocation() first, so that the message is only built to throw.
+[[noreturn]] void refuse_host_call(std::string_view called);
+}  // namespace detail
 
 template <class E>
 void Events::emit(E event) {

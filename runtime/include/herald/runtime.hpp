@@ -29,6 +29,7 @@
 #include "herald/log.hpp"
 #include "herald/metrics.hpp"
 #include "herald/service.hpp"
+#include "herald/version.hpp"
 
 namespace herald {
 
@@ -52,7 +53,8 @@ class Runtime {
  public:
   // `backend` defaults to the one named by config.backend_kind; `log_sink` to
   // stderr. The executor and the sink must outlive the runtime.
-  Runtime(RuntimeConfig config, Executor& executor, std::unique_ptr<Backend> backend = nullptr,
+  Runtime(RuntimeConfig config, Executor& executor,
+          std::unique_ptr<Backend> backend = nullptr,
           LogSink* log_sink = nullptr);
   ~Runtime();
   Runtime(const Runtime&) = delete;
@@ -60,8 +62,12 @@ class Runtime {
 
   // Installs a context. All contexts are installed before the first host
   // call or publish; afterwards the routing table is fixed. Throws
-  // RegistrationError.
+  // RegistrationError, among others when the context uses an agent kind
+  // that no installed context owns, or lacks a capability implementation.
   void install(Context context);
+  // Installs contexts that may send messages to each other's agents: their
+  // agent dependencies are checked against the batch and what is installed.
+  void install(std::vector<Context> contexts);
 
   template <class State>
   AgentRef<State> agent(const AgentKind<State>& kind, std::string key) {
@@ -72,12 +78,14 @@ class Runtime {
   // a bridge, a test). Refused with OwnershipError unless `context` owns the
   // event type (D10). With `event_id` set, a second publish of the same id is
   // stored once (D6). Returns the eventId.
-  EventId publish(std::string_view context, std::string_view publisher_id, AnyEvent event,
+  EventId publish(std::string_view context, std::string_view publisher_id,
+                  AnyEvent event,
                   std::optional<EventId> event_id = std::nullopt);
   template <class E>
-  EventId publish(std::string_view context, std::string_view publisher_id, E event,
-                  std::optional<EventId> event_id = std::nullopt) {
-    return publish(context, publisher_id, AnyEvent::of<E>(std::move(event)), event_id);
+  EventId publish(std::string_view context, std::string_view publisher_id,
+                  E event, std::optional<EventId> event_id = std::nullopt) {
+    return publish(context, publisher_id, AnyEvent::of<E>(std::move(event)),
+                   event_id);
   }
 
   // D8: dead letters, oldest first.
@@ -115,11 +123,12 @@ class Runtime {
   friend class Random;
   friend class FanoutActor;
   friend class SubscriptionActor;
-  friend AgentInstanceBase& detail::find_agent(Runtime&, const AgentKindBase&, std::string_view,
-                                               std::unique_ptr<AgentInstanceBase> (*)(Executor&, const AgentKindBase&,
-                                                                                      std::string, InvocationSite));
-  friend std::shared_ptr<const void> detail::load_agent_state(Runtime&, const AgentInstanceBase&);
-  friend void detail::commit_agent(Runtime&, Invocation&, AgentInstanceBase&, std::shared_ptr<const void>);
+  friend AgentInstanceBase& detail::find_agent(Runtime&, const AgentKindBase&,
+                                               std::string_view);
+  friend std::shared_ptr<const void> detail::load_agent_state(
+      Runtime&, const AgentInstanceBase&);
+  friend void detail::commit_agent(Runtime&, Invocation&, AgentInstanceBase&,
+                                   std::shared_ptr<const void>);
   friend void detail::abort_invocation(Runtime&, Invocation&, std::string_view);
   friend void detail::check_handler_fault_injection(Runtime&, Invocation&);
   friend void detail::note_host_call(Runtime&);
@@ -128,15 +137,26 @@ class Runtime {
 
   struct AgentTable {
     std::mutex mutex;
-    std::unordered_map<std::string, std::unique_ptr<AgentInstanceBase>> instances;
+    std::unordered_map<std::string, std::unique_ptr<AgentInstanceBase>>
+        instances;
   };
 
+  // Checks what install must refuse before anything of `batch` is
+  // installed; returns, per context, the agent kinds its handlers may send
+  // messages to.
+  std::vector<std::vector<const AgentKindBase*>> check_batch(
+      const std::vector<Context>& batch) const;
+  void install_one(Context& ctx,
+                   std::vector<const AgentKindBase*> message_targets);
+  void post_messages(std::vector<AgentMessage>& messages);
   ContextRuntime& context(std::string_view name);
-  PublisherIndex intern_publisher(std::string_view publisher_id, std::string_view* stable);
+  PublisherIndex intern_publisher(std::string_view publisher_id,
+                                  std::string_view* stable);
   void commit(Invocation& tx, CommitRecord& record);
   // Discards what tx staged and writes `fault_line` (at warn).
   void abort(Invocation& tx, nlohmann::json fault_line);
-  void check_emit_limits(const EventType& type, const void* payload, std::string_view emitter);
+  void check_emit_limits(const EventType& type, const void* payload,
+                         std::string_view emitter);
   void restart_after_crash();
 
   RuntimeConfig config_;
@@ -148,12 +168,14 @@ class Runtime {
   std::atomic<bool> sealed_{false};
 
   std::map<std::string, std::unique_ptr<ContextRuntime>, std::less<>> contexts_;
-  // Event type index -> owning context (nullptr: not owned by an installed context).
+  // Event type index -> owning context (nullptr: not owned by an installed
+  // context).
   std::vector<ContextRuntime*> owners_;
   std::vector<EventTypeMetrics*> event_metrics_;
   // Event type index -> subscriptions in delivery order (D11).
   std::vector<std::vector<SubscriptionActor*>> routes_;
-  std::map<std::string, std::unique_ptr<SubscriptionActor>, std::less<>> subscriptions_;
+  std::map<std::string, std::unique_ptr<SubscriptionActor>, std::less<>>
+      subscriptions_;
   std::map<std::string, const AgentKindBase*, std::less<>> agent_kinds_;
   // Host-callable services and subscriptions share the name space.
   std::map<std::string, const InvocationSite*, std::less<>> services_;

@@ -5,8 +5,10 @@
 //
 //   class Checkout {
 //    public:
-//     static Checkout in(herald::Runtime& rt) { return Checkout(herald::ServiceRef(rt, "commerce.order.Checkout")); }
-//     void submit(OrderId id) { ref_.call("submit", [&](herald::Invocation& tx) { ... }); }
+//     static Checkout in(herald::Runtime& rt) { return
+//     Checkout(herald::ServiceRef(rt, "commerce.order.Checkout")); } void
+//     submit(OrderId id) { ref_.call("submit", [&](herald::Invocation& tx) {
+//     ... }); }
 //   };
 #include <string>
 #include <string_view>
@@ -26,13 +28,19 @@ void commit_service(Runtime& rt, Invocation& tx);
 class ServiceRef {
  public:
   // Throws RegistrationError if no installed context declared the service.
-  ServiceRef(Runtime& rt, std::string_view service) : rt_(&rt), site_(&detail::service_site(rt, service)) {}
+  ServiceRef(Runtime& rt, std::string_view service)
+      : rt_(&rt), site_(&detail::service_site(rt, service)) {}
 
   // Runs the handler on the caller's thread. Returns the body's result; a
-  // fault throws HandlerFault and commits nothing.
+  // fault throws HandlerFault and commits nothing. Made from inside a
+  // handler, throws ReentrantCallError.
   template <class Body>
   auto call(std::string_view handler, Body&& body) {
     using R = std::invoke_result_t<Body&, Invocation&>;
+    if (detail::running_invocation() != nullptr) {
+      detail::refuse_host_call(std::string(site_->owner) + "." +
+                               std::string(handler));
+    }
     Invocation tx(*rt_, *site_, handler, Cause{});
     try {
       if constexpr (std::is_void_v<R>) {

@@ -1,0 +1,22 @@
+#pragma once
+// A one-way agent message (a Herald `Ref` call) as data rather than as a
+// closure: a durable backend can store it in the sender's commit and a
+// restarted process can run it, and the receiving agent finds the handler in
+// its kind's table by name.
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "herald/cause.hpp"
+
+namespace herald {
+
+struct AgentMessage {
+  std::string agent_kind;  // qualified: "chat.rooms.Room"
+  std::string key;         // the target agent's key text
+  std::string handler;     // "systemMessage"
+  nlohmann::json args;     // the handler's encoded argument struct
+  Cause cause;             // the sender's
+};
+
+}  // namespace herald
