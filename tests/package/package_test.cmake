@@ -64,8 +64,20 @@ endif()
 file(APPEND ${WORK}/consumer/counter.herald "-- touched\n")
 run("building the consumer after an edit" ${CMAKE_COMMAND} --build ${build}
     -- -v)
-if(NOT out MATCHES "Generating C\\+\\+ for counter" OR out MATCHES "-c [^\n]*main\\.cpp")
+if(NOT out MATCHES "HeraldGenerateRun\\.cmake" OR out MATCHES "-c [^\n]*\\.cpp")
   message(FATAL_ERROR "after an edit of counter.herald that changes no "
                       "generated file, the build did not regenerate or "
                       "recompiled:\n${out}")
+endif()
+
+# A change of a handler's body: regenerated, recompiled, and the program
+# does what the new source says.
+file(READ ${WORK}/consumer/counter.herald source)
+string(REPLACE "count + step" "count + step * 10" source "${source}")
+file(WRITE ${WORK}/consumer/counter.herald "${source}")
+run("building the consumer after a change" ${CMAKE_COMMAND} --build ${build})
+run("running the changed consumer" ${build}/counter)
+if(NOT out STREQUAL "visits: 50\n")
+  message(FATAL_ERROR "the changed consumer printed '${out}', expected "
+                      "'visits: 50'")
 endif()
