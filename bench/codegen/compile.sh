@@ -14,6 +14,10 @@
 #   flatbuffers:  g++ -std=c++20 -OX -c TU.cpp, a file holding only
 #                 #include "schema_generated.h" (flatc writes no source)
 #
+# and, when SETS names it, herald-includes: for each context a unit holding
+# only the #include lines of its .cpp, the part of Herald's time that is
+# headers.
+#
 # Prints a markdown table: medians and ranges of CPU time (user + system of
 # the compiler processes, from wait4), the same per 50 events, peak RSS,
 # and each set's time over flatbuffers'.
@@ -21,7 +25,8 @@
 #   bench/codegen/compile.sh [BUILD_DIR]      (default: <repo>/build-bench)
 #
 # Environment: RUNS (default 3), LINES (default 5000), OPTS (default
-# "-O0 -O2"), CXX (default g++), SEED (default 1).
+# "-O0 -O2"), SETS (default "herald proto fbs"; herald-includes can be
+# added; fbs must be one), CXX (default g++), SEED (default 1).
 set -euo pipefail
 
 BENCH_BUILD_DIR="${1:-}"
@@ -35,11 +40,12 @@ opts="${OPTS:--O0 -O2}"
 cxx="${CXX:-g++}"
 heraldc="$build/tools/heraldc/heraldc"
 measure="$build/bench/schema/herald_bench_measure"
-sets=(herald proto fbs)
+read -r -a sets <<<"${SETS:-herald proto fbs}"
 
 label() {
   case "$1" in
     herald) echo "Herald (heraldc build)" ;;
+    herald-includes) echo "Herald, the #include lines alone" ;;
     proto) echo "protobuf (protoc --cpp_out)" ;;
     fbs) echo "flatbuffers (flatc --cpp)" ;;
   esac
@@ -60,18 +66,24 @@ mkdir -p "$d/herald" "$d/proto" "$d/fbs"
 protoc "--cpp_out=$d/proto" "-I$d/proto-src" "$d/proto-src/schema.proto"
 flatc --cpp -o "$d/fbs" "$d/fbs-src/schema.fbs"
 echo '#include "schema_generated.h"' >"$d/fbs/tu.cpp"
+mkdir -p "$d/herald-includes"
+for u in $(find "$d/herald" -name '*.cpp' | sort); do
+  grep '^#include' "$u" \
+    >"$d/herald-includes/$(basename "$(dirname "$u")")_$(basename "$u")"
+done
 
 # units SET: the translation units of one set; flags SET: its include paths.
 units() {
   case "$1" in
     herald) find "$d/herald" -name '*.cpp' | sort ;;
+    herald-includes) find "$d/herald-includes" -name '*.cpp' | sort ;;
     proto) echo "$d/proto/schema.pb.cc" ;;
     fbs) echo "$d/fbs/tu.cpp" ;;
   esac
 }
 flags() {
   case "$1" in
-    herald) echo "-I$repo/runtime/include -I$d/herald" ;;
+    herald | herald-includes) echo "-I$repo/runtime/include -I$d/herald" ;;
     proto) echo "-I$d/proto" ;;
     fbs) echo "-I$d/fbs" ;;
   esac
@@ -79,6 +91,7 @@ flags() {
 # written SET: "FILES files, LINES lines" of what the generator wrote.
 written() {
   local files n
+  [ "$1" = herald-includes ] && { echo "—"; return; }
   files="$(find "$d/$1" -type f ! -name tu.cpp | wc -l)"
   n="$(find "$d/$1" -type f ! -name tu.cpp -exec cat {} + | wc -l)"
   echo "$files files, $n lines"
