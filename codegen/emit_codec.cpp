@@ -104,18 +104,23 @@ Codec typeCodec(Emitter& e, const TypeInfo& t) {
       } else {
         for (const check::VariantInfo& var : t.variants) {
           std::string alt = name + "::" + cppName(var.name);
-          c.encode +=
-              "  if (const auto* p = std::get_if<" + alt + ">(&v.value)) {\n" +
-              indent(encodeFields(var.fields, "payload", "(*p)"), 2) +
-              "    j = nlohmann::json::object();\n    j[" + quote(var.name) +
-              "] = std::move(payload);\n    return;\n" + "  }\n";
+          // A variant without fields has no payload to read.
+          std::string test =
+              var.fields.empty()
+                  ? "std::holds_alternative<" + alt + ">(v.value)"
+                  : "const auto* p = std::get_if<" + alt + ">(&v.value)";
+          c.encode += "  if (" + test + ") {\n" +
+                      indent(encodeFields(var.fields, "payload", "(*p)"), 2) +
+                      "    j = nlohmann::json::object();\n    j[" +
+                      quote(var.name) +
+                      "] = std::move(payload);\n    return;\n" + "  }\n";
           c.decode += "  if (j.contains(" + quote(var.name) + ")) {\n" +
                       "    [[maybe_unused]] const nlohmann::json& p = j.at(" +
                       quote(var.name) + ");\n    return " + name + "{" +
                       decodeFields(e, alt, var.fields, "p", false) +
                       "};\n  }\n";
-          c.text += "  if (const auto* p = std::get_if<" + alt +
-                    ">(&v.value)) {\n    out += " + quote(var.name) + ";\n" +
+          c.text += "  if (" + test + ") {\n    out += " + quote(var.name) +
+                    ";\n" +
                     indent(textFields(var.fields, "(*p)", "(", ")"), 2) +
                     "    return;\n  }\n";
         }
