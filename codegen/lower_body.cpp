@@ -30,7 +30,8 @@ Lowerer::Lowerer(const check::Program& program, Spelling& spelling,
       spelling_(spelling),
       body_(program.bodies.bodies[body]),
       slots_(body_.endSlot - body_.firstSlot),
-      slotRead_(body_.endSlot - body_.firstSlot, false) {
+      slotRead_(body_.endSlot - body_.firstSlot, false),
+      effects_(body_.endInst - body_.firstInst, 0) {
   for (std::uint32_t i = body_.firstInst; i < body_.endInst; ++i) {
     const check::Inst& read = program.bodies.insts[i];
     if (read.kind == check::InstKind::LocalRef &&

@@ -22,16 +22,22 @@ Cpp make(std::string text, bool isVoid = false) {
 
 }  // namespace
 
-std::string Lowerer::args(llvm::ArrayRef<std::uint32_t> ids,
-                          const std::vector<check::FieldInfo>& params,
-                          std::size_t skip) {
-  std::string out;
-  for (std::size_t k = skip; k < ids.size(); ++k) {
-    if (k != skip) out += ", ";
-    std::size_t p = k - skip;
-    out += value(InstId{ids[k]}, p < params.size() ? params[p].type : nullptr);
-  }
-  return out;
+Cpp Lowerer::arguments(llvm::ArrayRef<std::uint32_t> ids,
+                       const std::vector<check::FieldInfo>& params,
+                       const Type* result,
+                       const std::function<Cpp(std::string)>& build) {
+  std::vector<const Type*> wants;
+  for (std::size_t k = 0; k < ids.size(); ++k)
+    wants.push_back(k < params.size() ? params[k].type : nullptr);
+  return sequence(
+      ids, wants, result,
+      [&](std::size_t k) { return value(InstId{ids[k]}, wants[k]); },
+      [&](std::vector<std::string> texts) {
+        std::string joined;
+        for (const std::string& t : texts)
+          joined += (joined.empty() ? "" : ", ") + t;
+        return build(std::move(joined));
+      });
 }
 
 std::string Lowerer::capability(const check::CapabilityInfo& cap) {
@@ -41,29 +47,31 @@ std::string Lowerer::capability(const check::CapabilityInfo& cap) {
 
 Cpp Lowerer::call(const Inst& i) {
   const check::FnInfo& fn = *program_.bodies.fns[i.a];
-  std::string a = args(list(i.b), fn.sig.params);
   bool isVoid = isUnit(fn.sig.result) || isNever(fn.sig.result);
   std::string name = cppName(fn.name);
+  std::string callee;
+  std::string lead;
   if (fn.ownerType != nullptr) {
     // README.md, "Types": a member of the type, or `T_name` beside an
     // enum class.
     std::string owner = spelling_.decl(*fn.ownerType);
-    std::string callee =
+    callee =
         isEnumSum(fn.ownerType) && fn.ownerType->def == check::TypeDefKind::Sum
             ? owner + "_" + name
             : owner + "::" + name;
-    return make(callee + "(" + a + ")", isVoid);
+  } else if (fn.agent != nullptr) {
+    callee = cppName(fn.agent->name) + "_" + name;
+    lead = (effectFree(fn) ? "s, " : "tx, s, ") + keyName();
+  } else if (fn.service != nullptr) {
+    callee = cppName(fn.service->name) + "_" + name;
+  } else {
+    callee = spelling_.decl(fn);
   }
-  if (fn.agent != nullptr) {
-    std::string lead = effectFree(fn) ? "s, " : "tx, s, ";
-    lead += keyName();
-    return make(cppName(fn.agent->name) + "_" + name + "(" + lead +
-                    (a.empty() ? "" : ", " + a) + ")",
-                isVoid);
-  }
-  if (fn.service != nullptr)
-    return make(cppName(fn.service->name) + "_" + name + "(" + a + ")", isVoid);
-  return make(spelling_.decl(fn) + "(" + a + ")", isVoid);
+  return arguments(list(i.b), fn.sig.params, fn.sig.result, [&](std::string a) {
+    std::string all = lead;
+    if (!a.empty()) all += (all.empty() ? "" : ", ") + a;
+    return make(callee + "(" + all + ")", isVoid);
+  });
 }
 
 Cpp Lowerer::variant(const Inst& i) {
@@ -84,36 +92,46 @@ Cpp Lowerer::variant(const Inst& i) {
 Cpp Lowerer::capCall(const Inst& i) {
   const auto& [cap, op] = program_.bodies.capOps[i.a];
   llvm::ArrayRef<std::uint32_t> ops = list(i.b);
-  std::string a = args(ops, op->sig.params, 1);
   bool isVoid = isUnit(op->sig.result) || isNever(op->sig.result);
   std::string name = cppName(op->name);
+  std::string callee;
   switch (cap->firstParty) {
     case FirstParty::None:
-      return make(value(InstId{ops[0]}) + "." + name + "(" + a + ")", isVoid);
+      callee = value(InstId{ops[0]}) + "." + name;
+      break;
     case FirstParty::Events:
-      return make("tx.events()." + name + "(" + a + ")", isVoid);
+      callee = "tx.events()." + name;
+      break;
     case FirstParty::Clock:
-      return make("tx.clock()." + name + "(" + a + ")", isVoid);
+      callee = "tx.clock()." + name;
+      break;
     case FirstParty::Logger:
-      return make("tx.logger()." + name + "(" + a + ")", isVoid);
+      callee = "tx.logger()." + name;
+      break;
     case FirstParty::Idempotency:
-      return make("tx.idempotency()." + name + "(" + a + ")", isVoid);
+      callee = "tx.idempotency()." + name;
+      break;
     case FirstParty::Random:
       // `Random.uuid` is a String: the text form of the runtime's id.
       if (op->name == "uuid") return make("tx.random().uuid().str()");
-      return make("tx.random().next_int(" + a + ")");
+      callee = "tx.random().next_int";
+      break;
   }
-  return make("");
+  return arguments(
+      ops.drop_front(), op->sig.params, op->sig.result,
+      [&](std::string a) { return make(callee + "(" + a + ")", isVoid); });
 }
 
 Cpp Lowerer::message(const Inst& i) {
   const auto& [agent, handler] = program_.bodies.handlers[i.a];
   llvm::ArrayRef<std::uint32_t> ops = list(i.b);
-  std::string a = args(ops, handler->params, 1);
-  return make(operand(InstId{ops[0]}, Prec::Primary) + "." +
-                  cppName(handler->name) + "(tx" + (a.empty() ? "" : ", " + a) +
-                  ")",
-              true);
+  // The receiver is evaluated before the arguments, in C++ as in Herald.
+  std::string callee =
+      operand(InstId{ops[0]}, Prec::Primary) + "." + cppName(handler->name);
+  return arguments(
+      ops.drop_front(), handler->params, nullptr, [&](std::string a) {
+        return make(callee + "(tx" + (a.empty() ? "" : ", " + a) + ")", true);
+      });
 }
 
 Cpp Lowerer::method(const Inst& i) {

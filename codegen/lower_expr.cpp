@@ -275,8 +275,15 @@ Cpp Lowerer::binary(const Inst& i) {
   }
   if (lt->kind == TypeKind::Int) {
     spelling_.useHeader("<herald/ops.hpp>");
-    return make(std::string("herald::ops::") + name + "(" + value(a, lt) +
-                ", " + value(b, rt) + ")");
+    std::uint32_t ids[] = {a.index, b.index};
+    const Type* wants[] = {lt, rt};
+    return sequence(
+        ids, wants, type(i.type),
+        [&](std::size_t k) { return value(InstId{ids[k]}, wants[k]); },
+        [&](std::vector<std::string> v) {
+          return make(std::string("herald::ops::") + name + "(" + v[0] + ", " +
+                      v[1] + ")");
+        });
   }
   if (lt->kind == TypeKind::Float && op == BinaryOp::Rem) {
     spelling_.useHeader("<cmath>");
@@ -352,16 +359,20 @@ Cpp Lowerer::expr(InstId id, const Type* want) {
       return literal(i);
     case InstKind::Interpolate: {
       spelling_.useHeader("<herald/text.hpp>");
-      std::string text = "herald::text(";
-      bool first = true;
-      for (std::uint32_t part : list(i.a)) {
-        if (!first) text += ", ";
-        first = false;
-        const Inst& p = inst(InstId{part});
-        text += p.kind == InstKind::StringLit ? literal(p).text
-                                              : exact(InstId{part});
-      }
-      return make(text + ")");
+      llvm::ArrayRef<std::uint32_t> parts = list(i.a);
+      return sequence(
+          parts, {}, t,
+          [&](std::size_t k) {
+            const Inst& p = inst(InstId{parts[k]});
+            return p.kind == InstKind::StringLit ? literal(p).text
+                                                 : exact(InstId{parts[k]});
+          },
+          [&](std::vector<std::string> texts) {
+            std::string text = "herald::text(";
+            for (std::size_t k = 0; k < texts.size(); ++k)
+              text += (k == 0 ? "" : ", ") + texts[k];
+            return make(text + ")");
+          });
     }
     case InstKind::ListLit: {
       std::string text = spelling_.type(t) + "{";

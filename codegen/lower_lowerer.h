@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -86,10 +87,22 @@ class Lowerer {
   Cpp message(const check::Inst& inst);
   Cpp method(const check::Inst& inst);
   Cpp variant(const check::Inst& inst);
-  std::string args(llvm::ArrayRef<std::uint32_t> ids,
-                   const std::vector<check::FieldInfo>& params,
-                   std::size_t skip = 0);
+  // A call of `build` with the arguments `ids` (in parameter order).
+  Cpp arguments(llvm::ArrayRef<std::uint32_t> ids,
+                const std::vector<check::FieldInfo>& params,
+                const check::Type* result,
+                const std::function<Cpp(std::string)>& build);
   std::string capability(const check::CapabilityInfo& cap);
+
+  // ---- lower_order.cpp
+  bool effects(check::InstId id);
+  // `build` of the operands `ids`, each lowered by `one`, or, when two or
+  // more have effects, of locals computed in order in a lambda.
+  Cpp sequence(llvm::ArrayRef<std::uint32_t> ids,
+               llvm::ArrayRef<const check::Type*> wants,
+               const check::Type* result,
+               const std::function<std::string(std::size_t)>& one,
+               const std::function<Cpp(std::vector<std::string>)>& build);
 
   // ---- lower_pattern.cpp
   void match(const check::Inst& inst, Sink sink);
@@ -137,6 +150,7 @@ class Lowerer {
   std::set<std::string> names_;
   std::vector<std::string> slots_;
   std::vector<bool> slotRead_;
+  std::vector<std::uint8_t> effects_;  // per inst: 0 unknown, 1 no, 2 yes
 };
 
 }  // namespace herald::codegen::lower

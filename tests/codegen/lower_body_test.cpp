@@ -231,5 +231,26 @@ TEST_CASE("invariants and store initialisers need no invocation") {
   CHECK(run->lower("t", acc.fns[0]->body) == "  return s.total < n;\n");
 }
 
+TEST_CASE("operands with effects are computed in order") {
+  auto run = check(R"H(context t
+agent Dice {
+  key id: String
+  store last: Int = 0
+  on roll() given Random {
+    last := Random.int(1, 6) - Random.int(1, 6)
+    last := last + Random.int(1, 6)
+  }
+}
+)H");
+  CHECK(run->handler("t", "Dice", "roll") ==
+        R"C(  s.last = [&]() -> std::int64_t {
+    const auto arg = tx.random().next_int(1, 6);
+    const auto arg_2 = tx.random().next_int(1, 6);
+    return herald::ops::sub(arg, arg_2);
+  }();
+  s.last = herald::ops::add(s.last, tx.random().next_int(1, 6));
+)C");
+}
+
 }  // namespace
 }  // namespace herald::codegen
