@@ -200,6 +200,12 @@ Cpp Lowerer::unary(const Inst& i) {
       spelling_.useHeader("<limits>");
       return make("std::numeric_limits<std::int64_t>::min()");
     }
+    // The negation of any other literal cannot overflow.
+    if (literal.kind == InstKind::IntLit) {
+      Cpp c = make("-" + std::to_string(bits(literal)), Prec::Unary);
+      c.exact = false;
+      return c;
+    }
     spelling_.useHeader("<herald/ops.hpp>");
     return make("herald::ops::neg(" + value(InstId{i.a}, t) + ")");
   }

@@ -108,6 +108,7 @@ fn lits() -> List[Float] {
   let c = 250.ms + 2.hours
   let q: Q = 5
   let d = a / 7 % 3 - -a
+  let e = 3 - -5
   [1.0, 0.1, 2.5]
 }
 fn pick(x: Int) -> String {
@@ -166,6 +167,7 @@ TEST_CASE(
   [[maybe_unused]] const auto c = std::chrono::milliseconds(250) + std::chrono::milliseconds(7200000);
   [[maybe_unused]] const auto q = Q::from(5);
   [[maybe_unused]] const auto d = herald::ops::sub(herald::ops::rem(herald::ops::div(a, 7), 3), herald::ops::neg(a));
+  [[maybe_unused]] const auto e = herald::ops::sub(3, -5);
   return std::vector<double>{1.0, 0.1, 2.5};
 )C");
 }
