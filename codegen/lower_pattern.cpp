@@ -44,14 +44,19 @@ bool isName(InstKind kind) {
 
 void Lowerer::match(const Inst& i, Sink sink) {
   InstId scrutinee{i.a};
+  llvm::ArrayRef<std::uint32_t> arms = list(i.b);
   std::string path;
   if (isName(inst(scrutinee).kind)) {
     path = expr(scrutinee).text;
   } else {
     path = fresh("scrutinee");
-    line("const auto " + path + " = " + exact(scrutinee) + ";");
+    // Computed for its effects even when no arm tests it: a match with one
+    // arm, or one whose first arm takes every value.
+    bool tested =
+        arms.size() > 1 && !test(InstId{inst(InstId{arms[0]}).a}, path).empty();
+    line(std::string(tested ? "" : "[[maybe_unused]] ") + "const auto " + path +
+         " = " + exact(scrutinee) + ";");
   }
-  llvm::ArrayRef<std::uint32_t> arms = list(i.b);
   for (std::size_t k = 0; k < arms.size(); ++k) {
     const Inst& arm = inst(InstId{arms[k]});
     std::string cond =
