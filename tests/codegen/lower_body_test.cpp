@@ -254,5 +254,20 @@ agent Dice {
 )C");
 }
 
+TEST_CASE("a match with one arm computes its scrutinee once") {
+  auto run = check(R"H(context t
+fn one(x: Int) -> Int {
+  match x + 1 { y => y * 2 }
+}
+)H");
+  CHECK(run->fn("t", "one") ==
+        R"C(  [[maybe_unused]] const auto scrutinee = herald::ops::add(x, 1);
+  {
+    const auto y = scrutinee;
+    return herald::ops::mul(y, 2);
+  }
+)C");
+}
+
 }  // namespace
 }  // namespace herald::codegen
