@@ -115,6 +115,7 @@ void emitContext(const check::Program& program, const SourceManager& sources,
   std::string rest = joined({&o.fns, &o.agents, &o.services, &o.registration});
   header +=
       "\nnamespace " + ns + " {\n\n" + rest + "\n}  // namespace " + ns + "\n";
+  if (!o.refCodecs.empty()) header += "\n" + section(o.refCodecs);
 
   std::set<std::string> sourceContexts = e.source.contextsUsed();
   sourceContexts.erase(ctx.name);

@@ -23,6 +23,7 @@ struct ContextOutput {
   std::string agents;
   std::string services;
   std::string registration;
+  std::string refCodecs;  // agents' Ref codecs, after the agents
   // Source parts: the anonymous namespace's prototypes, then its
   // definitions, then the context namespace's definitions, then the codec
   // definitions outside any namespace.

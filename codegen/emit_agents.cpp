@@ -123,11 +123,6 @@ class AgentEmitter {
     std::string& out = e_.out.agents;
     out += "class " + name_ + " {\n public:\n";
     out += "  using Key = " + sp.type(keyType_) + ";\n\n";
-    out += "  struct State {\n";
-    for (const check::StoreInfo& st : a_.stores)
-      out += "    " + sp.type(st.field.type) + " " + cppName(st.field.name) +
-             ";\n";
-    out += "  };\n\n";
     out +=
         "  // The address of one instance; a member per handler sends it "
         "a\n  // one-way message, released when `tx` commits.\n";
@@ -141,6 +136,11 @@ class AgentEmitter {
     out +=
         "    friend bool operator==(const Ref&, const Ref&) = default;\n"
         "    friend auto operator<=>(const Ref&, const Ref&) = default;\n";
+    out += "  };\n\n";
+    out += "  struct State {\n";
+    for (const check::StoreInfo& st : a_.stores)
+      out += "    " + sp.type(st.field.type) + " " + cppName(st.field.name) +
+             ";\n";
     out += "  };\n\n";
     out += "  static " + name_ + " at(herald::Runtime& rt, Key " + keyName_ +
            ");\n";
@@ -301,6 +301,14 @@ class AgentEmitter {
     }
     out += name_ + "::State " + name_ +
            "::state() const { return ref_.state(); }\n\n";
+    // A Ref (a store or a parameter of type Ref[A]) travels as its key.
+    std::string ref = e_.global(a_) + "::Ref";
+    std::string serializer = "nlohmann::adl_serializer<" + ref + ">";
+    e_.out.refCodecs += "template <>\nstruct " + serializer +
+                        " {\n  static void to_json(nlohmann::json& j, const " +
+                        ref + "& v) { j = v.key; }\n  static " + ref +
+                        " from_json(const nlohmann::json& j) { return " + ref +
+                        "{j.get<" + e_.global(a_) + "::Key>()}; }\n};\n\n";
   }
 
   void keyText() {
