@@ -3,20 +3,23 @@
 // the runtime and driven through the generated host API. Each test writes a
 // transcript of what a user would check and compares it with the program's
 // `expected.txt`; HERALD_UPDATE_GOLDEN=1 rewrites the expectation instead.
-#include <doctest/doctest.h>
-#include <fmt/format.h>
-
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <herald/deterministic_executor.hpp>
 #include <herald/runtime.hpp>
 
 namespace herald::e2e {
+
+using Settings = std::map<std::string, std::string>;
 
 inline RuntimeConfig config(std::map<std::string, std::string> settings = {}) {
   settings.emplace("executor.kind", "deterministic");
@@ -29,13 +32,19 @@ inline RuntimeConfig config(std::map<std::string, std::string> settings = {}) {
 
 // A runtime on the deterministic executor whose log lines stay in memory.
 struct World {
-  explicit World(std::map<std::string, std::string> settings = {}, std::uint64_t seed = 7)
-      : executor(seed), rt(config(std::move(settings)), executor, nullptr, &log) {}
+  explicit World(Settings settings = {}, std::uint64_t seed = 7)
+      : executor(seed),
+        rt(config(std::move(settings)), executor, nullptr, &log) {}
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
 
-  std::uint64_t sub_metric(const std::string& subscription, const std::string& counter) {
-    return rt.metrics_json()["subscriptions"][subscription][counter].get<std::uint64_t>();
+  std::uint64_t sub_metric(const std::string& subscription,
+                           const std::string& counter) {
+    return rt.metrics_json()["subscriptions"][subscription][counter]
+        .get<std::uint64_t>();
   }
-  std::uint64_t type_metric(const std::string& type, const std::string& counter) {
+  std::uint64_t type_metric(const std::string& type,
+                            const std::string& counter) {
     return rt.metrics_json()["eventTypes"][type][counter].get<std::uint64_t>();
   }
 
@@ -47,6 +56,26 @@ struct World {
 template <class T>
 std::string join(const std::vector<T>& items) {
   return fmt::format("[{}]", fmt::join(items, ", "));
+}
+
+// Event ids are random; each is named by the order it first appears in, so
+// a transcript shows which ids are equal and stays the same from run to run.
+inline std::string canonical_ids(const std::string& text) {
+  static const std::regex uuid(
+      "[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");
+  std::map<std::string, std::string> names;
+  std::string out;
+  std::size_t last = 0;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), uuid);
+       it != std::sregex_iterator(); ++it) {
+    out += text.substr(last, static_cast<std::size_t>(it->position()) - last);
+    auto [name, fresh] =
+        names.try_emplace(it->str(), fmt::format("<id{}>", names.size() + 1));
+    out += name->second;
+    last = static_cast<std::size_t>(it->position() + it->length());
+  }
+  out += text.substr(last);
+  return out;
 }
 
 class Transcript {
@@ -61,19 +90,22 @@ class Transcript {
     text_ += '\n';
   }
 
-  // Compares with tests/e2e/<program>/expected.txt (or rewrites it).
+  // Compares with tests/e2e/<program>/expected.txt (or rewrites it), ids
+  // named by canonical_ids.
   void check() const {
-    const std::string path = std::string(HERALD_E2E_SOURCE_DIR) + "/" + program_ + "/expected.txt";
+    const std::string text = canonical_ids(text_);
+    const std::string path =
+        fmt::format("{}/{}/expected.txt", HERALD_E2E_SOURCE_DIR, program_);
     const char* update = std::getenv("HERALD_UPDATE_GOLDEN");
     if (update != nullptr && std::string(update) == "1") {
-      std::ofstream(path, std::ios::binary) << text_;
+      std::ofstream(path, std::ios::binary) << text;
       return;
     }
     std::ifstream in(path, std::ios::binary);
     std::stringstream expected;
     expected << in.rdbuf();
-    INFO("transcript of ", program_, " (", path, "):\n", text_);
-    CHECK(expected.str() == text_);
+    INFO("transcript of ", program_, " (", path, "):\n", text);
+    CHECK(expected.str() == text);
   }
 
  private:

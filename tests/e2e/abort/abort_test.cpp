@@ -1,5 +1,6 @@
-#include "e2e.hpp"
 #include "e2e/abort.h"
+
+#include "e2e.hpp"
 #include "e2e/abort/audit.h"
 
 namespace herald::e2e {
@@ -10,7 +11,8 @@ TEST_CASE("abort: a fault after := and Events.emit commits neither") {
   w.rt.install(::e2e::abort::audit::context());
   Transcript t("abort");
 
-  auto account = ::e2e::abort::Account::at(w.rt, ::e2e::abort::AccountId::from_raw("a-1"));
+  auto account =
+      ::e2e::abort::Account::at(w.rt, ::e2e::abort::AccountId::from_raw("a-1"));
   account.deposit(40);
   t.say("deposit 40: ok, balance {}", account.balanceOf());
   t.say("deposit 500: {}", fault_of([&] { account.deposit(500); }));
@@ -19,10 +21,12 @@ TEST_CASE("abort: a fault after := and Events.emit commits neither") {
 
   auto journal = ::e2e::abort::audit::Journal::at(w.rt, "deposits");
   t.say("journal: {}", join(journal.all()));
-  t.say("Deposited released {}, aborted {}", w.type_metric("e2e.abort.Deposited", "released"),
+  t.say("Deposited released {}, aborted {}",
+        w.type_metric("e2e.abort.Deposited", "released"),
         w.type_metric("e2e.abort.Deposited", "aborted"));
   for (const auto& line : w.log.lines("handler.fault")) {
-    t.say("fault logged: handler {} message {}", line["handler"].get<std::string>(),
+    t.say("fault logged: handler {} message {}",
+          line["handler"].get<std::string>(),
           line["message"].get<std::string>());
   }
   t.check();

@@ -1,10 +1,13 @@
-#include "e2e.hpp"
 #include "e2e/dedup.h"
+
+#include "e2e.hpp"
 #include "e2e/dedup/handled.h"
 
 namespace herald::e2e {
 
-TEST_CASE("dedup: a redelivery after a crash before the acknowledgement runs no handler twice") {
+TEST_CASE(
+    "dedup: a redelivery after a crash before the acknowledgement runs no "
+    "handler twice") {
   World w;
   w.rt.install(::e2e::dedup::context());
   w.rt.install(::e2e::dedup::handled::context());
@@ -19,10 +22,13 @@ TEST_CASE("dedup: a redelivery after a crash before the acknowledgement runs no 
 
   t.say("crashes: {}", w.executor.crashes());
   t.say("redriven after the restart: {}", w.rt.recovery().deliveries_redriven);
-  t.say("OnTick: delivered {}, deduplicated {}", w.sub_metric("e2e.dedup.handled.OnTick", "delivered"),
+  t.say("OnTick: delivered {}, deduplicated {}",
+        w.sub_metric("e2e.dedup.handled.OnTick", "delivered"),
         w.sub_metric("e2e.dedup.handled.OnTick", "deduplicated"));
-  t.say("Handled emitted: {}", w.type_metric("e2e.dedup.handled.Handled", "released"));
-  t.say("effects: {}", join(::e2e::dedup::handled::Effects::at(w.rt, "all").all()));
+  t.say("Handled emitted: {}",
+        w.type_metric("e2e.dedup.handled.Handled", "released"));
+  t.say("effects: {}",
+        join(::e2e::dedup::handled::Effects::at(w.rt, "all").all()));
   t.check();
 }
 

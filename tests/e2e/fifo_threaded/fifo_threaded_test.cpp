@@ -1,14 +1,15 @@
-#include <herald/threaded_executor.hpp>
-
 #include <thread>
 
 #include "e2e.hpp"
 #include "e2e/fifo.h"
 #include "e2e/fifo/observer.h"
+#include <herald/threaded_executor.hpp>
 
 namespace herald::e2e {
 
-TEST_CASE("fifo: per-publisher order under concurrent host calls on the threaded executor") {
+TEST_CASE(
+    "fifo: per-publisher order under concurrent host calls on the threaded "
+    "executor") {
   ThreadedExecutor executor(4);
   MemoryLogSink log;
   Runtime rt(config({{"executor.kind", "threaded"}}), executor, nullptr, &log);
@@ -32,7 +33,8 @@ TEST_CASE("fifo: per-publisher order under concurrent host calls on the threaded
   executor.drain();
 
   for (int p = 0; p < kPublishers; ++p) {
-    t.say("p{}: {}", p, ::e2e::fifo::observer::Order::at(rt, fmt::format("p{}", p)).report());
+    t.say("p{}: {}", p,
+          ::e2e::fifo::observer::Order::at(rt, fmt::format("p{}", p)).report());
   }
   rt.shutdown();
   t.check();

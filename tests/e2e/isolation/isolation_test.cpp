@@ -1,11 +1,14 @@
-#include "e2e.hpp"
 #include "e2e/isolation.h"
+
+#include "e2e.hpp"
 #include "e2e/isolation/subs.h"
 
 namespace herald::e2e {
 
-TEST_CASE("isolation: a faulting subscriber affects neither its siblings nor the publisher") {
-  World w({{"retry.max_attempts", "2"}});
+TEST_CASE(
+    "isolation: a faulting subscriber affects neither its siblings nor the "
+    "publisher") {
+  World w(Settings{{"retry.max_attempts", "2"}});
   w.rt.install(::e2e::isolation::context());
   w.rt.install(::e2e::isolation::subs::context());
   Transcript t("isolation");
@@ -19,12 +22,17 @@ TEST_CASE("isolation: a faulting subscriber affects neither its siblings nor the
   t.say("first:  {}", join(Tally::at(w.rt, "first").all()));
   t.say("faulty: {}", join(Tally::at(w.rt, "faulty").all()));
   t.say("last:   {}", join(Tally::at(w.rt, "last").all()));
-  for (const char* sub : {"e2e.isolation.subs.First", "e2e.isolation.subs.Faulty", "e2e.isolation.subs.Last"}) {
-    t.say("{}: delivered {}, retried {}, dead-lettered {}", sub, w.sub_metric(sub, "delivered"),
-          w.sub_metric(sub, "retried"), w.sub_metric(sub, "deadLettered"));
+  for (const char* sub :
+       {"e2e.isolation.subs.First", "e2e.isolation.subs.Faulty",
+        "e2e.isolation.subs.Last"}) {
+    t.say("{}: delivered {}, retried {}, dead-lettered {}", sub,
+          w.sub_metric(sub, "delivered"), w.sub_metric(sub, "retried"),
+          w.sub_metric(sub, "deadLettered"));
   }
-  for (const DeadLetter& letter : w.rt.dead_letters("e2e.isolation.subs.Faulty")) {
-    t.say("dead letter: attempts {}, last error {}", letter.attempts, letter.last_error);
+  for (const DeadLetter& letter :
+       w.rt.dead_letters("e2e.isolation.subs.Faulty")) {
+    t.say("dead letter: attempts {}, last error {}", letter.attempts,
+          letter.last_error);
   }
   t.check();
 }

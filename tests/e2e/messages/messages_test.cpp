@@ -1,9 +1,12 @@
-#include "e2e.hpp"
 #include "e2e/messages.h"
+
+#include "e2e.hpp"
 
 namespace herald::e2e {
 
-TEST_CASE("messages: a Ref call is released at commit, and not when the sender aborts") {
+TEST_CASE(
+    "messages: a Ref call is released at commit, and not when the sender "
+    "aborts") {
   World w;
   w.rt.install(::e2e::messages::context());
   Transcript t("messages");

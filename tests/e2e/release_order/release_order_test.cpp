@@ -4,7 +4,9 @@
 
 namespace herald::e2e {
 
-TEST_CASE("release order: emission order within a handler and across handlers of one agent") {
+TEST_CASE(
+    "release order: emission order within a handler and across handlers of one "
+    "agent") {
   World w;
   w.rt.install(::e2e::release::context());
   w.rt.install(::e2e::release::watch::context());
@@ -17,7 +19,9 @@ TEST_CASE("release order: emission order within a handler and across handlers of
   producer.burst(3);
   w.executor.run_all();
 
-  for (const std::string& line : ::e2e::release::watch::Seen::at(w.rt, "all").all()) t.say("{}", line);
+  for (const std::string& line :
+       ::e2e::release::watch::Seen::at(w.rt, "all").all())
+    t.say("{}", line);
   t.check();
 }
 

@@ -3,7 +3,8 @@
 
 namespace herald::e2e {
 
-TEST_CASE("via schema: each subscription admits the versions its clause names") {
+TEST_CASE(
+    "via schema: each subscription admits the versions its clause names") {
   World w;
   w.rt.install(::e2e::versions::context());
   Transcript t("via_schema");
@@ -12,7 +13,8 @@ TEST_CASE("via schema: each subscription admits the versions its clause names") 
   emitter.change(1);
   emitter.change(2);
   w.executor.run_all();
-  for (const char* sub : {"Any", "OneToThree", "OnlyOne", "TwoAndUp", "UpToOne"}) {
+  for (const char* sub :
+       {"Any", "OneToThree", "OnlyOne", "TwoAndUp", "UpToOne"}) {
     t.say("{}: {}", sub, join(::e2e::versions::Hits::at(w.rt, sub).all()));
   }
   t.check();
