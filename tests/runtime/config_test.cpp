@@ -1,17 +1,17 @@
 // Configuration: layering (setting > environment > file > default) and errors.
-#include <doctest/doctest.h>
-
-#include <unistd.h>
+#include "herald/config.hpp"
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
 
-#include "herald/config.hpp"
+#include <doctest/doctest.h>
+
 #include "herald/deterministic_executor.hpp"
-#include "herald/threaded_executor.hpp"
 #include "herald/errors.hpp"
+#include "herald/threaded_executor.hpp"
+#include <unistd.h>
 
 namespace herald::test {
 namespace {
@@ -20,7 +20,8 @@ struct TempFile {
   explicit TempFile(const std::string& text) {
     static int counter = 0;
     path = (std::filesystem::temp_directory_path() /
-            ("herald_config_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) + ".conf"))
+            ("herald_config_test_" + std::to_string(::getpid()) + "_" +
+             std::to_string(counter++) + ".conf"))
                .string();
     std::ofstream(path) << text;
   }
@@ -28,7 +29,8 @@ struct TempFile {
   std::string path;
 };
 
-ConfigSources sources(std::map<std::string, std::string> settings, std::map<std::string, std::string> env,
+ConfigSources sources(std::map<std::string, std::string> settings,
+                      std::map<std::string, std::string> env,
                       std::string file = "") {
   ConfigSources s;
   s.settings = std::move(settings);
@@ -49,74 +51,100 @@ TEST_CASE("Config: defaults match the documented contract") {
   CHECK(c.retry_cap == std::chrono::seconds(30));
   CHECK(c.retry_max_attempts == 5);
   CHECK(c.backend_kind == "memory");
-  CHECK(config_env_name("limits.payload_bytes") == "HERALD_LIMITS_PAYLOAD_BYTES");
+  CHECK(config_env_name("limits.payload_bytes") ==
+        "HERALD_LIMITS_PAYLOAD_BYTES");
   CHECK(config_keys().size() == 16);
 }
 
-TEST_CASE("Config: explicit settings beat the environment, which beats the file, which beats defaults") {
+TEST_CASE(
+    "Config: explicit settings beat the environment, which beats the file, "
+    "which beats defaults") {
   TempFile file(
       "# runtime settings\n"
       "retry.base = 250ms\n"
       "retry.max_attempts = 9\n"
       "limits.cascade_depth = \"4\"\n"
       "\n");
-  const RuntimeConfig c = load_config(sources({{"retry.base", "1s"}},
-                                              {{"HERALD_RETRY_BASE", "500ms"},
-                                               {"HERALD_RETRY_MAX_ATTEMPTS", "7"},
-                                               {"HERALD_UPDATE", "1"},  // another tool's variable
-                                               {"PATH", "/bin"}},
-                                              file.path));
-  CHECK(c.retry_base == std::chrono::seconds(1));      // setting
-  CHECK(c.retry_max_attempts == 7);                    // environment
-  CHECK(c.limit_cascade_depth == 4);                   // file
-  CHECK(c.limit_payload_bytes == 65536);               // default
+  const RuntimeConfig c =
+      load_config(sources({{"retry.base", "1s"}},
+                          {{"HERALD_RETRY_BASE", "500ms"},
+                           {"HERALD_RETRY_MAX_ATTEMPTS", "7"},
+                           {"HERALD_UPDATE", "1"},  // another tool's variable
+                           {"PATH", "/bin"}},
+                          file.path));
+  CHECK(c.retry_base == std::chrono::seconds(1));  // setting
+  CHECK(c.retry_max_attempts == 7);                // environment
+  CHECK(c.limit_cascade_depth == 4);               // file
+  CHECK(c.limit_payload_bytes == 65536);           // default
 }
 
 TEST_CASE("Config: HERALD_CONFIG names the file when none is given") {
   TempFile file("executor.threads = 3\n");
-  const RuntimeConfig c = load_config(sources({}, {{"HERALD_CONFIG", file.path}}));
+  const RuntimeConfig c =
+      load_config(sources({}, {{"HERALD_CONFIG", file.path}}));
   CHECK(c.executor_threads == 3);
 }
 
 TEST_CASE("Config: unknown keys are errors that name the key and its source") {
-  CHECK_THROWS_WITH_AS(load_config(sources({{"retry.bse", "1s"}}, {})),
-                       "unknown configuration key 'retry.bse' (explicit setting)", ConfigError);
-  CHECK_THROWS_WITH_AS(load_config(sources({}, {{"HERALD_RETRY_BASEE", "1s"}})),
-                       "unknown configuration environment variable 'HERALD_RETRY_BASEE'", ConfigError);
+  CHECK_THROWS_WITH_AS(
+      load_config(sources({{"retry.bse", "1s"}}, {})),
+      "unknown configuration key 'retry.bse' (explicit setting)", ConfigError);
+  CHECK_THROWS_WITH_AS(
+      load_config(sources({}, {{"HERALD_RETRY_BASEE", "1s"}})),
+      "unknown configuration environment variable 'HERALD_RETRY_BASEE'",
+      ConfigError);
   TempFile file("retry.base = 1s\nlimits.payload = 5\n");
-  const std::string expected = "unknown configuration key 'limits.payload' (" + file.path + ":2)";
-  CHECK_THROWS_WITH_AS(load_config(sources({}, {}, file.path)), expected.c_str(), ConfigError);
+  const std::string expected =
+      "unknown configuration key 'limits.payload' (" + file.path + ":2)";
+  CHECK_THROWS_WITH_AS(load_config(sources({}, {}, file.path)),
+                       expected.c_str(), ConfigError);
 }
 
-TEST_CASE("Config: malformed values are errors that name the key and its source") {
-  CHECK_THROWS_WITH_AS(load_config(sources({}, {{"HERALD_RETRY_BASE", "soon"}})),
-                       doctest::Contains("malformed value 'soon' for configuration key 'retry.base' (environment "
-                                         "variable HERALD_RETRY_BASE)"),
-                       ConfigError);
-  CHECK_THROWS_WITH_AS(load_config(sources({{"limits.payload_bytes", "12kb"}}, {})),
-                       doctest::Contains("configuration key 'limits.payload_bytes' (explicit setting)"), ConfigError);
+TEST_CASE(
+    "Config: malformed values are errors that name the key and its source") {
+  CHECK_THROWS_WITH_AS(
+      load_config(sources({}, {{"HERALD_RETRY_BASE", "soon"}})),
+      doctest::Contains("malformed value 'soon' for configuration key "
+                        "'retry.base' (environment "
+                        "variable HERALD_RETRY_BASE)"),
+      ConfigError);
+  CHECK_THROWS_WITH_AS(
+      load_config(sources({{"limits.payload_bytes", "12kb"}}, {})),
+      doctest::Contains(
+          "configuration key 'limits.payload_bytes' (explicit setting)"),
+      ConfigError);
   TempFile file("retry.base 1s\n");
-  CHECK_THROWS_WITH_AS(load_config(sources({}, {}, file.path)), doctest::Contains(":1: expected 'key = value'"),
+  CHECK_THROWS_WITH_AS(load_config(sources({}, {}, file.path)),
+                       doctest::Contains(":1: expected 'key = value'"),
                        ConfigError);
   CHECK_THROWS_WITH_AS(load_config(sources({{"backend.kind", "sqlite"}}, {})),
-                       doctest::Contains("'backend.kind' is 'sqlite' (explicit setting); expected one of: memory"),
+                       doctest::Contains("'backend.kind' is 'sqlite' (explicit "
+                                         "setting); expected one of: memory"),
                        ConfigError);
-  CHECK_THROWS_WITH_AS(load_config(sources({{"retry.jitter", "1.5"}}, {})),
-                       doctest::Contains("'retry.jitter' is 1.5 (explicit setting)"), ConfigError);
-  CHECK_THROWS_WITH_AS(load_config(sources({}, {{"HERALD_RETRY_MAX_ATTEMPTS", "0"}})),
-                       doctest::Contains("'retry.max_attempts' is 0 (environment variable HERALD_RETRY_MAX_ATTEMPTS)"),
-                       ConfigError);
-  CHECK_THROWS_WITH_AS(load_config(sources({}, {}, "/nonexistent/herald.conf")),
-                       doctest::Contains("cannot read config file '/nonexistent/herald.conf'"), ConfigError);
+  CHECK_THROWS_WITH_AS(
+      load_config(sources({{"retry.jitter", "1.5"}}, {})),
+      doctest::Contains("'retry.jitter' is 1.5 (explicit setting)"),
+      ConfigError);
+  CHECK_THROWS_WITH_AS(
+      load_config(sources({}, {{"HERALD_RETRY_MAX_ATTEMPTS", "0"}})),
+      doctest::Contains("'retry.max_attempts' is 0 (environment variable "
+                        "HERALD_RETRY_MAX_ATTEMPTS)"),
+      ConfigError);
+  CHECK_THROWS_WITH_AS(
+      load_config(sources({}, {}, "/nonexistent/herald.conf")),
+      doctest::Contains("cannot read config file '/nonexistent/herald.conf'"),
+      ConfigError);
 }
 
 TEST_CASE("Config: make_executor builds the executor the configuration names") {
-  auto det = make_executor(load_config(sources({{"executor.kind", "deterministic"}, {"executor.seed", "9"}}, {})));
+  auto det = make_executor(load_config(sources(
+      {{"executor.kind", "deterministic"}, {"executor.seed", "9"}}, {})));
   auto* d = dynamic_cast<DeterministicExecutor*>(det.get());
   REQUIRE(d != nullptr);
   DeterministicExecutor same(9);
   CHECK(d->random() == same.random());
-  auto thr = make_executor(load_config(sources({}, {{"HERALD_EXECUTOR_THREADS", "2"}})));
+  auto thr = make_executor(
+      load_config(sources({}, {{"HERALD_EXECUTOR_THREADS", "2"}})));
   auto* t = dynamic_cast<ThreadedExecutor*>(thr.get());
   REQUIRE(t != nullptr);
   CHECK(t->threads() == 2);

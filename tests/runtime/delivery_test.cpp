@@ -5,12 +5,14 @@
 
 namespace herald::test {
 
-TEST_CASE("D6: a redelivered, recorded eventId is acknowledged without running the handler") {
+TEST_CASE(
+    "D6: a redelivered, recorded eventId is acknowledged without running the "
+    "handler") {
   World w;
   // Crash right after the audit subscription's first commit, before its
   // acknowledgement: the restart re-drives the event from the log.
   w.executor.injector().crash_after_commit(kAudit, 1);
-  w.order("o-1", "u-1").markPaid(InternalCaller{}, AuthId("a"));
+  w.order("o-1", "u-1").markPaid(InternalCaller{}, AuthId::from_raw("a"));
   w.executor.run_until_idle();
   CHECK(w.executor.crashes() == 1);
   CHECK(w.rt.recovery().deliveries_redriven >= 1);
@@ -23,7 +25,11 @@ TEST_CASE("D6: a redelivered, recorded eventId is acknowledged without running t
 TEST_CASE("D6: the same eventId published twice is stored once") {
   World w;
   const auto id = EventId::from_random(0x1234, 0x5678);
-  PaymentConfirmed e{OrderId("o-9"), UserId("u-9"), Money{5, "EUR"}, commerce::order::Region::Domestic, {}};
+  PaymentConfirmed e{OrderId::from_raw("o-9"),
+                     UserId::from_raw("u-9"),
+                     Money{5, "EUR"},
+                     commerce::order::Region::Domestic,
+                     {}};
   CHECK(w.rt.publish("commerce.order", "relay", e, id) == id);
   w.executor.run_until_idle();
   CHECK(w.rt.publish("commerce.order", "relay", e, id) == id);
@@ -34,32 +40,37 @@ TEST_CASE("D6: the same eventId published twice is stored once") {
   CHECK(w.inbox("audit").size() == 1);
 }
 
-TEST_CASE("D6: Idempotency keys commit with the handler and are visible to later invocations") {
+TEST_CASE(
+    "D6: Idempotency keys commit with the handler and are visible to later "
+    "invocations") {
   std::vector<bool> seen;
   World w(1, {}, [&](Runtime& rt) {
     Context probe("test.probe");
-    probe.subscribe<PaymentConfirmed>({.service = "test.probe.Once",
-                                       .handler = [&](Invocation& tx, const PaymentConfirmed& e, const EventEnvelope&) {
-                                         seen.push_back(tx.idempotency().seen(e.orderId.raw()));
-                                         tx.idempotency().remember(e.orderId.raw(), std::chrono::minutes(1));
-                                       }});
+    probe.subscribe<PaymentConfirmed>(
+        {.service = "test.probe.Once",
+         .handler = [&](Invocation& tx, const PaymentConfirmed& e,
+                        const EventEnvelope&) {
+           seen.push_back(tx.idempotency().seen(e.orderId.raw()));
+           tx.idempotency().remember(e.orderId.raw(), std::chrono::minutes(1));
+         }});
     rt.install(std::move(probe));
   });
   w.executor.injector().throw_in_handler("test.probe.Once", 1);
   Order o = w.order("o-1", "u-1");
-  o.markPaid(InternalCaller{}, AuthId("a"));
+  o.markPaid(InternalCaller{}, AuthId::from_raw("a"));
   w.executor.run_all();  // first attempt aborts: its remember is discarded
-  o.markPaid(InternalCaller{}, AuthId("b"));
+  o.markPaid(InternalCaller{}, AuthId::from_raw("b"));
   w.executor.run_until_idle();
   w.executor.advance(std::chrono::minutes(2));
-  o.markPaid(InternalCaller{}, AuthId("c"));
+  o.markPaid(InternalCaller{}, AuthId::from_raw("c"));
   w.executor.run_until_idle();
   CHECK(seen == std::vector<bool>{false, false, true, false});
 }
 
 TEST_CASE("D7: per-publisher FIFO holds across retries") {
   World w;
-  w.executor.injector().fail_delivery(kDomestic, 1);  // the first event's first attempt
+  w.executor.injector().fail_delivery(kDomestic,
+                                      1);  // the first event's first attempt
   Order a = w.order("o-a", "u-1");
   Order b = w.order("o-b", "u-2");
   a.splitPayment(InternalCaller{}, 4);
@@ -67,11 +78,14 @@ TEST_CASE("D7: per-publisher FIFO holds across retries") {
   w.executor.run_until_idle();
   // Publisher o-a waits for its retry; publisher o-b does not.
   CHECK(w.inbox("u-1").empty());
-  CHECK(w.inbox("u-2") == std::vector<std::string>{"domestic o-b:1", "domestic o-b:2"});
+  CHECK(w.inbox("u-2") ==
+        std::vector<std::string>{"domestic o-b:1", "domestic o-b:2"});
   a.splitPayment(InternalCaller{}, 1);  // arrives while the lane is blocked
   w.executor.run_all();
-  CHECK(w.inbox("u-1") == std::vector<std::string>{"domestic o-a:1", "domestic o-a:2", "domestic o-a:3",
-                                                   "domestic o-a:4", "domestic o-a:1"});
+  CHECK(w.inbox("u-1") ==
+        std::vector<std::string>{"domestic o-a:1", "domestic o-a:2",
+                                 "domestic o-a:3", "domestic o-a:4",
+                                 "domestic o-a:1"});
   CHECK(w.sub_metric(kDomestic, "retried") == 1);
 }
 
@@ -81,7 +95,8 @@ TEST_CASE("D7: per-publisher FIFO holds when an event is dead-lettered") {
   Order o = w.order("o-1", "intl-u1");
   o.splitPayment(InternalCaller{}, 3);
   w.executor.run_all();
-  CHECK(w.inbox("intl-u1") == std::vector<std::string>{"international o-1:2", "international o-1:3"});
+  CHECK(w.inbox("intl-u1") ==
+        std::vector<std::string>{"international o-1:2", "international o-1:3"});
   const auto letters = w.rt.dead_letters(kInternational);
   REQUIRE(letters.size() == 1);
   CHECK(letters[0].event->envelope.sequence == 1);
@@ -98,15 +113,20 @@ TEST_CASE("D7: FIFO holds for every seed of the scheduler") {
     const auto audit = w.inbox("audit");
     REQUIRE(audit.size() == 6);
     for (std::size_t i = 0; i < audit.size(); ++i) {
-      CHECK_MESSAGE(audit[i].find(fmt::format("seq={} ", i + 1)) != std::string::npos, "seed ", seed);
+      CHECK_MESSAGE(
+          audit[i].find(fmt::format("seq={} ", i + 1)) != std::string::npos,
+          "seed ", seed);
     }
   }
 }
 
 TEST_CASE("D8: retries use capped exponential backoff with jitter") {
-  World w(7, {{"retry.base", "100ms"}, {"retry.cap", "300ms"}, {"retry.max_attempts", "5"}, {"retry.jitter", "0.5"}});
+  World w(7, {{"retry.base", "100ms"},
+              {"retry.cap", "300ms"},
+              {"retry.max_attempts", "5"},
+              {"retry.jitter", "0.5"}});
   w.gateway.always_fail = true;
-  w.order("o-1", "intl-u1").markPaid(InternalCaller{}, AuthId("a"));
+  w.order("o-1", "intl-u1").markPaid(InternalCaller{}, AuthId::from_raw("a"));
   w.executor.run_all();
   const auto retries = w.log.lines("delivery.retry");
   REQUIRE(retries.size() == 4);
@@ -124,18 +144,24 @@ TEST_CASE("D8: retries use capped exponential backoff with jitter") {
   CHECK(jittered);
 }
 
-TEST_CASE("D8: after the last attempt the event is dead-lettered with attempts, error and times") {
-  World w(1, {{"retry.base", "1s"}, {"retry.cap", "4s"}, {"retry.max_attempts", "3"}, {"retry.jitter", "0"}});
+TEST_CASE(
+    "D8: after the last attempt the event is dead-lettered with attempts, "
+    "error and times") {
+  World w(1, {{"retry.base", "1s"},
+              {"retry.cap", "4s"},
+              {"retry.max_attempts", "3"},
+              {"retry.jitter", "0"}});
   w.gateway.always_fail = true;
   const Instant start = w.executor.now();
-  w.order("o-1", "intl-u1").markPaid(InternalCaller{}, AuthId("a"));
+  w.order("o-1", "intl-u1").markPaid(InternalCaller{}, AuthId::from_raw("a"));
   w.executor.run_all();
   const auto letters = w.rt.dead_letters(kInternational);
   REQUIRE(letters.size() == 1);
   CHECK(letters[0].attempts == 3);
   CHECK(letters[0].last_error == "gateway unavailable for intl-u1");
   CHECK(letters[0].first_attempt_at == start);
-  CHECK(letters[0].last_attempt_at == start + std::chrono::seconds(3));  // 1s + 2s
+  CHECK(letters[0].last_attempt_at ==
+        start + std::chrono::seconds(3));  // 1s + 2s
   CHECK(letters[0].dead_lettered_at == letters[0].last_attempt_at);
   CHECK(w.sub_metric(kInternational, "deadLettered") == 1);
   CHECK(w.sub_metric(kInternational, "lag") == 0);
@@ -151,7 +177,7 @@ TEST_CASE("D8: after the last attempt the event is dead-lettered with attempts, 
 TEST_CASE("D8: a dead letter can be re-driven, once") {
   World w(1, {{"retry.max_attempts", "1"}});
   w.gateway.always_fail = true;
-  w.order("o-1", "intl-u1").markPaid(InternalCaller{}, AuthId("a"));
+  w.order("o-1", "intl-u1").markPaid(InternalCaller{}, AuthId::from_raw("a"));
   w.executor.run_all();
   auto letters = w.rt.dead_letters(kInternational);
   REQUIRE(letters.size() == 1);
@@ -161,7 +187,8 @@ TEST_CASE("D8: a dead letter can be re-driven, once") {
   CHECK_FALSE(w.rt.redrive(kInternational, id));
   w.executor.run_all();
   CHECK(w.rt.dead_letters(kInternational).empty());
-  CHECK(w.inbox("intl-u1") == std::vector<std::string>{"international o-1:1000"});
+  CHECK(w.inbox("intl-u1") ==
+        std::vector<std::string>{"international o-1:1000"});
   CHECK(w.sub_metric(kInternational, "delivered") == 1);
 }
 

@@ -1,23 +1,27 @@
 // Metrics snapshots (JSON, Prometheus) and structured fault lines.
-#include <doctest/doctest.h>
-
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include <doctest/doctest.h>
+
 #include "test_world.hpp"
+#include <unistd.h>
 
 namespace herald::test {
 
-TEST_CASE("Metrics: the JSON snapshot counts every stage per event type and per subscription") {
+TEST_CASE(
+    "Metrics: the JSON snapshot counts every stage per event type and per "
+    "subscription") {
   World w(1, {{"retry.max_attempts", "2"}, {"retry.jitter", "0"}});
-  w.gateway.fail_next = 3;  // first international event: 2 attempts, dead letter; second: 1 retry
-  w.order("o-1", "intl-u1").markPaid(InternalCaller{}, AuthId("a"));
-  w.order("o-2", "intl-u2").markPaid(InternalCaller{}, AuthId("a"));
-  w.order("o-3", "u-3").markPaid(InternalCaller{}, AuthId("a"));
-  CHECK_THROWS_AS(Order::at(w.rt, OrderId("o-4")).markPaid(InternalCaller{}, AuthId("a")), HandlerFault);
+  w.gateway.fail_next =
+      3;  // first international event: 2 attempts, dead letter; second: 1 retry
+  w.order("o-1", "intl-u1").markPaid(InternalCaller{}, AuthId::from_raw("a"));
+  w.order("o-2", "intl-u2").markPaid(InternalCaller{}, AuthId::from_raw("a"));
+  w.order("o-3", "u-3").markPaid(InternalCaller{}, AuthId::from_raw("a"));
+  CHECK_THROWS_AS(Order::at(w.rt, OrderId::from_raw("o-4"))
+                      .markPaid(InternalCaller{}, AuthId::from_raw("a")),
+                  HandlerFault);
   w.executor.run_until_idle();
   CHECK(w.sub_metric(kInternational, "lag") == 2);
   w.executor.run_all();
@@ -40,35 +44,47 @@ TEST_CASE("Metrics: the JSON snapshot counts every stage per event type and per 
   // Virtual time: the second event waited for one retry of retry.base.
   CHECK(s["latencySeconds"]["sum"].get<double>() == doctest::Approx(0.1));
   CHECK(m["subscriptions"][kAudit]["latencySeconds"]["count"] == 3);
-  CHECK(m["subscriptions"][kAudit]["latencySeconds"]["p99"].get<double>() == doctest::Approx(1e-6));
-  CHECK(m["eventTypes"]["commerce.notifications.ReceiptIssued"]["released"] == 1);
+  CHECK(m["subscriptions"][kAudit]["latencySeconds"]["p99"].get<double>() ==
+        doctest::Approx(1e-6));
+  CHECK(m["eventTypes"]["commerce.notifications.ReceiptIssued"]["released"] ==
+        1);
 }
 
-TEST_CASE("Metrics: the Prometheus snapshot has the same numbers in text format") {
+TEST_CASE(
+    "Metrics: the Prometheus snapshot has the same numbers in text format") {
   World w;
-  w.order("o-1", "u-1").markPaid(InternalCaller{}, AuthId("a"));
-  w.order("o-2", "intl-u2").markPaid(InternalCaller{}, AuthId("a"));
+  w.order("o-1", "u-1").markPaid(InternalCaller{}, AuthId::from_raw("a"));
+  w.order("o-2", "intl-u2").markPaid(InternalCaller{}, AuthId::from_raw("a"));
   w.executor.run_until_idle();
   const std::string text = w.rt.metrics_prometheus();
-  CHECK(text.find("# TYPE herald_events_released_total counter\n") != std::string::npos);
-  CHECK(text.find("herald_events_released_total{event_type=\"commerce.order.PaymentConfirmed\"} 2\n") !=
+  CHECK(text.find("# TYPE herald_events_released_total counter\n") !=
         std::string::npos);
-  CHECK(text.find("herald_subscription_filtered_total{subscription=\"commerce.notifications.OnDomesticPayment\","
-                  "event_type=\"commerce.order.PaymentConfirmed\"} 1\n") != std::string::npos);
-  CHECK(text.find("herald_subscription_delivered_total{subscription=\"commerce.notifications.OnPaymentAudit\","
-                  "event_type=\"commerce.order.PaymentConfirmed\"} 2\n") != std::string::npos);
-  CHECK(text.find("herald_subscription_lag{subscription=\"commerce.notifications.OnPaymentAudit\"} 0\n") !=
+  CHECK(text.find("herald_events_released_total{event_type=\"commerce.order."
+                  "PaymentConfirmed\"} 2\n") != std::string::npos);
+  CHECK(text.find("herald_subscription_filtered_total{subscription=\"commerce."
+                  "notifications.OnDomesticPayment\","
+                  "event_type=\"commerce.order.PaymentConfirmed\"} 1\n") !=
         std::string::npos);
-  CHECK(text.find("herald_delivery_latency_seconds_bucket{subscription=\"commerce.notifications.OnPaymentAudit\","
+  CHECK(text.find("herald_subscription_delivered_total{subscription=\"commerce."
+                  "notifications.OnPaymentAudit\","
+                  "event_type=\"commerce.order.PaymentConfirmed\"} 2\n") !=
+        std::string::npos);
+  CHECK(text.find("herald_subscription_lag{subscription=\"commerce."
+                  "notifications.OnPaymentAudit\"} 0\n") != std::string::npos);
+  CHECK(text.find("herald_delivery_latency_seconds_bucket{subscription="
+                  "\"commerce.notifications.OnPaymentAudit\","
                   "le=\"+Inf\"} 2\n") != std::string::npos);
-  CHECK(text.find("herald_delivery_latency_seconds_count{subscription=\"commerce.notifications.OnPaymentAudit\"} 2\n") !=
+  CHECK(text.find("herald_delivery_latency_seconds_count{subscription="
+                  "\"commerce.notifications.OnPaymentAudit\"} 2\n") !=
         std::string::npos);
 }
 
-TEST_CASE("Logs: each fault, retry and dead letter is one structured line with eventId, subscription and attempt") {
+TEST_CASE(
+    "Logs: each fault, retry and dead letter is one structured line with "
+    "eventId, subscription and attempt") {
   World w(1, {{"retry.max_attempts", "2"}});
   w.gateway.always_fail = true;
-  w.order("o-1", "intl-u1").markPaid(InternalCaller{}, AuthId("a"));
+  w.order("o-1", "intl-u1").markPaid(InternalCaller{}, AuthId::from_raw("a"));
   w.executor.run_all();
   const auto faults = w.log.lines("delivery.fault");
   const auto retries = w.log.lines("delivery.retry");
@@ -80,7 +96,8 @@ TEST_CASE("Logs: each fault, retry and dead letter is one structured line with e
   for (const auto* group : {&faults, &retries, &dead}) {
     for (const auto& line : *group) {
       CHECK(line["eventId"] == id);
-      CHECK(line["correlationId"] == id);  // a root event is its own correlation
+      CHECK(line["correlationId"] ==
+            id);  // a root event is its own correlation
       CHECK(line["causationId"].is_null());
       CHECK(line["subscription"] == kInternational);
       CHECK(line["handler"] == kInternational);
@@ -93,20 +110,24 @@ TEST_CASE("Logs: each fault, retry and dead letter is one structured line with e
   CHECK(dead[0]["level"] == "error");
 }
 
-TEST_CASE("Metrics: shutdown writes the snapshot to metrics.output in metrics.format") {
+TEST_CASE(
+    "Metrics: shutdown writes the snapshot to metrics.output in "
+    "metrics.format") {
   const std::string path =
-      (std::filesystem::temp_directory_path() / ("herald_metrics_" + std::to_string(::getpid()) + ".prom")).string();
+      (std::filesystem::temp_directory_path() /
+       ("herald_metrics_" + std::to_string(::getpid()) + ".prom"))
+          .string();
   {
     World w(1, {{"metrics.output", path}, {"metrics.format", "prometheus"}});
-    w.order("o-1", "u-1").markPaid(InternalCaller{}, AuthId("a"));
+    w.order("o-1", "u-1").markPaid(InternalCaller{}, AuthId::from_raw("a"));
     w.rt.shutdown();  // drains first
   }
   std::ifstream in(path);
   std::stringstream text;
   text << in.rdbuf();
   std::filesystem::remove(path);
-  CHECK(text.str().find("herald_events_released_total{event_type=\"commerce.order.PaymentConfirmed\"} 1\n") !=
-        std::string::npos);
+  CHECK(text.str().find("herald_events_released_total{event_type=\"commerce."
+                        "order.PaymentConfirmed\"} 1\n") != std::string::npos);
 }
 
 }  // namespace herald::test

@@ -1,13 +1,14 @@
 // The runtime's own containers on the delivery path: the ring queue behind
 // outboxes, logs and mailboxes, and the per-thread pool log entries come from.
-#include <doctest/doctest.h>
-
 #include <memory>
 #include <set>
 #include <string>
 #include <vector>
 
-#include "commerce_fixture.hpp"
+#include <doctest/doctest.h>
+
+#include "commerce/notifications.h"
+#include "commerce/order.h"
 #include "herald/ring_queue.hpp"
 #include "test_world.hpp"
 
@@ -20,14 +21,16 @@ TEST_CASE("RingQueue: FIFO order survives wrap-around, growth and push_front") {
   // Interleaved pushes and pops move the head around the buffer many times
   // while it grows from 16 slots upwards.
   for (int round = 0; round < 200; ++round) {
-    for (int i = 0; i < round % 37 + 1; ++i) q.push_back(std::make_unique<int>(next_in++));
+    for (int i = 0; i < round % 37 + 1; ++i)
+      q.push_back(std::make_unique<int>(next_in++));
     for (int i = 0; i < round % 23 && !q.empty(); ++i) {
       CHECK(*q.front() == next_out++);
       q.pop_front();
     }
   }
   CHECK(q.size() == static_cast<std::size_t>(next_in - next_out));
-  for (std::size_t i = 0; i < q.size(); ++i) CHECK(*q[i] == next_out + static_cast<int>(i));
+  for (std::size_t i = 0; i < q.size(); ++i)
+    CHECK(*q[i] == next_out + static_cast<int>(i));
   // What is pushed to the front comes out first, last pushed first.
   q.push_front(std::make_unique<int>(-1));
   q.push_front(std::make_unique<int>(-2));
@@ -56,7 +59,9 @@ TEST_CASE("RingQueue: clear and destruction release every element") {
   CHECK(tracked.use_count() == 1);
 }
 
-TEST_CASE("Pooled log entries: recycled blocks carry fresh payloads and distinct UUID eventIds") {
+TEST_CASE(
+    "Pooled log entries: recycled blocks carry fresh payloads and distinct "
+    "UUID eventIds") {
   struct Seen {
     std::string order;
     std::int64_t cents;
@@ -67,7 +72,8 @@ TEST_CASE("Pooled log entries: recycled blocks carry fresh payloads and distinct
     Context probes("test.probe");
     probes.subscribe<commerce::order::PaymentConfirmed>(
         {.service = "test.probe.Record",
-         .handler = [&](Invocation&, const commerce::order::PaymentConfirmed& e, const EventEnvelope& env) {
+         .handler = [&](Invocation&, const commerce::order::PaymentConfirmed& e,
+                        const EventEnvelope& env) {
            seen.push_back({e.orderId.raw(), e.amount.cents, env.eventId.str()});
          }});
     rt.install(std::move(probes));
@@ -77,8 +83,10 @@ TEST_CASE("Pooled log entries: recycled blocks carry fresh payloads and distinct
   constexpr int kRounds = 6;
   constexpr int kParts = 300;
   for (int r = 0; r < kRounds; ++r) {
-    commerce::order::Order o = commerce::order::Order::at(w.rt, commerce::order::OrderId(fmt::format("pool-{}", r)));
-    o.place(commerce::order::UserId("u"), commerce::order::Money{1, "EUR"});
+    commerce::order::Order o = commerce::order::Order::at(
+        w.rt, commerce::order::OrderId::from_raw(fmt::format("pool-{}", r)));
+    o.place(commerce::order::UserId::from_raw("u"),
+            commerce::order::Money{1, "EUR"});
     o.splitPayment(commerce::order::InternalCaller{}, kParts);
     w.executor.run_until_idle();
   }

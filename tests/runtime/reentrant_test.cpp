@@ -72,8 +72,8 @@ TEST_CASE(
   REQUIRE(faults.size() == 1);
   CHECK(faults[0]["handler"] == "commerce.order.Payments.peek");
   // Nothing is left marked as running on this thread.
-  o.markPaid(InternalCaller{}, AuthId("a"));
-  CHECK(o.state().status == commerce::order::Status::Paid);
+  o.markPaid(InternalCaller{}, AuthId::from_raw("a"));
+  CHECK(o.statusOf() == commerce::order::Status::Paid);
 }
 
 }  // namespace herald::test

@@ -6,7 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "commerce_fixture.hpp"
+#include "commerce/notifications.h"
+#include "commerce/order.h"
 #include "herald/deterministic_executor.hpp"
 #include "herald/runtime.hpp"
 
@@ -37,7 +38,8 @@ class SwitchableGateway final : public commerce::notifications::Gateway {
   std::vector<std::string> sent;
 };
 
-inline RuntimeConfig deterministic_config(std::map<std::string, std::string> settings = {}) {
+inline RuntimeConfig deterministic_config(
+    std::map<std::string, std::string> settings = {}) {
   settings.emplace("executor.kind", "deterministic");
   ConfigSources sources;
   sources.settings = std::move(settings);
@@ -46,29 +48,35 @@ inline RuntimeConfig deterministic_config(std::map<std::string, std::string> set
 }
 
 struct World {
-  explicit World(std::uint64_t seed = 1, std::map<std::string, std::string> settings = {},
+  explicit World(std::uint64_t seed = 1,
+                 std::map<std::string, std::string> settings = {},
                  const std::function<void(Runtime&)>& extra = {})
-      : executor(seed), rt(deterministic_config(std::move(settings)), executor, nullptr, &log) {
+      : executor(seed),
+        rt(deterministic_config(std::move(settings)), executor, nullptr, &log) {
     rt.install(commerce::order::context());
     rt.install(commerce::notifications::context(gateway));
     if (extra) extra(rt);
   }
 
   // An order placed by `user` for `cents`.
-  Order order(const std::string& id, const std::string& user, std::int64_t cents = 1000) {
-    Order o = Order::at(rt, OrderId(id));
-    o.place(UserId(user), Money{cents, "EUR"});
+  Order order(const std::string& id, const std::string& user,
+              std::int64_t cents = 1000) {
+    Order o = Order::at(rt, OrderId::from_raw(id));
+    o.place(UserId::from_raw(user), Money{cents, "EUR"});
     return o;
   }
 
   std::vector<std::string> inbox(const std::string& owner) {
-    return commerce::notifications::Inbox::at(rt, owner).state().messages;
+    return commerce::notifications::Inbox::at(rt, owner).messages();
   }
 
-  std::uint64_t sub_metric(const std::string& subscription, const std::string& counter) {
-    return rt.metrics_json()["subscriptions"][subscription][counter].get<std::uint64_t>();
+  std::uint64_t sub_metric(const std::string& subscription,
+                           const std::string& counter) {
+    return rt.metrics_json()["subscriptions"][subscription][counter]
+        .get<std::uint64_t>();
   }
-  std::uint64_t type_metric(const std::string& type, const std::string& counter) {
+  std::uint64_t type_metric(const std::string& type,
+                            const std::string& counter) {
     return rt.metrics_json()["eventTypes"][type][counter].get<std::uint64_t>();
   }
 
@@ -78,9 +86,12 @@ struct World {
   Runtime rt;
 };
 
-inline constexpr const char* kDomestic = "commerce.notifications.OnDomesticPayment";
-inline constexpr const char* kInternational = "commerce.notifications.OnInternationalPayment";
+inline constexpr const char* kDomestic =
+    "commerce.notifications.OnDomesticPayment";
+inline constexpr const char* kInternational =
+    "commerce.notifications.OnInternationalPayment";
 inline constexpr const char* kAudit = "commerce.notifications.OnPaymentAudit";
-inline constexpr const char* kPaymentConfirmed = "commerce.order.PaymentConfirmed";
+inline constexpr const char* kPaymentConfirmed =
+    "commerce.order.PaymentConfirmed";
 
 }  // namespace herald::test

@@ -7,7 +7,8 @@
 #include <doctest/doctest.h>
 
 #include "chat_fixture.hpp"
-#include "commerce_fixture.hpp"
+#include "commerce/notifications.h"
+#include "commerce/order.h"
 #include "herald/threaded_executor.hpp"
 
 namespace herald::test {
@@ -86,7 +87,8 @@ TEST_CASE(
     probes.subscribe(probe_subscription("test.probe.Flaky", flaky));
     probes.subscribe(probe_subscription("test.probe.Steady", steady));
     rt.install(std::move(probes));
-    Order::at(rt, OrderId("shared")).place(UserId("u-1"), Money{1, "EUR"});
+    Order::at(rt, OrderId::from_raw("shared"))
+        .place(UserId::from_raw("u-1"), Money{1, "EUR"});
 
     constexpr int kThreads = 4;
     constexpr int kCalls = 60;
@@ -95,12 +97,12 @@ TEST_CASE(
     for (int t = 0; t < kThreads; ++t) {
       hosts.emplace_back([&rt, t] {
         for (int i = 0; i < kCalls; ++i) {
-          Order::at(rt, OrderId("shared"))
-              .markPaid(InternalCaller{}, AuthId("a"));
-          Order::at(rt, OrderId(fmt::format("own-{}", t)))
-              .place(UserId("u-2"), Money{1, "EUR"});
-          Order::at(rt, OrderId(fmt::format("own-{}", t)))
-              .markPaid(InternalCaller{}, AuthId("b"));
+          Order::at(rt, OrderId::from_raw("shared"))
+              .markPaid(InternalCaller{}, AuthId::from_raw("a"));
+          Order::at(rt, OrderId::from_raw(fmt::format("own-{}", t)))
+              .place(UserId::from_raw("u-2"), Money{1, "EUR"});
+          Order::at(rt, OrderId::from_raw(fmt::format("own-{}", t)))
+              .markPaid(InternalCaller{}, AuthId::from_raw("b"));
         }
       });
     }
@@ -147,9 +149,10 @@ TEST_CASE(
     for (int t = 0; t < 2; ++t) {
       hosts.emplace_back([&rt, t] {
         for (int i = 0; i < 50; ++i) {
-          Order o = Order::at(rt, OrderId(fmt::format("o-{}-{}", t, i)));
-          o.place(UserId("u"), Money{1, "EUR"});
-          o.markPaid(InternalCaller{}, AuthId("a"));
+          Order o =
+              Order::at(rt, OrderId::from_raw(fmt::format("o-{}-{}", t, i)));
+          o.place(UserId::from_raw("u"), Money{1, "EUR"});
+          o.markPaid(InternalCaller{}, AuthId::from_raw("a"));
         }
       });
     }
@@ -159,8 +162,7 @@ TEST_CASE(
     CHECK(
         rt.metrics_json()["subscriptions"]["test.probe.Steady"]["delivered"] ==
         100);
-    CHECK(commerce::notifications::Inbox::at(rt, "u").state().messages.size() ==
-          100);
+    CHECK(commerce::notifications::Inbox::at(rt, "u").messages().size() == 100);
   }
   CHECK(broken_calls.load() == 300);  // 3 attempts each
   std::size_t delivered = 0;
@@ -181,14 +183,13 @@ TEST_CASE("Threaded: shutdown drains in-flight work") {
        .handler = [&](Invocation&, const PaymentConfirmed&,
                       const EventEnvelope&) { delivered.fetch_add(1); }});
   rt.install(std::move(probes));
-  Order o = Order::at(rt, OrderId("o-1"));
-  o.place(UserId("u"), Money{1, "EUR"});
+  Order o = Order::at(rt, OrderId::from_raw("o-1"));
+  o.place(UserId::from_raw("u"), Money{1, "EUR"});
   o.splitPayment(InternalCaller{}, 1000);
   rt.shutdown();
   CHECK(delivered.load() == 1000);
-  CHECK(
-      commerce::notifications::Inbox::at(rt, "audit").state().messages.size() ==
-      1000);
+  CHECK(commerce::notifications::Inbox::at(rt, "audit").messages().size() ==
+        1000);
 }
 
 TEST_CASE(
@@ -221,8 +222,9 @@ TEST_CASE(
     for (int t = 0; t < kHosts; ++t) {
       hosts.emplace_back([&rt, t] {
         for (int r = 0; r < kRounds; ++r) {
-          Order o = Order::at(rt, OrderId(fmt::format("p-{}-{}", t, r)));
-          o.place(UserId("u"), Money{1, "EUR"});
+          Order o =
+              Order::at(rt, OrderId::from_raw(fmt::format("p-{}-{}", t, r)));
+          o.place(UserId::from_raw("u"), Money{1, "EUR"});
           o.splitPayment(InternalCaller{}, kParts);
         }
       });
