@@ -6,7 +6,11 @@ cmake_minimum_required(VERSION 3.25)
 #
 #   cmake -DHERALDC=... -DCXX=... -DINCLUDES=dir;dir -DWORK=... \
 #         -DINPUTS=dir-or-file;... | -DGEN=herald_bench_gen -DGEN_LINES=N
-#         | -DDOC=file.md  -P compile_program.cmake
+#         | -DDOC=file.md  [-DUNITY=ON]  -P compile_program.cmake
+#
+# With UNITY, the sources of a program are compiled as one translation unit
+# that includes them all (their helpers sit in each context's namespace), so
+# the runtime and JSON headers are parsed once per program, not per context.
 #
 # With DOC, each whole program of the Markdown file (a ```herald block whose
 # first line starts with `context`) is built and compiled on its own.
@@ -47,6 +51,15 @@ function(build_and_compile out)
   list(LENGTH sources count)
   if(count EQUAL 0)
     message(FATAL_ERROR "heraldc build wrote no source for ${ARGN}")
+  endif()
+  if(UNITY)
+    set(unity "${out}.unity.cpp")
+    set(text "")
+    foreach(source ${sources})
+      string(APPEND text "#include \"${source}\"\n")
+    endforeach()
+    file(WRITE "${unity}" "${text}")
+    set(sources "${unity}")
   endif()
   foreach(source ${sources})
     math(EXPR total "${total} + 1")
