@@ -92,35 +92,6 @@ bool isDeclared(const check::TypeInfo& type) {
   return false;
 }
 
-std::string quote(llvm::StringRef text) {
-  std::string out = "\"";
-  for (char ch : text) {
-    auto u = static_cast<unsigned char>(ch);
-    switch (ch) {
-      case '"':
-        out += "\\\"";
-        continue;
-      case '\\':
-        out += "\\\\";
-        continue;
-      case '\n':
-        out += "\\n";
-        continue;
-      case '\t':
-        out += "\\t";
-        continue;
-      default:
-        break;
-    }
-    // Three-digit octal escapes never swallow the next character.
-    if (u < 0x20 || u >= 0x7F)
-      out += fmt::format("\\{:03o}", u);
-    else
-      out += ch;
-  }
-  return out + "\"";
-}
-
 std::string indent(const std::string& text, unsigned n) {
   std::string out;
   bool start = true;

@@ -71,8 +71,6 @@ class Emitter {
 [[nodiscard]] bool isEnumSum(const check::TypeInfo& type);
 // Nominal value types that get a C++ declaration (aliases do not).
 [[nodiscard]] bool isDeclared(const check::TypeInfo& type);
-// A C++ string literal of `text`.
-[[nodiscard]] std::string quote(llvm::StringRef text);
 // Indents every non-empty line of `text` by `n` spaces.
 [[nodiscard]] std::string indent(const std::string& text, unsigned n);
 

@@ -200,7 +200,7 @@ class AgentEmitter {
       std::string args;
       for (const FieldInfo& p : h.params)
         args += std::string(args.empty() ? "" : ", ") + "args.at(" +
-                quote(p.name) + ").get<" + sp.type(p.type) + ">()";
+                cppStringLiteral(p.name) + ").get<" + sp.type(p.type) + ">()";
       e_.out.privateDefs +=
           "void " + name_ + "_run_" + cppName(h.name) +
           "(herald::Invocation& tx, " + name_ +
@@ -225,9 +225,9 @@ class AgentEmitter {
       init += sep + "." + n + " = " +
               (s.body == check::kNoBody ? sp.type(s.field.type) + "()"
                                         : e_.bodies.expression(s.body));
-      encode += "  j[" + quote(s.field.name) + "] = s." + n + ";\n";
-      decode += sep + "." + n + " = j.at(" + quote(s.field.name) + ").get<" +
-                sp.type(s.field.type) + ">()";
+      encode += "  j[" + cppStringLiteral(s.field.name) + "] = s." + n + ";\n";
+      decode += sep + "." + n + " = j.at(" + cppStringLiteral(s.field.name) +
+                ").get<" + sp.type(s.field.type) + ">()";
     }
     std::string& out = e_.out.privateDefs;
     out += st + " " + name_ + "_initial() { return " + init + "}; }\n\n";
@@ -250,8 +250,10 @@ class AgentEmitter {
       for (const check::InvariantInfo* k : keyInvariants_) key |= k == &inv;
       if (key) {
         sp.useHeader("<herald/errors.hpp>");
-        checks += "  if (!(" + expr + "))\n    throw herald::HandlerFailure(" +
-                  quote("invariant '" + inv.name + "' does not hold") + ");\n";
+        checks +=
+            "  if (!(" + expr + "))\n    throw herald::HandlerFailure(" +
+            cppStringLiteral("invariant '" + inv.name + "' does not hold") +
+            ");\n";
         continue;
       }
       e_.out.privateDefs += "bool " + name_ + "_invariant_" +
@@ -287,17 +289,19 @@ class AgentEmitter {
                "    return result;\n";
       out += sp.result(h.result) + " " + name_ + "::" + cppName(h.name) + "(" +
              hostParams(sp, h, true) + ") {\n  return ref_.call(" +
-             quote(h.name) + ", [&](herald::Invocation& tx, State& s) {\n" +
-             body + "  });\n}\n\n";
+             cppStringLiteral(h.name) +
+             ", [&](herald::Invocation& tx, State& s) {\n" + body +
+             "  });\n}\n\n";
       if (!messageable(h)) continue;
       std::string ps = Emitter::params(sp, h.params, false);
       out += "void " + name_ + "::Ref::" + cppName(h.name) +
              "(herald::Invocation& tx" + (ps.empty() ? "" : ", " + ps) +
              ") const {\n  nlohmann::json args = nlohmann::json::object();\n";
       for (const FieldInfo& p : h.params)
-        out += "  args[" + quote(p.name) + "] = " + cppName(p.name) + ";\n";
+        out += "  args[" + cppStringLiteral(p.name) + "] = " + cppName(p.name) +
+               ";\n";
       out += "  tx.send(" + name_ + "::kind(), " + name_ + "::key_text(key), " +
-             quote(h.name) + ", std::move(args));\n}\n\n";
+             cppStringLiteral(h.name) + ", std::move(args));\n}\n\n";
     }
     out += name_ + "::State " + name_ +
            "::state() const { return ref_.state(); }\n\n";
@@ -342,7 +346,7 @@ class AgentEmitter {
           "std::from_chars(text.data(), "
           "text.data() + text.size(), n);\n  if (ec != std::errc() || end != "
           "text.data() + text.size())\n    throw std::invalid_argument(" +
-          quote("not a key of " + a_.qualified + ": ") +
+          cppStringLiteral("not a key of " + a_.qualified + ": ") +
           " + std::string(text));\n  return " + wrap("n") + ";\n";
     } else {
       toText = "  return nlohmann::json(key).dump();\n";
@@ -361,19 +365,20 @@ class AgentEmitter {
       bool key = false;
       for (const check::InvariantInfo* k : keyInvariants_) key |= k == &inv;
       if (key || inv.body == check::kNoBody) continue;
-      invs += "          {" + quote(inv.name) + ", &" + name_ + "_invariant_" +
-              cppName(inv.name) + "},\n";
+      invs += "          {" + cppStringLiteral(inv.name) + ", &" + name_ +
+              "_invariant_" + cppName(inv.name) + "},\n";
     }
     std::string hs;
     for (const HandlerInfo& h : a_.handlers)
       if (messageable(h))
-        hs += "          {" + quote(h.name) + ", &" + name_ + "_run_" +
-              cppName(h.name) + "},\n";
+        hs += "          {" + cppStringLiteral(h.name) + ", &" + name_ +
+              "_run_" + cppName(h.name) + "},\n";
     e_.out.publicDefs +=
         "const herald::AgentKind<" + name_ + "::State>& " + name_ +
         "::kind() {\n  static const herald::AgentKind<State> instance(\n"
         "      herald::AgentKindSpec<State>{\n          .context = " +
-        quote(e_.context.name) + ",\n          .name = " + quote(a_.name) +
+        cppStringLiteral(e_.context.name) +
+        ",\n          .name = " + cppStringLiteral(a_.name) +
         ",\n          .state_version = 1,\n          .initial = &" + name_ +
         "_initial,\n          .encode_state = &" + name_ +
         "_encode_state,\n          .decode_state = &" + name_ +

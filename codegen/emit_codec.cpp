@@ -29,7 +29,7 @@ std::string decodeFields(Emitter& e, const std::string& type,
   std::string out = type + "{";
   for (std::size_t k = 0; k < fields.size(); ++k) {
     const FieldInfo& f = fields[k];
-    std::string key = quote(f.name);
+    std::string key = cppStringLiteral(f.name);
     std::string get =
         j + ".at(" + key + ").get<" + e.source.type(f.type) + ">()";
     if (defaults && f.defaultBody != check::kNoBody)
@@ -45,8 +45,8 @@ std::string encodeFields(const std::vector<FieldInfo>& fields,
                          const std::string& j, const std::string& v) {
   std::string out = "  " + j + " = nlohmann::json::object();\n";
   for (const FieldInfo& f : fields)
-    out += "  " + j + "[" + quote(f.name) + "] = " + v + "." + cppName(f.name) +
-           ";\n";
+    out += "  " + j + "[" + cppStringLiteral(f.name) + "] = " + v + "." +
+           cppName(f.name) + ";\n";
   return out;
 }
 
@@ -56,11 +56,12 @@ std::string textFields(const std::vector<FieldInfo>& fields,
   if (fields.empty()) return {};
   std::string out;
   for (std::size_t k = 0; k < fields.size(); ++k) {
-    out += "  out += " + quote((k == 0 ? open : ", ") + fields[k].name + ": ") +
+    out += "  out += " +
+           cppStringLiteral((k == 0 ? open : ", ") + fields[k].name + ": ") +
            ";\n  append_text(out, " + v + "." + cppName(fields[k].name) +
            ");\n";
   }
-  return out + "  out += " + quote(close) + ";\n";
+  return out + "  out += " + cppStringLiteral(close) + ";\n";
 }
 
 struct Codec {
@@ -79,7 +80,7 @@ Codec typeCodec(Emitter& e, const TypeInfo& t) {
       c.encode = encodeFields(t.fields, "j", "v");
       c.decode =
           "  return " + decodeFields(e, name, t.fields, "j", false) + ";\n";
-      c.text = "  out += " + quote(t.name) + ";\n" +
+      c.text = "  out += " + cppStringLiteral(t.name) + ";\n" +
                textFields(t.fields, "v", " { ", " }");
       break;
     case TypeDefKind::Sum:
@@ -88,12 +89,14 @@ Codec typeCodec(Emitter& e, const TypeInfo& t) {
         c.text = "  switch (v) {\n";
         for (const check::VariantInfo& var : t.variants) {
           std::string alt = name + "::" + cppName(var.name);
-          c.encode += "    case " + alt + ":\n      j = " + quote(var.name) +
+          c.encode += "    case " + alt +
+                      ":\n      j = " + cppStringLiteral(var.name) +
                       ";\n      return;\n";
-          c.text += "    case " + alt + ":\n      out += " + quote(var.name) +
+          c.text += "    case " + alt +
+                    ":\n      out += " + cppStringLiteral(var.name) +
                     ";\n      return;\n";
-          c.decode +=
-              "  if (text == " + quote(var.name) + ") return " + alt + ";\n";
+          c.decode += "  if (text == " + cppStringLiteral(var.name) +
+                      ") return " + alt + ";\n";
         }
         c.encode += "  }\n";
         c.text += "  }\n";
@@ -112,15 +115,15 @@ Codec typeCodec(Emitter& e, const TypeInfo& t) {
           c.encode += "  if (" + test + ") {\n" +
                       indent(encodeFields(var.fields, "payload", "(*p)"), 2) +
                       "    j = nlohmann::json::object();\n    j[" +
-                      quote(var.name) +
+                      cppStringLiteral(var.name) +
                       "] = std::move(payload);\n    return;\n" + "  }\n";
-          c.decode += "  if (j.contains(" + quote(var.name) + ")) {\n" +
-                      "    [[maybe_unused]] const nlohmann::json& p = j.at(" +
-                      quote(var.name) + ");\n    return " + name + "{" +
-                      decodeFields(e, alt, var.fields, "p", false) +
-                      "};\n  }\n";
-          c.text += "  if (" + test + ") {\n    out += " + quote(var.name) +
-                    ";\n" +
+          c.decode +=
+              "  if (j.contains(" + cppStringLiteral(var.name) + ")) {\n" +
+              "    [[maybe_unused]] const nlohmann::json& p = j.at(" +
+              cppStringLiteral(var.name) + ");\n    return " + name + "{" +
+              decodeFields(e, alt, var.fields, "p", false) + "};\n  }\n";
+          c.text += "  if (" + test +
+                    ") {\n    out += " + cppStringLiteral(var.name) + ";\n" +
                     indent(textFields(var.fields, "(*p)", "(", ")"), 2) +
                     "    return;\n  }\n";
         }
@@ -128,7 +131,7 @@ Codec typeCodec(Emitter& e, const TypeInfo& t) {
         e.source.useHeader("<variant>");
       }
       c.decode += "  throw std::invalid_argument(" +
-                  quote("not a variant of " + t.qualified + ": ") +
+                  cppStringLiteral("not a variant of " + t.qualified + ": ") +
                   " + j.dump());\n";
       e.source.useHeader("<stdexcept>");
       break;
@@ -136,7 +139,7 @@ Codec typeCodec(Emitter& e, const TypeInfo& t) {
       c.encode = "  j = v.raw();\n";
       c.decode = "  return " + name + "::from_raw(j.get<" +
                  e.source.type(t.base) + ">());\n";
-      c.text = "  out += " + quote(t.name) + ";\n";
+      c.text = "  out += " + cppStringLiteral(t.name) + ";\n";
       break;
     case TypeDefKind::Refined:
       c.encode = "  j = v.value();\n";
@@ -193,7 +196,7 @@ void emitCodecs(Emitter& e) {
       c.encode = encodeFields(ev->fields, "j", "v");
       c.decode =
           "  return " + decodeFields(e, name, ev->fields, "j", true) + ";\n";
-      c.text = "  out += " + quote(ev->name) + ";\n" +
+      c.text = "  out += " + cppStringLiteral(ev->name) + ";\n" +
                textFields(ev->fields, "v", " { ", " }");
       emitCodec(e, *ev, c);
       e.header.useHeader("<herald/event_type.hpp>");
@@ -201,9 +204,9 @@ void emitCodecs(Emitter& e) {
       e.header.useHeader("<string_view>");
       e.out.codecs += "template <>\nstruct herald::EventInfo<" + e.global(*ev) +
                       "> {\n  static constexpr std::string_view owner = " +
-                      quote(e.context.name) +
+                      cppStringLiteral(e.context.name) +
                       ";\n  static constexpr std::string_view name = " +
-                      quote(ev->qualified) +
+                      cppStringLiteral(ev->qualified) +
                       ";\n  static constexpr std::int64_t schema_version = " +
                       std::to_string(ev->pinnedSchema.value_or(1)) +
                       ";\n};\n\n";

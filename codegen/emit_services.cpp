@@ -80,8 +80,8 @@ void emitService(Emitter& e, const ServiceInfo& svc) {
   std::string& defs = e.out.publicDefs;
   defs += name + " " + name + "::in(herald::Runtime& rt) { return " + name +
           "(rt); }\n\n" + name + "::" + name +
-          "(herald::Runtime& rt) : ref_(rt, " + quote(svc.qualified) +
-          ") {}\n\n";
+          "(herald::Runtime& rt) : ref_(rt, " +
+          cppStringLiteral(svc.qualified) + ") {}\n\n";
   for (const HandlerInfo& h : svc.handlers) {
     std::string args;
     if (h.by != nullptr && !h.byBinder.empty()) args = byName(h);
@@ -90,9 +90,10 @@ void emitService(Emitter& e, const ServiceInfo& svc) {
     args += own;
     defs += sp.result(h.result) + " " + name + "::" + cppName(h.name) + "(" +
             hostParams(sp, h, true) + ") {\n  return ref_.call(" +
-            quote(h.name) + ", [&](herald::Invocation& tx) { return " + name +
-            "_on_" + cppName(h.name) + "(tx" +
-            (args.empty() ? "" : ", " + args) + "); });\n}\n\n";
+            cppStringLiteral(h.name) +
+            ", [&](herald::Invocation& tx) { return " + name + "_on_" +
+            cppName(h.name) + "(tx" + (args.empty() ? "" : ", " + args) +
+            "); });\n}\n\n";
   }
 }
 
@@ -115,7 +116,8 @@ std::string subscription(Emitter& e, const ServiceInfo& svc) {
   const HandlerInfo& h = svc.handlers.front();
   std::string ev = sp.type(sub.event->type);
   std::string out = "  ctx.subscribe<" + ev +
-                    ">({\n      .service = " + quote(svc.qualified) + ",\n";
+                    ">({\n      .service = " + cppStringLiteral(svc.qualified) +
+                    ",\n";
   if (sub.predicate.kind == check::Predicate::Kind::True)
     out += "      .pattern = {},\n";
   else
@@ -172,7 +174,7 @@ void emitServices(Emitter& e) {
     if (!params.empty()) params += ", ";
     params += e.header.decl(*cap) + "& " + unique;
     registers += "  ctx.capability<" + e.source.decl(*cap) + ">(" +
-                 quote(qualified) + ", &" + unique + ");\n";
+                 cppStringLiteral(qualified) + ", &" + unique + ");\n";
   }
 
   e.header.useHeader("<herald/context.hpp>");
@@ -183,7 +185,8 @@ void emitServices(Emitter& e) {
         "runtime.";
   e.out.registration += "\nherald::Context context(" + params + ");\n";
 
-  std::string body = "  herald::Context ctx(" + quote(e.context.name) + ");\n";
+  std::string body =
+      "  herald::Context ctx(" + cppStringLiteral(e.context.name) + ");\n";
   for (const auto& d : e.context.decls)
     if (const auto* ev = dyn_cast<check::EventInfo>(d.get()))
       body += "  ctx.owns<" + cppName(ev->name) + ">();\n";
@@ -191,7 +194,7 @@ void emitServices(Emitter& e) {
     if (const auto* a = dyn_cast<check::AgentInfo>(d.get()))
       body += "  ctx.agent(" + cppName(a->name) + "::kind());\n";
   for (const std::string& a : usedAgents)
-    body += "  ctx.uses_agent(" + quote(a) + ");\n";
+    body += "  ctx.uses_agent(" + cppStringLiteral(a) + ");\n";
   body += registers;
   for (const auto& d : e.context.decls) {
     const auto* s = dyn_cast<ServiceInfo>(d.get());
@@ -199,7 +202,7 @@ void emitServices(Emitter& e) {
     if (s->subscription)
       body += subscription(e, *s);
     else
-      body += "  ctx.service(" + quote(s->qualified) + ");\n";
+      body += "  ctx.service(" + cppStringLiteral(s->qualified) + ");\n";
   }
   e.out.publicDefs += "herald::Context context(" + params + ") {\n" + body +
                       "  return ctx;\n}\n";

@@ -228,9 +228,10 @@ void emitConstructor(Emitter& e, const TypeInfo& t) {
     e.source.useHeader("<herald/errors.hpp>");
     e.source.useHeader("<nlohmann/json.hpp>");
     out += "  if (!(" + test + "))\n";
-    out += "    throw herald::RefinementError(" + quote(t.qualified + ": ") +
-           " + nlohmann::json(" + member + ").dump() + " +
-           quote(" does not satisfy '" + text + "'") + ");\n";
+    out += "    throw herald::RefinementError(" +
+           cppStringLiteral(t.qualified + ": ") + " + nlohmann::json(" +
+           member + ").dump() + " +
+           cppStringLiteral(" does not satisfy '" + text + "'") + ");\n";
   }
   out += "  return " + name + "(std::move(" + member + "));\n}\n\n";
 }

@@ -96,41 +96,6 @@ std::string Lowerer::operand(InstId id, Prec limit, const Type* want) {
   return operandText(expr(id, want), limit);
 }
 
-std::string Lowerer::stringLiteral(llvm::StringRef text) {
-  std::string out = "\"";
-  for (char ch : text) {
-    auto u = static_cast<unsigned char>(ch);
-    switch (ch) {
-      case '"':
-        out += "\\\"";
-        continue;
-      case '\\':
-        out += "\\\\";
-        continue;
-      case '\n':
-        out += "\\n";
-        continue;
-      case '\t':
-        out += "\\t";
-        continue;
-      case '\r':
-        out += "\\r";
-        continue;
-      default:
-        break;
-    }
-    // Octal escapes take at most three digits, so the next character is
-    // never read as part of one (a hex escape would swallow it); bytes of
-    // UTF-8 sequences are escaped too, so the literal's bytes do not depend
-    // on the compiler's execution character set.
-    if (u < 0x20 || u >= 0x7F)
-      out += fmt::format("\\{:03o}", u);
-    else
-      out += ch;
-  }
-  return out + "\"";
-}
-
 Cpp Lowerer::literal(const Inst& i) {
   if (i.kind == InstKind::IntLit) {
     auto v = static_cast<std::int64_t>(bits(i));
@@ -162,9 +127,9 @@ Cpp Lowerer::literal(const Inst& i) {
     llvm::StringRef text = program_.bodies.strings[i.a];
     spelling_.useHeader("<string>");
     if (text.contains('\0'))
-      return make("std::string(" + stringLiteral(text) + ", " +
+      return make("std::string(" + cppStringLiteral(text) + ", " +
                   std::to_string(text.size()) + ")");
-    Cpp c = make(stringLiteral(text));
+    Cpp c = make(cppStringLiteral(text));
     c.exact = false;
     return c;
   }

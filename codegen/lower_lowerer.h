@@ -79,7 +79,6 @@ class Lowerer {
   Cpp literal(const check::Inst& inst);
   Cpp fields(const check::Inst& inst);
   Cpp envelope(const check::Inst& inst);
-  static std::string stringLiteral(llvm::StringRef text);
 
   // ---- lower_call.cpp
   Cpp call(const check::Inst& inst);

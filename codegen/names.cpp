@@ -4,6 +4,7 @@
 #include <iterator>
 #include <string_view>
 
+#include <fmt/format.h>
 #include <llvm/Support/Casting.h>
 
 namespace herald::codegen {
@@ -138,6 +139,41 @@ std::string cppName(llvm::StringRef name) {
   std::string out = name.str();
   if (reserved(name)) out += '_';
   return out;
+}
+
+std::string cppStringLiteral(llvm::StringRef text) {
+  std::string out = "\"";
+  for (char ch : text) {
+    auto u = static_cast<unsigned char>(ch);
+    switch (ch) {
+      case '"':
+        out += "\\\"";
+        continue;
+      case '\\':
+        out += "\\\\";
+        continue;
+      case '\n':
+        out += "\\n";
+        continue;
+      case '\t':
+        out += "\\t";
+        continue;
+      case '\r':
+        out += "\\r";
+        continue;
+      default:
+        break;
+    }
+    // Octal escapes take at most three digits, so the next character is
+    // never read as part of one (a hex escape would swallow it); bytes of
+    // UTF-8 sequences are escaped too, so the literal's bytes do not depend
+    // on the compiler's execution character set.
+    if (u < 0x20 || u >= 0x7F)
+      out += fmt::format("\\{:03o}", u);
+    else
+      out += ch;
+  }
+  return out + "\"";
 }
 
 std::string namespaceOf(const check::ContextInfo& ctx) {

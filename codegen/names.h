@@ -16,6 +16,10 @@ namespace herald::codegen {
 // trailing underscore.
 [[nodiscard]] std::string cppName(llvm::StringRef name);
 
+// A C++ string literal of `text` (any bytes: quotes, backslashes and control
+// characters escaped, bytes outside printable ASCII as octal escapes).
+[[nodiscard]] std::string cppStringLiteral(llvm::StringRef text);
+
 // `commerce.order` -> `commerce::order`.
 [[nodiscard]] std::string namespaceOf(const check::ContextInfo& ctx);
 // `commerce.order` -> `commerce/order` (add `.h` or `.cpp`).

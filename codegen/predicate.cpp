@@ -126,7 +126,7 @@ std::string constant(Spelling& sp, const ConstValue& v) {
       return v.boolean ? "true" : "false";
     case ConstValue::Kind::String:
       sp.useHeader("<string>");
-      return "std::string(" + quote(v.text) + ", " +
+      return "std::string(" + cppStringLiteral(v.text) + ", " +
              std::to_string(v.text.size()) + ")";
     case ConstValue::Kind::Unit:
       sp.useHeader("<herald/ops.hpp>");
@@ -214,7 +214,7 @@ std::string refinementTest(Spelling& sp, const check::TypeInfo& type,
             if (n.value.integer < 0) t = "(" + t + ")";
             break;
           case ConstValue::Kind::String:
-            t = "std::string_view(" + quote(n.value.text) + ", " +
+            t = "std::string_view(" + cppStringLiteral(n.value.text) + ", " +
                 std::to_string(n.value.text.size()) + ")";
             sp.useHeader("<string_view>");
             break;
