@@ -57,7 +57,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "A refused host call that the handler does not catch faults it; host "
+    "A refused host call that the handler does not catch faults it, and host "
     "calls work again afterwards") {
   World w;
   Order o = w.order("o-1", "u-1");
