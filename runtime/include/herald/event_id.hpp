@@ -1,5 +1,6 @@
 #pragma once
-// EventId: the envelope's eventId, a random (version 4) UUID. It is kept as
+// EventId: the envelope's eventId, a UUID: version 7 when minted by the
+// runtime (herald/id_source.hpp), version 4 from Random.uuid. It is kept as
 // 128 bits so that stamping, dedup indexes and queues never allocate; the
 // text form is produced only when someone reads or serialises it.
 #include <array>
@@ -40,12 +41,16 @@ class EventId {
   std::uint64_t lo_ = 0;
 };
 
-inline std::ostream& operator<<(std::ostream& os, const EventId& id) { return os << id.str(); }
+inline std::ostream& operator<<(std::ostream& os, const EventId& id) {
+  return os << id.str();
+}
 
 struct EventIdHash {
   std::size_t operator()(const EventId& id) const noexcept {
-    // The bits are random already; folding the halves keeps all of them.
-    return static_cast<std::size_t>(id.hi() ^ (id.lo() * 0x9E3779B97F4A7C15ull));
+    // The low half is random in both versions; folding the halves keeps
+    // every bit.
+    return static_cast<std::size_t>(id.hi() ^
+                                    (id.lo() * 0x9E3779B97F4A7C15ull));
   }
 };
 
@@ -57,7 +62,8 @@ struct fmt::formatter<herald::EventId> : fmt::formatter<std::string_view> {
   auto format(const herald::EventId& id, Ctx& ctx) const {
     std::array<char, 36> text{};
     id.write_to(text.data());
-    return fmt::formatter<std::string_view>::format(std::string_view(text.data(), text.size()), ctx);
+    return fmt::formatter<std::string_view>::format(
+        std::string_view(text.data(), text.size()), ctx);
   }
 };
 

@@ -1,0 +1,38 @@
+#pragma once
+// Where eventIds come from: UUID version 7 (RFC 9562), a 48-bit Unix
+// millisecond timestamp followed by 74 bits from the kernel's CSPRNG
+// (getrandom(2)). Ids are unique across restarts, processes and machines
+// without coordination, whatever the executor or its seed: the deterministic
+// executor's seed drives scheduling and jitter, never an id. The timestamp
+// keeps ids of one process roughly in creation order, which keeps the index
+// of a durable log compact.
+//
+// Each thread reads the kernel's random bytes in 4 KiB blocks, so an id costs
+// one system call per 256 ids.
+#include <cstdint>
+#include <string>
+
+#include "herald/event_id.hpp"
+
+namespace herald {
+
+// A fresh eventId. Safe to call from any thread.
+EventId new_event_id();
+
+// The version-7 layout of `unix_ms` and 80 random bits (`rand_hi` gives the
+// 16 bits below the timestamp, of which the version keeps 12; `rand_lo` the
+// 62 bits after the variant).
+EventId event_id_v7(std::uint64_t unix_ms, std::uint16_t rand_hi,
+                    std::uint64_t rand_lo);
+
+// The Unix millisecond timestamp of a version-7 id.
+std::uint64_t event_id_unix_ms(const EventId& id);
+
+// 64 bits from the kernel's CSPRNG, through the calling thread's block.
+std::uint64_t secure_random64();
+
+// This process's node id when runtime.node_id is left empty:
+// "<hostname>:<pid>", which tells an operator which process wrote a log line.
+std::string default_node_id();
+
+}  // namespace herald

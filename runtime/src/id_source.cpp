@@ -1,0 +1,99 @@
+#include "herald/id_source.hpp"
+
+#include <array>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include <pthread.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+namespace herald {
+namespace {
+
+// One block of kernel randomness per thread; refilled when used up. The
+// bytes are never handed out twice: not by two threads, and not by a forked
+// child, whose copy of the forking thread's block is discarded.
+class RandomBlock {
+ public:
+  void discard() { pos_ = bytes_.size(); }
+  std::uint64_t next() {
+    if (pos_ + sizeof(std::uint64_t) > bytes_.size()) refill();
+    std::uint64_t v = 0;
+    std::memcpy(&v, bytes_.data() + pos_, sizeof v);
+    pos_ += sizeof v;
+    return v;
+  }
+
+ private:
+  void refill();
+
+  std::array<unsigned char, 4096> bytes_{};
+  std::size_t pos_ = bytes_.size();
+};
+
+thread_local RandomBlock t_block;
+
+// The child of fork() runs on a copy of the forking thread, block included.
+void discard_in_child() { t_block.discard(); }
+
+void RandomBlock::refill() {
+  // Registered before the first byte is handed out.
+  static const int registered =
+      ::pthread_atfork(nullptr, nullptr, &discard_in_child);
+  (void)registered;
+  std::size_t filled = 0;
+  while (filled < bytes_.size()) {
+    const ssize_t n =
+        ::getrandom(bytes_.data() + filled, bytes_.size() - filled, 0);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      // Without the kernel's generator no id can be promised unique.
+      throw std::system_error(errno, std::generic_category(), "getrandom");
+    }
+    filled += static_cast<std::size_t>(n);
+  }
+  pos_ = 0;
+}
+
+}  // namespace
+
+std::uint64_t secure_random64() { return t_block.next(); }
+
+EventId event_id_v7(std::uint64_t unix_ms, std::uint16_t rand_hi,
+                    std::uint64_t rand_lo) {
+  // RFC 9562 §5.7: unix_ts_ms (48) | ver 0111 (4) | rand_a (12) |
+  // var 10 (2) | rand_b (62).
+  const std::uint64_t hi =
+      ((unix_ms & 0xFFFFFFFFFFFFull) << 16) | 0x7000u | (rand_hi & 0x0FFFu);
+  const std::uint64_t lo =
+      (rand_lo & 0x3FFFFFFFFFFFFFFFull) | 0x8000000000000000ull;
+  return EventId(hi, lo);
+}
+
+std::uint64_t event_id_unix_ms(const EventId& id) { return id.hi() >> 16; }
+
+EventId new_event_id() {
+  // The wall clock, not the executor's: the deterministic executor's virtual
+  // clock starts at the same instant in every run.
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      std::chrono::system_clock::now().time_since_epoch())
+                      .count();
+  const std::uint64_t a = t_block.next();
+  const std::uint64_t b = t_block.next();
+  return event_id_v7(static_cast<std::uint64_t>(ms),
+                     static_cast<std::uint16_t>(a), b);
+}
+
+std::string default_node_id() {
+  std::array<char, 256> host{};
+  if (::gethostname(host.data(), host.size() - 1) != 0)
+    std::strcpy(host.data(), "localhost");
+  return fmt::format("{}:{}", host.data(), ::getpid());
+}
+
+}  // namespace herald
