@@ -19,11 +19,23 @@ Instant DeterministicExecutor::default_start() {
   return Instant(std::chrono::sys_days(std::chrono::year(2026) / 1 / 1));
 }
 
-DeterministicExecutor::DeterministicExecutor(std::uint64_t seed, Instant start) : rng_state_(seed), now_(start) {}
+DeterministicExecutor::DeterministicExecutor(std::uint64_t seed, Instant start)
+    : rng_state_(seed), now_(start) {}
 
-void DeterministicExecutor::schedule(Actor& actor) { ready_.push_back(&actor); }
+void DeterministicExecutor::schedule(Actor& actor) {
+  if (stopped_) {
+    ++refused_;
+    return;
+  }
+  ready_.push_back(&actor);
+}
 
-void DeterministicExecutor::schedule_at(Instant at, std::function<void()> task) {
+void DeterministicExecutor::schedule_at(Instant at,
+                                        std::function<void()> task) {
+  if (stopped_) {
+    ++refused_;
+    return;
+  }
   timers_.push(Timer{at < now_ ? now_ : at, timer_order_++, std::move(task)});
 }
 
@@ -36,6 +48,10 @@ void DeterministicExecutor::detach() {
 }
 
 bool DeterministicExecutor::step() {
+  if (!timers_.empty() && timers_.top().at <= now_) {
+    fire_due_timer();
+    return true;
+  }
   if (ready_.empty()) return false;
   ++steps_;
   if (faults_.crash_due(steps_)) {
@@ -57,11 +73,29 @@ bool DeterministicExecutor::step() {
   return true;
 }
 
+void DeterministicExecutor::fire_due_timer() {
+  Timer timer = timers_.top();
+  timers_.pop();
+  ++steps_;
+  if (faults_.crash_due(steps_)) {
+    faults_.clear_crash_step();
+    crash();
+    return;
+  }
+  try {
+    timer.task();
+  } catch (const SimulatedCrash&) {
+    crash();
+  }
+}
+
 void DeterministicExecutor::crash() {
   ++crashes_;
   ready_.clear();
   timers_ = {};
-  if (!restart_) throw std::logic_error("simulated crash with no restart procedure installed");
+  if (!restart_)
+    throw std::logic_error(
+        "simulated crash with no restart procedure installed");
   restart_();
 }
 
@@ -74,23 +108,27 @@ void DeterministicExecutor::advance(Duration d) {
   const Instant until = now_ + d;
   run_until_idle();
   while (!timers_.empty() && timers_.top().at <= until) {
-    Timer timer = timers_.top();
-    timers_.pop();
-    now_ = timer.at;
-    ++steps_;
-    if (faults_.crash_due(steps_)) {
-      faults_.clear_crash_step();
-      crash();
-    } else {
-      try {
-        timer.task();
-      } catch (const SimulatedCrash&) {
-        crash();
-      }
-    }
+    now_ = timers_.top().at;
     run_until_idle();
   }
   now_ = until;
+}
+
+DeterministicExecutor::StopReport DeterministicExecutor::stop(
+    Duration timeout) {
+  if (stopped_) return {};
+  const Instant deadline =
+      timeout >= Instant::max() - now_ ? Instant::max() : now_ + timeout;
+  run_until_idle();
+  while (!timers_.empty() && timers_.top().at <= deadline) {
+    now_ = timers_.top().at;
+    run_until_idle();
+  }
+  const StopReport left{ready_.size(), timers_.size()};
+  stopped_ = true;
+  ready_.clear();
+  timers_ = {};
+  return left;
 }
 
 void DeterministicExecutor::run_all(Duration horizon) {

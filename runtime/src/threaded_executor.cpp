@@ -1,14 +1,16 @@
 #include "herald/threaded_executor.hpp"
 
 #include <algorithm>
-#include <random>
+
+#include "herald/id_source.hpp"
 
 namespace herald {
 
 ThreadedExecutor::ThreadedExecutor(unsigned threads) {
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   workers_.reserve(threads);
-  for (unsigned i = 0; i < threads; ++i) workers_.emplace_back([this] { work(); });
+  for (unsigned i = 0; i < threads; ++i)
+    workers_.emplace_back([this] { work(); });
 }
 
 ThreadedExecutor::~ThreadedExecutor() { shutdown(); }
@@ -25,6 +27,10 @@ void ThreadedExecutor::schedule(Actor& actor) {
   bool wake = false;
   {
     std::lock_guard lock(mutex_);
+    if (stopped_.load(std::memory_order_relaxed)) {
+      refused_.fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
     ready_.push_back(&actor);
     ready_count_.store(ready_.size(), std::memory_order_release);
     wake = sleepers_ > 0;
@@ -37,6 +43,10 @@ void ThreadedExecutor::schedule_batch(Actor* const* actors, std::size_t count) {
   std::size_t wake = 0;
   {
     std::lock_guard lock(mutex_);
+    if (stopped_.load(std::memory_order_relaxed)) {
+      refused_.fetch_add(count, std::memory_order_relaxed);
+      return;
+    }
     for (std::size_t i = 0; i < count; ++i) ready_.push_back(actors[i]);
     ready_count_.store(ready_.size(), std::memory_order_release);
     wake = std::min(sleepers_, count);
@@ -48,6 +58,10 @@ void ThreadedExecutor::schedule_batch(Actor* const* actors, std::size_t count) {
 void ThreadedExecutor::schedule_at(Instant at, std::function<void()> task) {
   {
     std::lock_guard lock(mutex_);
+    if (stopped_.load(std::memory_order_relaxed)) {
+      refused_.fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
     timers_.push(Timer{at, timer_order_++, std::move(task)});
   }
   // A new earliest timer must shorten some worker's wait.
@@ -55,17 +69,40 @@ void ThreadedExecutor::schedule_at(Instant at, std::function<void()> task) {
 }
 
 Instant ThreadedExecutor::now() const {
-  return std::chrono::time_point_cast<Duration>(std::chrono::system_clock::now());
+  return std::chrono::time_point_cast<Duration>(
+      std::chrono::system_clock::now());
 }
 
 std::uint64_t ThreadedExecutor::random() {
-  thread_local std::mt19937_64 engine{std::random_device{}()};
-  return engine();
+  // splitmix64 per thread, seeded from the kernel's generator: jitter needs
+  // no more, and no two threads or processes share a stream.
+  thread_local std::uint64_t state = secure_random64();
+  std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+bool ThreadedExecutor::fire_due_timer(std::unique_lock<std::mutex>& lock) {
+  if (timers_.empty() || timers_.top().at > now()) return false;
+  Timer timer = timers_.top();
+  timers_.pop();
+  ++running_;
+  lock.unlock();
+  timer.task();
+  lock.lock();
+  --running_;
+  if (idle_locked()) idle_cv_.notify_all();
+  return true;
 }
 
 void ThreadedExecutor::work() {
   std::unique_lock lock(mutex_);
   while (true) {
+    if (stopped_.load(std::memory_order_relaxed)) return;
+    // A due timer goes first: taking ready actors first would starve it for
+    // as long as new work keeps arriving.
+    if (fire_due_timer(lock)) continue;
     if (!ready_.empty()) {
       Actor* actor = ready_.front();
       ready_.pop_front();
@@ -83,27 +120,20 @@ void ThreadedExecutor::work() {
       const auto until = std::chrono::steady_clock::now() + kSpin;
       bool found = false;
       while (!found && std::chrono::steady_clock::now() < until) {
-        for (int i = 0; i < 64 && !found; ++i) found = ready_count_.load(std::memory_order_acquire) > 0;
+        for (int i = 0; i < 64 && !found; ++i)
+          found = ready_count_.load(std::memory_order_acquire) > 0;
       }
       lock.lock();
       if (!ready_.empty()) continue;
     }
     if (!timers_.empty()) {
-      if (timers_.top().at <= now()) {
-        Timer timer = timers_.top();
-        timers_.pop();
-        ++running_;
-        lock.unlock();
-        timer.task();
-        lock.lock();
-        --running_;
-        if (idle_locked()) idle_cv_.notify_all();
-        continue;
-      }
+      if (timers_.top().at <= now()) continue;
       ++sleepers_;
-      work_cv_.wait_until(lock, std::chrono::system_clock::time_point(
-                                    std::chrono::duration_cast<std::chrono::system_clock::duration>(
-                                        timers_.top().at.time_since_epoch())));
+      work_cv_.wait_until(
+          lock,
+          std::chrono::system_clock::time_point(
+              std::chrono::duration_cast<std::chrono::system_clock::duration>(
+                  timers_.top().at.time_since_epoch())));
       --sleepers_;
       continue;
     }
@@ -119,16 +149,40 @@ void ThreadedExecutor::drain() {
   idle_cv_.wait(lock, [this] { return idle_locked(); });
 }
 
-void ThreadedExecutor::shutdown() {
+ThreadedExecutor::StopReport ThreadedExecutor::stop(Duration timeout) {
+  const auto now = std::chrono::steady_clock::now();
+  const auto room = std::chrono::steady_clock::time_point::max() - now;
+  if (timeout >= room) return stop_at(std::nullopt);
+  return stop_at(
+      now +
+      std::chrono::duration_cast<std::chrono::steady_clock::duration>(timeout));
+}
+
+void ThreadedExecutor::shutdown() { stop_at(std::nullopt); }
+
+ThreadedExecutor::StopReport ThreadedExecutor::stop_at(
+    std::optional<std::chrono::steady_clock::time_point> deadline) {
+  StopReport left;
   {
     std::unique_lock lock(mutex_);
-    if (workers_.empty()) return;
-    idle_cv_.wait(lock, [this] { return idle_locked(); });
+    if (workers_.empty()) return left;
+    if (deadline) {
+      idle_cv_.wait_until(lock, *deadline, [this] { return idle_locked(); });
+    } else {
+      idle_cv_.wait(lock, [this] { return idle_locked(); });
+    }
+    left = StopReport{ready_.size(), timers_.size()};
     stopping_ = true;
+    stopped_.store(true, std::memory_order_release);
+    ready_.clear();
+    ready_count_.store(0, std::memory_order_release);
+    timers_ = {};
   }
   work_cv_.notify_all();
+  // Running actors finish their run; anything they schedule is refused.
   for (std::thread& t : workers_) t.join();
   workers_.clear();
+  return left;
 }
 
 }  // namespace herald

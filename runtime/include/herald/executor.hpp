@@ -59,6 +59,8 @@ class Executor {
 
   virtual Instant now() const = 0;
   // 64 random bits: seeded and reproducible on the deterministic executor.
+  // For scheduling and jitter; eventIds come from new_event_id()
+  // (herald/id_source.hpp), which no seed repeats.
   virtual std::uint64_t random() = 0;
   // True when work may run on more than one thread; actors then lock.
   virtual bool concurrent() const = 0;
@@ -68,6 +70,26 @@ class Executor {
   // Runs what is runnable now; the threaded executor also waits for pending
   // retry timers.
   virtual void drain() = 0;
+
+  // What stop() left undone: actors that were runnable and timers that had
+  // not fired. The durable state still holds that work (an outbox entry, a
+  // log entry past a cursor), so a later process re-drives it.
+  struct StopReport {
+    std::size_t actors = 0;
+    std::size_t timers = 0;
+    bool complete() const { return actors == 0 && timers == 0; }
+  };
+  // Runs what is runnable and the timers that fall due within `timeout`
+  // (wall time on the threaded executor, virtual time on the deterministic
+  // one), then drops what is left and stops: from then on the executor
+  // refuses work (schedule and schedule_at run nothing; refused() counts
+  // them). An actor already running when the deadline passes finishes its
+  // run. Idempotent: a second stop reports nothing left.
+  virtual StopReport stop(Duration timeout) = 0;
+  // True once stop() began: the runtime refuses host calls from then on.
+  virtual bool stopped() const = 0;
+  // Work offered after stop(): actors scheduled and timers set.
+  virtual std::size_t refused() const = 0;
 
   // Called by the Runtime's destructor: afterwards the executor runs nothing
   // that belongs to it. The threaded executor finishes in-flight work first;

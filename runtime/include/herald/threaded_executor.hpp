@@ -1,11 +1,15 @@
 #pragma once
 // N worker threads sharing one ready queue. Actors keep each agent and each
-// subscription serialised; different actors run in parallel.
+// subscription serialised; different actors run in parallel. A worker looking
+// for work fires a due timer before it takes a ready actor, so retries keep
+// their time under a steady stream of new work.
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <queue>
 #include <thread>
 #include <vector>
@@ -31,16 +35,30 @@ class ThreadedExecutor final : public Executor {
 
   // Blocks until nothing is runnable, running or waiting on a timer.
   void drain() override;
-  // Drains in-flight work (retries included), then stops the workers.
-  // Idempotent.
+  // Waits up to `timeout` for the executor to drain, then drops what is
+  // left, lets running actors finish and joins the workers.
+  StopReport stop(Duration timeout) override;
+  bool stopped() const override {
+    return stopped_.load(std::memory_order_acquire);
+  }
+  std::size_t refused() const override {
+    return refused_.load(std::memory_order_relaxed);
+  }
+  // Drains in-flight work (retries included), however long it takes, then
+  // stops the workers. Idempotent.
   void shutdown();
 
   unsigned threads() const { return static_cast<unsigned>(workers_.size()); }
 
  private:
-
   void work();
-  bool idle_locked() const { return ready_.empty() && running_ == 0 && timers_.empty(); }
+  // Runs the earliest timer if it is due; false if none is.
+  bool fire_due_timer(std::unique_lock<std::mutex>& lock);
+  StopReport stop_at(
+      std::optional<std::chrono::steady_clock::time_point> deadline);
+  bool idle_locked() const {
+    return ready_.empty() && running_ == 0 && timers_.empty();
+  }
 
   std::mutex mutex_;
   std::condition_variable work_cv_;
@@ -53,6 +71,9 @@ class ThreadedExecutor final : public Executor {
   std::size_t running_ = 0;
   std::size_t sleepers_ = 0;
   bool stopping_ = false;
+  // Set under mutex_; read without it by stopped().
+  std::atomic<bool> stopped_{false};
+  std::atomic<std::size_t> refused_{0};
   // Mirrors ready_.size() for workers spinning without the lock.
   std::atomic<std::size_t> ready_count_{0};
   std::vector<std::thread> workers_;
