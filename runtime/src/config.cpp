@@ -1,15 +1,17 @@
 #include "herald/config.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
-#include <unistd.h>  // environ
 
 #include <fmt/format.h>
 
 #include "herald/errors.hpp"
+#include "herald/id_source.hpp"
+#include <unistd.h>  // environ
 
 namespace herald {
 namespace {
@@ -31,8 +33,10 @@ std::int64_t parse_int(std::string_view text) {
   for (char c : digits) {
     if (c != '_') cleaned.push_back(c);  // 1_000_000, as in Herald source
   }
-  auto [end, ec] = std::from_chars(cleaned.data(), cleaned.data() + cleaned.size(), v);
-  if (ec != std::errc() || end != cleaned.data() + cleaned.size() || cleaned.empty()) {
+  auto [end, ec] =
+      std::from_chars(cleaned.data(), cleaned.data() + cleaned.size(), v);
+  if (ec != std::errc() || end != cleaned.data() + cleaned.size() ||
+      cleaned.empty()) {
     throw std::invalid_argument("expected an integer");
   }
   return v;
@@ -42,7 +46,8 @@ double parse_double(std::string_view text) {
   std::string s(text);
   char* end = nullptr;
   double v = std::strtod(s.c_str(), &end);
-  if (s.empty() || end != s.c_str() + s.size()) throw std::invalid_argument("expected a number");
+  if (s.empty() || end != s.c_str() + s.size())
+    throw std::invalid_argument("expected a number");
   return v;
 }
 
@@ -59,7 +64,8 @@ void assign(std::string& m, std::string_view v) { m = std::string(v); }
 const std::vector<KeyDef>& key_defs() {
   static const std::vector<KeyDef> defs = {
 #define HERALD_CONFIG_KEY(member, key, kind, def, doc) \
-  KeyDef{key, doc, text_of(RuntimeConfig{}.member), [](RuntimeConfig& c, std::string_view v) { assign(c.member, v); }},
+  KeyDef{key, doc, text_of(RuntimeConfig{}.member),    \
+         [](RuntimeConfig& c, std::string_view v) { assign(c.member, v); }},
 #include "herald/config_keys.def"
 #undef HERALD_CONFIG_KEY
   };
@@ -74,8 +80,10 @@ const KeyDef* find_key(std::string_view key) {
 }
 
 std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
+    s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
+    s.remove_suffix(1);
   return s;
 }
 
@@ -88,16 +96,19 @@ struct Layer {
 void apply(RuntimeConfig& config, const Layer& layer) {
   const KeyDef* def = find_key(layer.key);
   if (def == nullptr) {
-    throw ConfigError(fmt::format("unknown configuration key '{}' ({})", layer.key, layer.source));
+    throw ConfigError(fmt::format("unknown configuration key '{}' ({})",
+                                  layer.key, layer.source));
   }
   try {
     def->set(config, layer.value);
   } catch (const std::invalid_argument& e) {
-    throw ConfigError(fmt::format("malformed value '{}' for configuration key '{}' ({}): {}", layer.value,
-                                  layer.key, layer.source, e.what()));
+    throw ConfigError(
+        fmt::format("malformed value '{}' for configuration key '{}' ({}): {}",
+                    layer.value, layer.key, layer.source, e.what()));
   } catch (const std::out_of_range& e) {
-    throw ConfigError(fmt::format("malformed value '{}' for configuration key '{}' ({}): out of range",
-                                  layer.value, layer.key, layer.source));
+    throw ConfigError(fmt::format(
+        "malformed value '{}' for configuration key '{}' ({}): out of range",
+        layer.value, layer.key, layer.source));
   }
 }
 
@@ -110,17 +121,20 @@ std::vector<Layer> read_file(const std::string& path) {
   while (std::getline(in, line)) {
     ++number;
     std::string_view text = line;
-    if (auto hash = text.find('#'); hash != std::string_view::npos) text = text.substr(0, hash);
+    if (auto hash = text.find('#'); hash != std::string_view::npos)
+      text = text.substr(0, hash);
     text = trim(text);
     if (text.empty()) continue;
     auto eq = text.find('=');
     std::string where = fmt::format("{}:{}", path, number);
     if (eq == std::string_view::npos) {
-      throw ConfigError(fmt::format("{}: expected 'key = value', got '{}'", where, text));
+      throw ConfigError(
+          fmt::format("{}: expected 'key = value', got '{}'", where, text));
     }
     std::string_view key = trim(text.substr(0, eq));
     std::string_view value = trim(text.substr(eq + 1));
-    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"')
+      value = value.substr(1, value.size() - 2);
     layers.push_back(Layer{std::string(key), std::string(value), where});
   }
   return layers;
@@ -132,7 +146,8 @@ std::map<std::string, std::string> process_environment() {
     std::string_view entry = *e;
     auto eq = entry.find('=');
     if (eq == std::string_view::npos) continue;
-    env.emplace(std::string(entry.substr(0, eq)), std::string(entry.substr(eq + 1)));
+    env.emplace(std::string(entry.substr(0, eq)),
+                std::string(entry.substr(eq + 1)));
   }
   return env;
 }
@@ -144,8 +159,10 @@ bool in_runtime_section(std::string_view env_name) {
   static const std::vector<std::string> prefixes = [] {
     std::vector<std::string> out;
     for (const KeyDef& d : key_defs()) {
-      std::string section = config_env_name(d.key.substr(0, d.key.find('.'))) + "_";
-      if (std::find(out.begin(), out.end(), section) == out.end()) out.push_back(section);
+      std::string section =
+          config_env_name(d.key.substr(0, d.key.find('.'))) + "_";
+      if (std::find(out.begin(), out.end(), section) == out.end())
+        out.push_back(section);
     }
     return out;
   }();
@@ -163,70 +180,118 @@ std::string origin(const Origins& origins, std::string_view key) {
   return it == origins.end() ? "default" : it->second;
 }
 
-void check_one_of(const Origins& o, std::string_view key, const std::string& value,
+void check_one_of(const Origins& o, std::string_view key,
+                  const std::string& value,
                   std::initializer_list<std::string_view> allowed) {
   for (std::string_view a : allowed) {
     if (value == a) return;
   }
   std::string list;
-  for (std::string_view a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+  for (std::string_view a : allowed)
+    list += (list.empty() ? "" : ", ") + std::string(a);
   throw ConfigError(
-      fmt::format("configuration key '{}' is '{}' ({}); expected one of: {}", key, value, origin(o, key), list));
+      fmt::format("configuration key '{}' is '{}' ({}); expected one of: {}",
+                  key, value, origin(o, key), list));
 }
 
-void check_at_least(const Origins& o, std::string_view key, std::int64_t value, std::int64_t min) {
+void check_at_least(const Origins& o, std::string_view key, std::int64_t value,
+                    std::int64_t min) {
   if (value < min) {
     throw ConfigError(
-        fmt::format("configuration key '{}' is {} ({}); it must be at least {}", key, value, origin(o, key), min));
+        fmt::format("configuration key '{}' is {} ({}); it must be at least {}",
+                    key, value, origin(o, key), min));
+  }
+}
+
+// A node id stands unquoted in log lines and metrics labels: printable,
+// without spaces, and short.
+void check_node_id(const Origins& o, const std::string& id) {
+  constexpr std::size_t kMax = 255;
+  const bool printable = std::all_of(id.begin(), id.end(), [](char ch) {
+    const auto u = static_cast<unsigned char>(ch);
+    return u > 0x20 && u != 0x7F;
+  });
+  if (id.size() > kMax || !printable) {
+    throw ConfigError(
+        fmt::format("configuration key 'runtime.node_id' is '{}' ({}); it must "
+                    "be at most {} bytes without spaces or control "
+                    "characters",
+                    id, origin(o, "runtime.node_id"), kMax));
   }
 }
 
 void validate(const RuntimeConfig& c, const Origins& o) {
-  check_one_of(o, "executor.kind", c.executor_kind, {"deterministic", "threaded"});
+  check_one_of(o, "executor.kind", c.executor_kind,
+               {"deterministic", "threaded"});
   // sqlite and nats are specified but not part of this build; saying so
   // beats silently running on memory.
   check_one_of(o, "backend.kind", c.backend_kind, {"memory"});
-  check_one_of(o, "log.level", c.log_level, {"debug", "info", "warn", "error", "off"});
+  check_one_of(o, "log.level", c.log_level,
+               {"debug", "info", "warn", "error", "off"});
   check_one_of(o, "metrics.format", c.metrics_format, {"json", "prometheus"});
   check_at_least(o, "retry.max_attempts", c.retry_max_attempts, 1);
   check_at_least(o, "limits.payload_bytes", c.limit_payload_bytes, 1);
-  check_at_least(o, "limits.emits_per_invocation", c.limit_emits_per_invocation, 1);
+  check_at_least(o, "limits.emits_per_invocation", c.limit_emits_per_invocation,
+                 1);
   check_at_least(o, "limits.cascade_depth", c.limit_cascade_depth, 0);
-  check_at_least(o, "limits.subscriptions_per_event_type", c.limit_subscriptions_per_event_type, 1);
+  check_at_least(o, "limits.subscriptions_per_event_type",
+                 c.limit_subscriptions_per_event_type, 1);
   check_at_least(o, "executor.threads", c.executor_threads, 0);
-  check_at_least(o, "backend.memory.event_id_window", c.backend_memory_event_id_window, 1);
+  check_at_least(o, "backend.memory.event_id_window",
+                 c.backend_memory_event_id_window, 1);
   if (c.retry_base <= Duration::zero()) {
-    throw ConfigError(fmt::format("configuration key 'retry.base' ({}) must be positive", origin(o, "retry.base")));
+    throw ConfigError(
+        fmt::format("configuration key 'retry.base' ({}) must be positive",
+                    origin(o, "retry.base")));
   }
   if (c.retry_cap < c.retry_base) {
-    throw ConfigError(fmt::format("configuration key 'retry.cap' ({}, {}) is below 'retry.base' ({}, {})",
-                                  format_duration(c.retry_cap), origin(o, "retry.cap"),
-                                  format_duration(c.retry_base), origin(o, "retry.base")));
+    throw ConfigError(fmt::format(
+        "configuration key 'retry.cap' ({}, {}) is below 'retry.base' ({}, {})",
+        format_duration(c.retry_cap), origin(o, "retry.cap"),
+        format_duration(c.retry_base), origin(o, "retry.base")));
   }
+  if (c.executor_shutdown_timeout < Duration::zero()) {
+    throw ConfigError(
+        fmt::format("configuration key 'executor.shutdown_timeout' ({}) must "
+                    "not be negative",
+                    origin(o, "executor.shutdown_timeout")));
+  }
+  check_node_id(o, c.runtime_node_id);
   if (!(c.retry_jitter >= 0.0 && c.retry_jitter <= 1.0)) {
-    throw ConfigError(fmt::format("configuration key 'retry.jitter' is {} ({}); it must be within 0..1",
-                                  c.retry_jitter, origin(o, "retry.jitter")));
+    throw ConfigError(fmt::format(
+        "configuration key 'retry.jitter' is {} ({}); it must be within 0..1",
+        c.retry_jitter, origin(o, "retry.jitter")));
   }
 }
 
 }  // namespace
 
+std::string node_id(const RuntimeConfig& config) {
+  return config.runtime_node_id.empty() ? default_node_id()
+                                        : config.runtime_node_id;
+}
+
 std::string config_env_name(std::string_view key) {
   std::string name = "HERALD_";
-  for (char c : key) name.push_back(c == '.' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
+  for (char c : key)
+    name.push_back(c == '.' ? '_'
+                            : static_cast<char>(
+                                  std::toupper(static_cast<unsigned char>(c))));
   return name;
 }
 
 std::vector<ConfigKeyInfo> config_keys() {
   std::vector<ConfigKeyInfo> out;
   for (const KeyDef& d : key_defs()) {
-    out.push_back(ConfigKeyInfo{std::string(d.key), config_env_name(d.key), d.default_text, std::string(d.doc)});
+    out.push_back(ConfigKeyInfo{std::string(d.key), config_env_name(d.key),
+                                d.default_text, std::string(d.doc)});
   }
   return out;
 }
 
 RuntimeConfig load_config(const ConfigSources& sources) {
-  const std::map<std::string, std::string> env = sources.environment ? *sources.environment : process_environment();
+  const std::map<std::string, std::string> env =
+      sources.environment ? *sources.environment : process_environment();
 
   // Lowest precedence first; later layers overwrite earlier ones.
   std::vector<Layer> layers;
@@ -243,11 +308,14 @@ RuntimeConfig load_config(const ConfigSources& sources) {
       if (config_env_name(d.key) == name) match = &d;
     }
     if (match == nullptr) {
-      throw ConfigError(fmt::format("unknown configuration environment variable '{}'", name));
+      throw ConfigError(
+          fmt::format("unknown configuration environment variable '{}'", name));
     }
-    layers.push_back(Layer{std::string(match->key), value, "environment variable " + name});
+    layers.push_back(
+        Layer{std::string(match->key), value, "environment variable " + name});
   }
-  for (const auto& [key, value] : sources.settings) layers.push_back(Layer{key, value, "explicit setting"});
+  for (const auto& [key, value] : sources.settings)
+    layers.push_back(Layer{key, value, "explicit setting"});
 
   RuntimeConfig config;
   Origins origins;

@@ -19,7 +19,8 @@
 namespace herald {
 
 struct RuntimeConfig {
-#define HERALD_CONFIG_KEY(member, key, kind, def, doc) HERALD_CONFIG_TYPE_##kind member = def;
+#define HERALD_CONFIG_KEY(member, key, kind, def, doc) \
+  HERALD_CONFIG_TYPE_##kind member = def;
 #define HERALD_CONFIG_TYPE_Int std::int64_t
 #define HERALD_CONFIG_TYPE_Double double
 #define HERALD_CONFIG_TYPE_Duration Duration
@@ -34,7 +35,8 @@ struct RuntimeConfig {
 
 // Where a value came from, for error messages.
 struct ConfigSource {
-  std::string description;  // "setting", "environment variable HERALD_X", "herald.conf:3"
+  std::string description;  // "setting", "environment variable HERALD_X",
+                            // "herald.conf:3"
 };
 
 struct ConfigSources {
@@ -49,6 +51,10 @@ struct ConfigSources {
 
 // Reads and validates every layer. Throws ConfigError.
 RuntimeConfig load_config(const ConfigSources& sources);
+
+// The node id a runtime over `config` writes on its log lines:
+// runtime.node_id, or "<hostname>:<pid>" when that is empty.
+std::string node_id(const RuntimeConfig& config);
 
 // Environment variable name of a key: "retry.base" -> "HERALD_RETRY_BASE".
 std::string config_env_name(std::string_view key);
