@@ -165,7 +165,9 @@ ThreadedExecutor::StopReport ThreadedExecutor::stop_at(
   StopReport left;
   {
     std::unique_lock lock(mutex_);
-    if (workers_.empty()) return left;
+    // A second stop, from any thread, leaves the joining to the first.
+    if (workers_.empty() || stopped_.load(std::memory_order_relaxed))
+      return left;
     if (deadline) {
       idle_cv_.wait_until(lock, *deadline, [this] { return idle_locked(); });
     } else {
