@@ -20,13 +20,13 @@ std::vector<EventId> minted_ids(World& w, std::vector<EventId>& emitted) {
   for (int i = 0; i < 20; ++i) {
     w.order(fmt::format("o-{}", i), "u")
         .markPaid(InternalCaller{}, AuthId::from_raw("a"));
-    ids.push_back(
-        w.rt().publish("commerce.order", "relay",
-                     PaymentConfirmed{OrderId::from_raw(fmt::format("p-{}", i)),
-                                      UserId::from_raw("u"),
-                                      Money{5, "EUR"},
-                                      commerce::order::Region::Domestic,
-                                      {}}));
+    ids.push_back(w.rt().publish(
+        "commerce.order", "relay",
+        PaymentConfirmed{OrderId::from_raw(fmt::format("p-{}", i)),
+                         UserId::from_raw("u"),
+                         Money{5, "EUR"},
+                         commerce::order::Region::Domestic,
+                         {}}));
   }
   w.executor.run_all();
   ids.insert(ids.end(), emitted.begin(), emitted.end());
@@ -79,8 +79,10 @@ TEST_CASE(
                                       {"retry.base", "500ms"},
                                       {"retry.cap", "10s"},
                                       {"retry.jitter", "0"}});
-  w.gateway.fail_next = 2;  // attempt 2 comes at +500ms, attempt 3 at +1.5s
-  w.order("o-1", "u").markPaid(InternalCaller{}, AuthId::from_raw("a"));
+  // An international payment calls the gateway: attempt 2 comes at +500ms,
+  // attempt 3 at +1.5s.
+  w.gateway.fail_next = 2;
+  w.order("o-1", "intl-u").markPaid(InternalCaller{}, AuthId::from_raw("a"));
   w.executor.run_until_idle();
   REQUIRE(w.executor.pending_timers() == 1);
   const Instant before = w.executor.now();
@@ -91,11 +93,11 @@ TEST_CASE(
   CHECK(w.executor.pending_timers() == 0);
   CHECK_THROWS_WITH_AS(
       w.rt().publish("commerce.order", "relay",
-                   PaymentConfirmed{OrderId::from_raw("o-2"),
-                                    UserId::from_raw("u"),
-                                    Money{5, "EUR"},
-                                    commerce::order::Region::Domestic,
-                                    {}}),
+                     PaymentConfirmed{OrderId::from_raw("o-2"),
+                                      UserId::from_raw("u"),
+                                      Money{5, "EUR"},
+                                      commerce::order::Region::Domestic,
+                                      {}}),
       doctest::Contains("Runtime::publish"), Error);
 }
 
