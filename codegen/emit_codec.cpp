@@ -7,11 +7,13 @@
 // value its base's form. Decoding ignores unknown members, fills an absent
 // event field that has a default with the default, and validates
 // refinements through `from_raw` and `from`.
+#include <optional>
 #include <vector>
 
 #include <llvm/Support/Casting.h>
 
 #include "codegen/emit.h"
+#include "codegen/wire_bound.h"
 
 namespace herald::codegen {
 
@@ -208,8 +210,13 @@ void emitCodecs(Emitter& e) {
                       ";\n  static constexpr std::string_view name = " +
                       cppStringLiteral(ev->qualified) +
                       ";\n  static constexpr std::int64_t schema_version = " +
-                      std::to_string(ev->pinnedSchema.value_or(1)) +
-                      ";\n};\n\n";
+                      std::to_string(ev->pinnedSchema.value_or(1)) + ";\n";
+      if (std::optional<std::size_t> bound = wireBound(*ev)) {
+        e.header.useHeader("<cstddef>");
+        e.out.codecs += "  static constexpr std::size_t max_encoded_bytes = " +
+                        std::to_string(*bound) + ";\n";
+      }
+      e.out.codecs += "};\n\n";
       any = true;
     }
   }

@@ -42,6 +42,9 @@ void emitService(Emitter& e, const ServiceInfo& svc) {
   }
   for (const HandlerInfo& h : svc.handlers) {
     std::string ps = "[[maybe_unused]] herald::Invocation& tx";
+    for (const check::CapabilityInfo* c : passedCapabilities(&svc, h))
+      ps += ", [[maybe_unused]] " + sp.decl(*c) + "& " +
+            capabilityParam(&svc, h, *c);
     if (h.by != nullptr && !h.byBinder.empty())
       ps += ", [[maybe_unused]] const " + sp.decl(*h.by) + "& " + byName(h);
     std::string own = Emitter::params(sp, h.params, true);
@@ -109,7 +112,10 @@ std::vector<const HandlerInfo*> allHandlers(const check::ContextInfo& ctx) {
   return out;
 }
 
-std::string subscription(Emitter& e, const ServiceInfo& svc) {
+// `caps`: the registration's parameter of each user capability, by
+// qualified name.
+std::string subscription(Emitter& e, const ServiceInfo& svc,
+                         const std::map<std::string, std::string>& caps) {
   const check::SubscriptionInfo& sub = *svc.subscription;
   if (sub.event == nullptr || svc.handlers.empty()) return {};
   Spelling& sp = e.source;
@@ -137,11 +143,21 @@ std::string subscription(Emitter& e, const ServiceInfo& svc) {
     out += "      .via = {},\n";
   }
   bool env = h.params.size() > 1;
-  out += "      .handler =\n          [](herald::Invocation& tx, const " + ev +
-         "& event, " + (env ? "" : "[[maybe_unused]] ") +
+  // The capabilities are resolved here, once, rather than by name on every
+  // delivery.
+  std::string captures;
+  std::string passed;
+  for (const check::CapabilityInfo* c : passedCapabilities(&svc, h)) {
+    const std::string& param = caps.at(c->qualified);
+    captures += std::string(captures.empty() ? "" : ", ") + "&" + param;
+    passed += ", " + param;
+  }
+  out += "      .handler =\n          [" + captures +
+         "](herald::Invocation& tx, const " + ev + "& event, " +
+         (env ? "" : "[[maybe_unused]] ") +
          "const herald::EventEnvelope& envelope) {\n            " +
-         cppName(svc.name) + "_on_" + cppName(h.name) + "(tx, event" +
-         (env ? ", envelope" : "") + ");\n          },\n  });\n";
+         cppName(svc.name) + "_on_" + cppName(h.name) + "(tx" + passed +
+         ", event" + (env ? ", envelope" : "") + ");\n          },\n  });\n";
   return out;
 }
 
@@ -164,6 +180,7 @@ void emitServices(Emitter& e) {
   std::string params;
   std::string registers;
   std::set<std::string> taken{"ctx"};
+  std::map<std::string, std::string> capParams;
   for (const auto& [qualified, cap] : caps) {
     std::string p = cppName(cap->name);
     p[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(p[0])));
@@ -171,6 +188,7 @@ void emitServices(Emitter& e) {
     for (unsigned n = 2; taken.count(unique) != 0; ++n)
       unique = p + "_" + std::to_string(n);
     taken.insert(unique);
+    capParams[qualified] = unique;
     if (!params.empty()) params += ", ";
     params += e.header.decl(*cap) + "& " + unique;
     registers += "  ctx.capability<" + e.source.decl(*cap) + ">(" +
@@ -200,7 +218,7 @@ void emitServices(Emitter& e) {
     const auto* s = dyn_cast<ServiceInfo>(d.get());
     if (s == nullptr) continue;
     if (s->subscription)
-      body += subscription(e, *s);
+      body += subscription(e, *s, capParams);
     else
       body += "  ctx.service(" + cppStringLiteral(s->qualified) + ");\n";
   }

@@ -46,6 +46,8 @@ Lowerer::Lowerer(const check::Program& program, Spelling& spelling,
   if (body_.kind == BodyKind::Handler) {
     const auto* h = static_cast<const HandlerInfo*>(body_.owner);
     if (!h->byBinder.empty()) names_.insert(cppName(h->byBinder));
+    for (const check::CapabilityInfo* c : passedCapabilities(body_.service, *h))
+      names_.insert(capabilityParam(body_.service, *h, *c));
   }
   nonLocal_ =
       body_.kind == BodyKind::StoreInit || body_.kind == BodyKind::FieldDefault;

@@ -41,6 +41,12 @@ Cpp Lowerer::arguments(llvm::ArrayRef<std::uint32_t> ids,
 }
 
 std::string Lowerer::capability(const check::CapabilityInfo& cap) {
+  if (body_.kind == check::BodyKind::Handler) {
+    std::string passed = capabilityParam(
+        body_.service, *static_cast<const check::HandlerInfo*>(body_.owner),
+        cap);
+    if (!passed.empty()) return passed;
+  }
   return "tx.capability<" + spelling_.decl(cap) + ">(\"" + cap.qualified +
          "\")";
 }

@@ -135,6 +135,37 @@ bool reserved(llvm::StringRef name) {
 
 }  // namespace
 
+std::vector<const check::CapabilityInfo*> passedCapabilities(
+    const check::ServiceInfo* service, const check::HandlerInfo& handler) {
+  std::vector<const check::CapabilityInfo*> out;
+  if (service == nullptr || !service->subscription) return out;
+  for (const check::CapabilityInfo* c : handler.capabilitiesUsed)
+    if (c->firstParty == check::FirstParty::None) out.push_back(c);
+  std::sort(out.begin(), out.end(),
+            [](const check::CapabilityInfo* a, const check::CapabilityInfo* b) {
+              return a->qualified < b->qualified;
+            });
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::string capabilityParam(const check::ServiceInfo* service,
+                            const check::HandlerInfo& handler,
+                            const check::CapabilityInfo& cap) {
+  std::vector<const check::CapabilityInfo*> passed =
+      passedCapabilities(service, handler);
+  if (std::find(passed.begin(), passed.end(), &cap) == passed.end()) return {};
+  std::set<std::string> taken{"tx", "s"};
+  for (const check::FieldInfo& p : handler.params)
+    taken.insert(cppName(p.name));
+  if (!handler.byBinder.empty()) taken.insert(cppName(handler.byBinder));
+  std::string base = "cap_" + cppName(cap.name);
+  std::string name = base;
+  for (unsigned n = 2; taken.count(name) != 0; ++n)
+    name = base + "_" + std::to_string(n);
+  return name;
+}
+
 std::string cppName(llvm::StringRef name) {
   std::string out = name.str();
   if (reserved(name)) out += '_';

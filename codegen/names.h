@@ -5,6 +5,7 @@
 
 #include <set>
 #include <string>
+#include <vector>
 
 #include <llvm/ADT/StringRef.h>
 
@@ -24,6 +25,21 @@ namespace herald::codegen {
 [[nodiscard]] std::string namespaceOf(const check::ContextInfo& ctx);
 // `commerce.order` -> `commerce/order` (add `.h` or `.cpp`).
 [[nodiscard]] std::string fileStemOf(const check::ContextInfo& ctx);
+
+// A subscription handler's user capabilities are resolved once, by the
+// registration, and passed to its function: the parameter of `cap` is
+// `cap_<Name>`, with `_2`, `_3` when the handler has a parameter or binder
+// of that name. Empty for a first-party capability (the invocation's) and
+// for a handler of an agent or a host-callable service, which reach their
+// capabilities through the invocation. `service` is the handler's, null
+// for an agent's.
+[[nodiscard]] std::string capabilityParam(const check::ServiceInfo* service,
+                                          const check::HandlerInfo& handler,
+                                          const check::CapabilityInfo& cap);
+// The user capabilities a subscription handler is passed, sorted by
+// qualified name (empty for other handlers).
+[[nodiscard]] std::vector<const check::CapabilityInfo*> passedCapabilities(
+    const check::ServiceInfo* service, const check::HandlerInfo& handler);
 
 // Spells types and declarations as seen from one context, and collects the
 // other contexts whose headers what it spelled needs.

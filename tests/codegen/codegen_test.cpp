@@ -237,5 +237,36 @@ TEST_CASE("a refinement's predicate is lowered in the checked IR") {
   CHECK(run->type("q", "Plain").predicate.empty());
 }
 
+TEST_CASE("an event of fixed-size fields declares its largest wire form") {
+  // The largest form, written out: every Int and Duration the most
+  // negative, the longest variant name, the last Instant nanoseconds reach,
+  // the Option present, the sum's variant with a payload:
+  // {"n":-9223372036854775808,"ok":false,"ch":"Store",
+  //  "at":"2262-04-11T23:47:16.854775807Z","wait":-9223372036854775808,
+  //  "q":-9223372036854775808,"p":{"x":-9223372036854775808,
+  //  "y":-9223372036854775808},"s":{"Dot":{"at":{"x":-9223372036854775808,
+  //  "y":-9223372036854775808}}}} is 268 bytes.
+  auto run = build({{"w.herald",
+                     "context b.w\n"
+                     "type Channel = | Web | Store | Phone\n"
+                     "type Point = { x: Int, y: Int }\n"
+                     "type Shape = | Dot(at: Point) | Blank\n"
+                     "type Quantity = Int where self > 0\n"
+                     "event Fixed = { n: Int, ok: Bool, ch: Channel, at: "
+                     "Instant, wait: Duration, q: Quantity, p: Option[Point], "
+                     "s: Shape }\n"
+                     "event Named = { who: String, n: Int }\n"
+                     "event Measured = { x: Float }\n"}});
+  const std::string& h = run->file("b/w.h");
+  std::size_t fixed = at(h, "struct herald::EventInfo<::b::w::Fixed> {");
+  std::size_t named = at(h, "struct herald::EventInfo<::b::w::Named> {");
+  CHECK(at(h, "static constexpr std::size_t max_encoded_bytes = 268;") > fixed);
+  CHECK(h.find("max_encoded_bytes", fixed + 1) < named);
+  // A String has no bound, and a Float's shortest form is left to the
+  // runtime to measure.
+  CHECK(h.find("max_encoded_bytes", named) == std::string::npos);
+  CHECK(contains(h, "#include <cstddef>"));
+}
+
 }  // namespace
 }  // namespace herald::codegen

@@ -8,6 +8,7 @@
 //     static constexpr std::string_view owner = "commerce.order";
 //     static constexpr std::string_view name = "commerce.order.PaymentConfirmed";
 //     static constexpr std::int64_t schema_version = 1;
+//     static constexpr std::size_t max_encoded_bytes = 55;  // when bounded
 //   };
 #include <atomic>
 #include <cstdint>
