@@ -75,16 +75,14 @@ void AgentInstanceBase::run() {
     message = std::move(mailbox_.front());
     mailbox_.pop_front();
   }
-  kind_.run_message(runtime_, *this, message);
-  release();
+  // Released on every path, so a fault cannot leave host calls waiting.
+  HeldAgent held(*this, HeldAgent::Adopt{});
+  detail::run_message(runtime_, *this, message);
 }
 
-std::size_t AgentInstanceBase::drop_mailbox() {
+bool AgentInstanceBase::idle() {
   std::lock_guard lock(mutex_);
-  const std::size_t n = mailbox_.size();
-  mailbox_.clear();
-  queued_ = false;
-  return n;
+  return !running_ && !queued_ && mailbox_.empty();
 }
 
 }  // namespace herald

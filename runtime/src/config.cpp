@@ -237,8 +237,7 @@ void validate(const RuntimeConfig& c, const Origins& o) {
   check_at_least(o, "limits.subscriptions_per_event_type",
                  c.limit_subscriptions_per_event_type, 1);
   check_at_least(o, "executor.threads", c.executor_threads, 0);
-  check_at_least(o, "backend.memory.event_id_window",
-                 c.backend_memory_event_id_window, 1);
+  check_at_least(o, "agents.max_cached", c.agents_max_cached, 1);
   if (c.retry_base <= Duration::zero()) {
     throw ConfigError(
         fmt::format("configuration key 'retry.base' ({}) must be positive",

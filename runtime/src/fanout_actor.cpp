@@ -1,18 +1,21 @@
 #include "fanout_actor.hpp"
 
 #include "context_runtime.hpp"
+#include "herald/deterministic_executor.hpp"
 #include "herald/runtime.hpp"
 #include "subscription_actor.hpp"
 
 namespace herald {
 namespace {
-// Events moved from the outbox per run: large enough to amortise scheduling,
-// small enough that other actors get the thread.
+// Entries routed per run: large enough to amortise scheduling, small enough
+// that other actors get the thread.
 constexpr std::size_t kBatch = 256;
 }  // namespace
 
 FanoutActor::FanoutActor(Runtime& runtime, ContextRuntime& context)
-    : runtime_(runtime), context_(context), mutex_(runtime.executor().concurrent()) {
+    : runtime_(runtime),
+      context_(context),
+      mutex_(runtime.executor().concurrent()) {
   batch_.reserve(kBatch);
 }
 
@@ -26,10 +29,10 @@ void FanoutActor::wake() {
   if (schedule) runtime_.executor().schedule(*this);
 }
 
-void FanoutActor::reset() {
-  std::lock_guard lock(mutex_);
-  scheduled_ = false;
-  pending_ = false;
+void FanoutActor::recover(std::int64_t position,
+                          const std::vector<LogEntryPtr>& unsettled) {
+  routed_ = position;
+  for (const LogEntryPtr& entry : unsettled) unsettled_.push_back(entry);
 }
 
 void FanoutActor::run() {
@@ -37,22 +40,29 @@ void FanoutActor::run() {
     std::lock_guard lock(mutex_);
     pending_ = false;
   }
-  batch_.clear();
-  context_.log->take_outbox(batch_, kBatch);
-  for (OutboxEvent& event : batch_) {
-    const EventType* type = event.entry->type;
-    LogEntryPtr entry = context_.log->append(std::move(event));
-    if (!entry) {
-      // D6: the same eventId published again is stored once.
-      runtime_.event_metrics_[type->index()]->duplicate_publishes.add();
-      continue;
+  bool more = false;
+  try {
+    batch_.clear();
+    context_.log->read(routed_, kBatch, batch_);
+    for (const LogEntryPtr& entry : batch_) {
+      runtime_.event_metrics_[entry->type->index()]->released.add();
+      route(entry);
+      routed_ = entry->position;
     }
-    runtime_.event_metrics_[type->index()]->released.add();
-    route(entry);
+    more = batch_.size() == kBatch;
+    batch_.clear();
+    truncate();
+  } catch (const SimulatedCrash&) {
+    throw;
+  } catch (const std::exception& e) {
+    // The log could not be read: nothing was lost (it is in the store), and
+    // the next wake reads from the same position.
+    batch_.clear();
+    runtime_.write_log(LogLevel::error, {{"event", "fanout.fault"},
+                                         {"context", context_.name},
+                                         {"position", routed_},
+                                         {"message", e.what()}});
   }
-  const bool more = batch_.size() == kBatch;
-  batch_.clear();
-  context_.log->truncate();
   bool again = false;
   {
     std::lock_guard lock(mutex_);
@@ -63,6 +73,18 @@ void FanoutActor::run() {
     }
   }
   if (again) runtime_.executor().schedule(*this);
+}
+
+void FanoutActor::truncate() {
+  std::int64_t settled = 0;
+  while (!unsettled_.empty() &&
+         unsettled_.front()->pending.load(std::memory_order_acquire) == 0) {
+    settled = unsettled_.front()->position;
+    unsettled_.pop_front();
+  }
+  if (settled == 0) return;
+  const Duration retention = runtime_.config().backend_log_retention;
+  context_.log->truncate(settled, runtime_.executor().now() - retention);
 }
 
 void FanoutActor::route(const LogEntryPtr& entry) {
@@ -78,7 +100,9 @@ void FanoutActor::route(const LogEntryPtr& entry) {
   }
   // Set before enqueueing: a subscription may acknowledge on another thread
   // before this loop ends.
-  entry->pending.store(static_cast<std::int32_t>(matched_.size()), std::memory_order_release);
+  entry->pending.store(static_cast<std::int32_t>(matched_.size()),
+                       std::memory_order_release);
+  unsettled_.push_back(entry);
   // The subscriptions this event wakes go to the executor together (one
   // lock on the threaded executor instead of one per subscription), in
   // route order, so the deterministic executor sees the same sequence.

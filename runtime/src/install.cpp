@@ -178,7 +178,7 @@ void Runtime::install_one(Context& ctx,
     site.context = cr.name;
     site.context_runtime = &cr;
     site.log = cr.log;
-    site.publisher = intern_publisher(service, &site.publisher_id);
+    site.publisher_id = intern_publisher(service);
     site.owner = site.publisher_id;
     site.idempotency_scope = site.publisher_id;
     return site;

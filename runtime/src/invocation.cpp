@@ -48,7 +48,10 @@ Invocation::Invocation(Runtime& runtime, const InvocationSite& site,
       cause_(cause),
       enclosing_(std::exchange(t_running, this)) {}
 
-Invocation::~Invocation() { t_running = enclosing_; }
+Invocation::~Invocation() {
+  t_running = enclosing_;
+  if (!reserved_.empty()) runtime_.release_reservations(*this);
+}
 
 const Invocation* detail::running_invocation() { return t_running; }
 
@@ -70,9 +73,13 @@ void Invocation::send(const AgentKindBase& kind, std::string key,
                     "nor declares (Context::uses_agent)",
                     handler_name(), handler, kind.qualified(), site_.context));
   }
-  messages_.push_back(AgentMessage{kind.qualified(), std::move(key),
-                                   std::string(handler), std::move(args),
-                                   cause_});
+  AgentMessage& m = messages_.emplace_back();
+  m.id = runtime_.mint_id();
+  m.agent_kind = kind.qualified();
+  m.key = std::move(key);
+  m.handler = std::string(handler);
+  m.args = std::move(args);
+  m.cause = cause_;
 }
 
 void* Invocation::capability_implementation(std::string_view qualified,
@@ -137,13 +144,9 @@ void Invocation::stage_event(AnyEvent event) {
         cause_.causation ? cause_.causation->str() : std::string("none")));
   }
   rt.check_emit_limits(type, event.entry->payload, site_.owner);
-  Executor& ex = rt.executor();
-  const std::uint64_t a = ex.random();
-  const std::uint64_t b = ex.random();
   if (events_.capacity() == 0) detail::take_spare_outbox(events_);
-  events_.push_back(OutboxEvent{EventId::from_random(a, b),
-                                std::move(event.entry), site_.publisher,
-                                site_.publisher_id, Instant{}, cause_.causation,
+  events_.push_back(OutboxEvent{rt.mint_id(), std::move(event.entry),
+                                site_.publisher_id, cause_.causation,
                                 cause_.correlation, cause_.depth});
 }
 
@@ -173,6 +176,18 @@ bool Idempotency::seen(std::string_view key) const {
   for (const auto& w : tx_.remembered_) {
     if (w.key == key && w.expires_at > now) return true;
   }
+  if (tx_.runtime_.backend().idempotency_seen(tx_.site_.idempotency_scope, key,
+                                              now))
+    return true;
+  // Check-then-act across instances: until this invocation ends, another
+  // one asking for the same key faults (and retries) instead of acting too.
+  if (!tx_.runtime_.reserve_idempotency(tx_, std::string(key))) {
+    throw IdempotencyConflict(fmt::format(
+        "Idempotency key '{}' of {} is being handled by another invocation",
+        key, tx_.site_.idempotency_scope));
+  }
+  // A commit of another invocation may have landed between the check and
+  // the reservation.
   return tx_.runtime_.backend().idempotency_seen(tx_.site_.idempotency_scope,
                                                  key, now);
 }

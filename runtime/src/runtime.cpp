@@ -11,27 +11,25 @@
 #include "herald/deterministic_executor.hpp"
 #include "herald/errors.hpp"
 #include "herald/fault_injector.hpp"
+#include "herald/id_source.hpp"
 #include "subscription_actor.hpp"
 
 namespace herald {
 
 Runtime::Runtime(RuntimeConfig config, Executor& executor,
-                 std::unique_ptr<Backend> backend, LogSink* log_sink)
+                 std::shared_ptr<Backend> backend, LogSink* log_sink)
     : config_(std::move(config)),
       executor_(executor),
       backend_(std::move(backend)),
       owned_sink_(log_sink == nullptr ? std::make_unique<StderrLogSink>()
                                       : nullptr),
       log_(log_sink == nullptr ? *owned_sink_ : *log_sink,
-           parse_log_level(config_.log_level)) {
+           parse_log_level(config_.log_level)),
+      node_id_(node_id(config_)) {
   if (!backend_) {
     // load_config admits only the backends this build has.
-    backend_ = make_memory_backend(MemoryBackendOptions{
-        executor_.concurrent(),
-        static_cast<std::size_t>(config_.backend_memory_event_id_window)});
-  }
-  if (auto* det = dynamic_cast<DeterministicExecutor*>(&executor_)) {
-    det->on_crash([this] { restart_after_crash(); });
+    backend_ = make_memory_backend(
+        MemoryBackendOptions{executor_.concurrent(), config_.dedup_window, {}});
   }
 }
 
@@ -39,6 +37,7 @@ Runtime::~Runtime() { executor_.detach(); }
 
 void Runtime::write_log(LogLevel level, nlohmann::json fields) {
   if (!log_.enabled(level)) return;
+  fields["node"] = node_id_;
   log_.write(level, std::move(fields), format_instant(executor_.now()));
 }
 
@@ -50,17 +49,60 @@ ContextRuntime& Runtime::context(std::string_view name) {
   return *it->second;
 }
 
-PublisherIndex Runtime::intern_publisher(std::string_view publisher_id,
-                                         std::string_view* stable) {
+std::string_view Runtime::intern_publisher(std::string_view publisher_id) {
   std::lock_guard lock(publishers_mutex_);
-  auto [it, inserted] =
-      publisher_index_.try_emplace(std::string(publisher_id), 0);
-  if (inserted) {
-    it->second = static_cast<PublisherIndex>(publisher_names_.size());
-    publisher_names_.emplace_back(publisher_id);
+  auto it = publisher_names_.find(publisher_id);
+  if (it == publisher_names_.end())
+    it = publisher_names_.emplace(std::string(publisher_id), 0).first;
+  return it->first;
+}
+
+MessageId Runtime::mint_id() { return new_event_id(); }
+
+void Runtime::check_open(std::string_view call) const {
+  if (stopped_.load()) {
+    throw ShutdownError(fmt::format(
+        "{} after Runtime::shutdown: the runtime accepts no more work", call));
   }
-  *stable = publisher_names_[it->second];
-  return it->second;
+}
+
+void Runtime::ensure_recovered() {
+  std::call_once(recovered_, [this] { recover_from_store(); });
+}
+
+void Runtime::recover() { ensure_recovered(); }
+
+Duration Runtime::retry_delay(std::uint32_t attempt) {
+  // Capped exponential: base * 2^(attempt-1), at most cap; then `jitter` of
+  // it is randomised downwards so retries of many subscribers spread out.
+  const double exp = std::ldexp(static_cast<double>(config_.retry_base.count()),
+                                static_cast<int>(attempt) - 1);
+  const double capped =
+      std::min(exp, static_cast<double>(config_.retry_cap.count()));
+  const double unit = static_cast<double>(executor_.random() >> 11) * 0x1.0p-53;
+  return Duration(
+      static_cast<Duration::rep>(capped * (1.0 - config_.retry_jitter * unit)));
+}
+
+bool Runtime::reserve_idempotency(Invocation& tx, const std::string& key) {
+  std::string k = fmt::format("{}/{}", tx.site_.idempotency_scope, key);
+  std::lock_guard lock(reservations_mutex_);
+  auto [it, inserted] = reservations_.try_emplace(k, &tx);
+  if (!inserted) return it->second == &tx;
+  tx.reserved_.push_back(std::move(k));
+  return true;
+}
+
+void Runtime::release_reservations(const Invocation& tx) noexcept {
+  std::lock_guard lock(reservations_mutex_);
+  for (const std::string& k : tx.reserved_) reservations_.erase(k);
+}
+
+void Runtime::maybe_purge() {
+  // Every 4096 commits: the scan is linear in what is stored, so this keeps
+  // its cost per commit constant.
+  if ((commits_.fetch_add(1, std::memory_order_relaxed) & 4095) != 4095) return;
+  backend_->purge_expired(executor_.now());
 }
 
 void Runtime::check_emit_limits(const EventType& type, const void* payload,
@@ -82,7 +124,8 @@ EventId Runtime::publish(std::string_view context_name,
     detail::refuse_host_call(
         fmt::format("Runtime::publish of {}", event.type().name()));
   }
-  sealed_.store(true);
+  check_open("Runtime::publish");
+  ensure_recovered();
   ContextRuntime& cr = context(context_name);
   const EventType& type = event.type();
   ContextRuntime* owner =
@@ -95,21 +138,24 @@ EventId Runtime::publish(std::string_view context_name,
   event_metrics_[type.index()]->emitted.add();
   check_emit_limits(type, event.entry->payload, publisher_id);
   OutboxEvent out;
-  out.event_id =
-      event_id ? *event_id
-               : EventId::from_random(executor_.random(), executor_.random());
+  out.event_id = event_id ? *event_id : mint_id();
   out.entry = std::move(event.entry);
-  out.publisher = intern_publisher(publisher_id, &out.publisher_id);
-  out.emitted_at = executor_.now();
+  out.publisher_id = intern_publisher(publisher_id);
   out.supplied_id = event_id.has_value();
   const EventId id = out.event_id;
   CommitRecord record;
-  record.outbox_log = cr.log;
-  detail::take_spare_outbox(record.outbox);
-  record.outbox.push_back(std::move(out));
+  record.log = cr.log;
+  record.now = executor_.now();
+  detail::take_spare_outbox(record.events);
+  record.events.push_back(std::move(out));
   backend_->commit(record);
-  detail::recycle_outbox(record.outbox);
-  cr.fanout->wake();
+  detail::recycle_outbox(record.events);
+  // D6: the same eventId published again is stored once.
+  if (record.duplicates > 0) {
+    event_metrics_[type.index()]->duplicate_publishes.add(record.duplicates);
+  } else {
+    cr.fanout->wake();
+  }
   return id;
 }
 
@@ -117,18 +163,29 @@ void Runtime::commit(Invocation& tx, CommitRecord& record) {
   // Most deliveries stage nothing but their dedup record: the empty parts
   // are skipped rather than moved, which is most of the cost of a commit.
   const bool releases = !tx.events_.empty();
-  record.outbox_log = tx.site_.log;
+  record.log = tx.site_.log;
   record.idempotency_scope = tx.site_.idempotency_scope;
+  record.consumed_message = tx.consumed_;
   if (releases) {
-    const Instant now = executor_.now();
-    for (OutboxEvent& e : tx.events_) e.emitted_at = now;
-    record.outbox = std::move(tx.events_);
+    record.now = executor_.now();
+    record.events = std::move(tx.events_);
   }
   if (!tx.remembered_.empty()) record.idempotency = std::move(tx.remembered_);
   if (!tx.messages_.empty()) record.messages = std::move(tx.messages_);
-  backend_->commit(record);
+  try {
+    backend_->commit(record);
+  } catch (const std::exception& e) {
+    // Nothing is applied: the invocation aborts (its caller reports it) and
+    // a delivery or message is retried.
+    for (const OutboxEvent& ev : record.events)
+      event_metrics_[ev.entry->type->index()]->aborted.add();
+    throw CommitError(fmt::format("commit failed: {}", e.what()));
+  }
+  // Committed. What follows only schedules work; it cannot undo or fail the
+  // commit, and a message it cannot post stays pending in the store.
+  maybe_purge();
   if (releases) {
-    detail::recycle_outbox(record.outbox);
+    detail::recycle_outbox(record.events);
     // D2: released at commit, in emission order, to the publishing context's
     // fan-out actor.
     tx.site_.context_runtime->fanout->wake();
@@ -139,29 +196,77 @@ void Runtime::commit(Invocation& tx, CommitRecord& record) {
   tx.remembered_.clear();
 }
 
-void Runtime::post_messages(std::vector<AgentMessage>& messages) {
+void Runtime::post_message(AgentMessage message) {
+  auto it = agent_kinds_.find(message.agent_kind);
+  if (it == agent_kinds_.end()) {
+    throw RegistrationError(fmt::format(
+        "message {} to agent {} {}: the agent kind is not installed",
+        message.id, message.agent_kind, message.key));
+  }
+  detail::find_agent(*this, *it->second, message.key)->post(std::move(message));
+}
+
+void Runtime::post_messages(std::vector<AgentMessage>& messages) noexcept {
   for (AgentMessage& m : messages) {
-    // Invocation::send admits only kinds that an installed context owns.
-    const AgentKindBase& kind = *agent_kinds_.find(m.agent_kind)->second;
-    detail::find_agent(*this, kind, m.key).post(std::move(m));
+    try {
+      post_message(std::move(m));
+    } catch (const std::exception& e) {
+      try {
+        write_log(LogLevel::error,
+                  {{"event", "message.post_failed"},
+                   {"messageId", m.id.str()},
+                   {"agent", m.agent_kind},
+                   {"message",
+                    fmt::format("{}; it stays pending and is posted by the "
+                                "next recovery",
+                                e.what())}});
+      } catch (...) {  // NOLINT(bugprone-empty-catch): the log is best effort
+      }
+    }
   }
 }
 
-void Runtime::abort(Invocation& tx, nlohmann::json fault_line) {
+void Runtime::post_messages_later(AgentMessage& message) noexcept {
+  std::vector<AgentMessage> one;
+  try {
+    one.push_back(std::move(message));
+  } catch (...) {  // NOLINT(bugprone-empty-catch): stays pending in the store
+    return;
+  }
+  post_messages(one);
+}
+
+void Runtime::contain_message_fault(const AgentMessage& message,
+                                    std::string_view what) noexcept {
+  try {
+    write_log(LogLevel::error,
+              {{"event", "message.fault"},
+               {"messageId", message.id.str()},
+               {"agent", message.agent_kind},
+               {"message", fmt::format("{}; the message stays pending and is "
+                                       "posted again after a backoff",
+                                       what)}});
+    executor_.schedule_at(
+        executor_.now() + retry_delay(1),
+        [this, m = message]() mutable { post_messages_later(m); });
+  } catch (...) {  // NOLINT(bugprone-empty-catch): the next recovery posts it
+  }
+}
+
+void Runtime::abort(Invocation& tx, nlohmann::json fault_line) noexcept {
   for (const OutboxEvent& e : tx.events_)
     event_metrics_[e.entry->type->index()]->aborted.add();
   tx.events_.clear();
   tx.messages_.clear();
   tx.remembered_.clear();
-  write_log(LogLevel::warn, std::move(fault_line));
+  try {
+    write_log(LogLevel::warn, std::move(fault_line));
+  } catch (...) {  // NOLINT(bugprone-empty-catch): the log is best effort
+  }
 }
 
-std::vector<DeadLetter> Runtime::dead_letters(std::string_view subscription) {
-  auto it = subscriptions_.find(subscription);
-  if (it == subscriptions_.end())
-    throw RegistrationError(
-        fmt::format("no subscription named '{}'", subscription));
-  return it->second->store().dead_letters();
+std::vector<DeadLetter> Runtime::dead_letters(std::string_view name) {
+  return subscription(name).store().dead_letters();
 }
 
 std::vector<DeadLetter> Runtime::dead_letters() {
@@ -178,27 +283,52 @@ std::vector<DeadLetter> Runtime::dead_letters() {
   return all;
 }
 
-bool Runtime::redrive(std::string_view subscription, const EventId& event_id) {
-  auto it = subscriptions_.find(subscription);
+SubscriptionActor& Runtime::subscription(std::string_view name) {
+  auto it = subscriptions_.find(name);
   if (it == subscriptions_.end())
-    throw RegistrationError(
-        fmt::format("no subscription named '{}'", subscription));
-  auto letter = it->second->store().take_dead_letter(event_id);
+    throw RegistrationError(fmt::format("no subscription named '{}'", name));
+  return *it->second;
+}
+
+bool Runtime::redrive(std::string_view subscription_name,
+                      const EventId& event_id) {
+  check_open("Runtime::redrive");
+  ensure_recovered();
+  SubscriptionActor& sub = subscription(subscription_name);
+  if (!sub.store().mark_redriving(event_id)) return false;
+  auto letter = sub.store().find_dead_letter(event_id);
   if (!letter) return false;
   write_log(LogLevel::info, {{"event", "delivery.redrive"},
-                             {"subscription", std::string(subscription)},
+                             {"subscription", std::string(subscription_name)},
                              {"eventId", event_id.str()},
                              {"attempt", letter->attempts}});
-  it->second->redrive(std::move(*letter));
+  sub.redrive(std::move(*letter));
   return true;
 }
 
-std::size_t Runtime::redrive_all(std::string_view subscription) {
+std::size_t Runtime::redrive_all(std::string_view subscription_name) {
+  check_open("Runtime::redrive_all");
+  ensure_recovered();
+  SubscriptionActor& sub = subscription(subscription_name);
   std::size_t n = 0;
-  for (const DeadLetter& letter : dead_letters(subscription)) {
-    if (redrive(subscription, letter.event->envelope.eventId)) ++n;
+  // One pass over the letters; each mark and re-drive is a lookup by id.
+  for (DeadLetter& letter : sub.store().dead_letters()) {
+    if (letter.redriving) continue;
+    if (!sub.store().mark_redriving(letter.event->envelope.eventId)) continue;
+    letter.redriving = true;
+    sub.redrive(std::move(letter));
+    ++n;
+  }
+  if (n > 0) {
+    write_log(LogLevel::info, {{"event", "delivery.redrive_all"},
+                               {"subscription", std::string(subscription_name)},
+                               {"count", n}});
   }
   return n;
+}
+
+std::vector<DeadMessage> Runtime::dead_messages() {
+  return backend_->dead_messages();
 }
 
 nlohmann::json Runtime::dead_letter_json(const DeadLetter& letter) const {
@@ -222,6 +352,15 @@ std::vector<std::string> Runtime::subscriptions_of(
   return names;
 }
 
+std::size_t Runtime::cached_agents() {
+  std::size_t n = 0;
+  for (auto& [index, table] : agents_) {
+    std::lock_guard lock(table->mutex);
+    n += table->instances.size();
+  }
+  return n;
+}
+
 nlohmann::json Runtime::metrics_json() const {
   return metrics_.snapshot_json();
 }
@@ -230,7 +369,25 @@ std::string Runtime::metrics_prometheus() const {
 }
 
 void Runtime::shutdown() {
-  executor_.drain();
+  // From here on host calls and publishes are refused; what is in flight
+  // finishes.
+  stopped_.store(true);
+  const Executor::StopReport left =
+      executor_.stop(config_.executor_shutdown_timeout);
+  if (!left.complete()) {
+    // Dropped here, not lost: what they would have done is unacknowledged
+    // in the store, and the next process's recovery re-drives it.
+    write_log(
+        LogLevel::warn,
+        {{"event", "runtime.shutdown"},
+         {"message",
+          fmt::format("executor.shutdown_timeout = {} passed "
+                      "with work left; the next recovery "
+                      "re-drives it",
+                      format_duration(config_.executor_shutdown_timeout))},
+         {"actorsDropped", left.actors},
+         {"timersDropped", left.timers}});
+  }
   if (config_.metrics_output.empty()) return;
   const std::string text = config_.metrics_format == "prometheus"
                                ? metrics_prometheus()
@@ -246,54 +403,78 @@ void Runtime::shutdown() {
                             config_.metrics_output));
 }
 
-// A simulated crash (deterministic executor): everything volatile is gone,
-// the backend stands in for durable storage, and the restart re-drives what
-// the backend says is unfinished.
-void Runtime::restart_after_crash() {
-  ++recovery_.crashes;
-  for (auto& [index, table] : agents_) {
-    for (auto& [key, agent] : table->instances)
-      recovery_.agent_messages_lost += agent->drop_mailbox();
-    table->instances.clear();
-  }
-  for (auto& [name, sub] : subscriptions_) sub->reset();
+// Everything volatile is rebuilt from the store: a restart is a new Runtime
+// over the same backend, and this is its first step.
+void Runtime::recover_from_store() {
+  sealed_.store(true);
+  RecoveryReport report;
+  report.ran = true;
+  std::vector<LogEntryPtr> entries;
+  std::vector<SubscriptionActor*> targets;
   for (auto& [name, cr] : contexts_) {
-    cr->fanout->reset();
-    const std::size_t pending = cr->log->outbox_size();
-    recovery_.outbox_events_pending += pending;
-    if (pending > 0) cr->fanout->wake();
-  }
-  for (auto& [name, cr] : contexts_) {
-    for (const LogEntryPtr& entry : cr->log->entries()) {
-      std::int32_t matched = 0;
-      std::vector<SubscriptionActor*> targets;
+    entries.clear();
+    cr->log->read(0, std::numeric_limits<std::size_t>::max(), entries);
+    for (const LogEntryPtr& entry : entries) {
+      targets.clear();
+      const EventEnvelope& env = entry->envelope;
       for (SubscriptionActor* sub : routes_[entry->type->index()]) {
         if (!sub->accepts(*entry)) continue;
-        if (entry->envelope.sequence <= sub->store().cursor(entry->publisher))
+        if (env.sequence <= sub->store().acknowledged(env.publisherId))
           continue;
         targets.push_back(sub);
-        ++matched;
       }
-      entry->pending.store(matched);
+      entry->pending.store(static_cast<std::int32_t>(targets.size()));
       for (SubscriptionActor* sub : targets) {
-        sub->enqueue(entry);
-        ++recovery_.deliveries_redriven;
+        if (sub->recover(entry)) ++report.retries_resumed;
+        ++report.deliveries_redriven;
       }
     }
+    // The fan-out routes what is committed from here on; what is older was
+    // queued above.
+    cr->fanout->recover(cr->log->head(), entries);
   }
-  write_log(
-      LogLevel::warn,
-      {{"event", "runtime.restart"},
-       {"message",
-        "simulated crash: volatile state dropped, unfinished work re-driven"},
-       {"agentMessagesLost", recovery_.agent_messages_lost},
-       {"deliveriesRedriven", recovery_.deliveries_redriven}});
+  for (auto& [name, sub] : subscriptions_) {
+    for (DeadLetter& letter : sub->store().dead_letters()) {
+      if (!letter.redriving) continue;
+      sub->redrive(std::move(letter));
+      ++report.redrives_resumed;
+    }
+  }
+  for (AgentMessage& m : backend_->pending_messages()) {
+    post_message(std::move(m));
+    ++report.messages_reposted;
+  }
+  recovery_ = report;
+  const bool found = report.deliveries_redriven + report.redrives_resumed +
+                         report.messages_reposted >
+                     0;
+  write_log(found ? LogLevel::info : LogLevel::debug,
+            {{"event", "runtime.recover"},
+             {"message", "rebuilt from the store"},
+             {"deliveriesRedriven", report.deliveries_redriven},
+             {"retriesResumed", report.retries_resumed},
+             {"redrivesResumed", report.redrives_resumed},
+             {"messagesReposted", report.messages_reposted}});
+}
+
+void Runtime::evict_idle(AgentTable& table) {
+  const auto cap = static_cast<std::size_t>(config_.agents_max_cached);
+  if (table.instances.size() <= std::max(cap, table.sweep_at)) return;
+  // The table's reference is the only one and nothing runs or waits: the
+  // state is in the store, and the next call loads it again.
+  std::erase_if(table.instances, [](const auto& kv) {
+    return kv.second.use_count() == 1 && kv.second->idle();
+  });
+  // Sweep again only once the cache has grown by half of what is left, so
+  // a cache of busy instances is not scanned on every insert.
+  table.sweep_at = table.instances.size() + table.instances.size() / 2;
 }
 
 namespace detail {
 
-AgentInstanceBase& find_agent(Runtime& rt, const AgentKindBase& kind,
-                              std::string_view key) {
+std::shared_ptr<AgentInstanceBase> find_agent(Runtime& rt,
+                                              const AgentKindBase& kind,
+                                              std::string_view key) {
   rt.sealed_.store(true, std::memory_order_relaxed);
   auto table_it = rt.agents_.find(kind.index());
   if (table_it == rt.agents_.end()) {
@@ -304,20 +485,67 @@ AgentInstanceBase& find_agent(Runtime& rt, const AgentKindBase& kind,
   Runtime::AgentTable& table = *table_it->second;
   std::lock_guard lock(table.mutex);
   auto it = table.instances.find(std::string(key));
-  if (it != table.instances.end()) return *it->second;
+  if (it != table.instances.end()) return it->second;
+  rt.evict_idle(table);
   ContextRuntime& cr = rt.context(kind.context());
   InvocationSite site;
   site.context = cr.name;
   site.context_runtime = &cr;
   site.log = cr.log;
-  site.publisher = rt.intern_publisher(
-      fmt::format("{}/{}", kind.qualified(), key), &site.publisher_id);
+  site.publisher_id =
+      rt.intern_publisher(fmt::format("{}/{}", kind.qualified(), key));
   site.owner = kind.qualified();
   site.idempotency_scope = kind.qualified();
   auto [slot, inserted] = table.instances.emplace(
       std::string(key),
       kind.make_instance(rt, rt.executor_, std::string(key), site));
-  return *slot->second;
+  return slot->second;
+}
+
+void run_message(Runtime& rt, AgentInstanceBase& agent, AgentMessage& message) {
+  try {
+    // A copy posted again by a recovery after its commit: already run.
+    if (!rt.backend_->message_pending(message.id)) return;
+    std::optional<std::string> fault =
+        agent.kind().run_message(rt, agent, message);
+    if (!fault) return;
+    const std::uint32_t attempts =
+        rt.backend_->message_attempts(message.id) + 1;
+    const auto max_attempts =
+        static_cast<std::uint32_t>(rt.config_.retry_max_attempts);
+    if (attempts < max_attempts) {
+      rt.backend_->record_message_attempt(message.id, attempts);
+      const Duration delay = rt.retry_delay(attempts);
+      rt.write_log(LogLevel::warn, {{"event", "message.retry"},
+                                    {"messageId", message.id.str()},
+                                    {"agent", message.agent_kind},
+                                    {"key", message.key},
+                                    {"handler", message.handler},
+                                    {"attempt", attempts},
+                                    {"nextAttempt", attempts + 1},
+                                    {"delay", format_duration(delay)},
+                                    {"message", *fault}});
+      rt.executor_.schedule_at(
+          rt.executor_.now() + delay,
+          [&rt, m = message]() mutable { rt.post_messages_later(m); });
+      return;
+    }
+    rt.write_log(LogLevel::error, {{"event", "message.dead_letter"},
+                                   {"messageId", message.id.str()},
+                                   {"agent", message.agent_kind},
+                                   {"key", message.key},
+                                   {"handler", message.handler},
+                                   {"attempt", attempts},
+                                   {"message", *fault}});
+    rt.backend_->dead_message(DeadMessage{
+        std::move(message), attempts, std::move(*fault), rt.executor_.now()});
+  } catch (const SimulatedCrash&) {
+    throw;
+  } catch (const std::exception& e) {
+    // The store failed around the message: it is still pending there, so a
+    // later attempt (or the next recovery) runs it.
+    rt.contain_message_fault(message, e.what());
+  }
 }
 
 std::shared_ptr<const void> load_agent_state(Runtime& rt,
@@ -360,9 +588,12 @@ void check_handler_fault_injection(Runtime& rt, Invocation& tx) {
     throw HandlerFailure(*injected);
 }
 
-void note_host_call(Runtime& rt) {
-  rt.sealed_.store(true, std::memory_order_relaxed);
+void note_host_call(Runtime& rt, std::string_view call) {
+  rt.check_open(call);
+  rt.ensure_recovered();
 }
+
+void note_state_read(Runtime& rt) { rt.ensure_recovered(); }
 
 const InvocationSite& service_site(Runtime& rt, std::string_view service) {
   rt.sealed_.store(true, std::memory_order_relaxed);

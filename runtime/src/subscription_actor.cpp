@@ -1,7 +1,5 @@
 #include "subscription_actor.hpp"
 
-#include <cmath>
-
 #include "herald/deterministic_executor.hpp"
 #include "herald/fault_injector.hpp"
 #include "herald/runtime.hpp"
@@ -9,10 +7,25 @@
 namespace herald {
 namespace {
 constexpr std::size_t kBatch = 64;
+
+// Ends an actor run on every path, so that a fault cannot leave the
+// subscription scheduled and never run again.
+class FinishRun {
+ public:
+  explicit FinishRun(Mailbox<Delivery>& inbox) : inbox_(inbox) {}
+  ~FinishRun() { inbox_.finish_run(); }
+  FinishRun(const FinishRun&) = delete;
+  FinishRun& operator=(const FinishRun&) = delete;
+
+ private:
+  Mailbox<Delivery>& inbox_;
+};
 }  // namespace
 
-SubscriptionActor::SubscriptionActor(Runtime& runtime, SubscriptionSpec spec, const InvocationSite& site,
-                                     SubscriptionStore& store, SubscriptionMetrics& metrics)
+SubscriptionActor::SubscriptionActor(Runtime& runtime, SubscriptionSpec spec,
+                                     const InvocationSite& site,
+                                     SubscriptionStore& store,
+                                     SubscriptionMetrics& metrics)
     : runtime_(runtime),
       spec_(std::move(spec)),
       site_(site),
@@ -21,57 +34,108 @@ SubscriptionActor::SubscriptionActor(Runtime& runtime, SubscriptionSpec spec, co
       inbox_(runtime.executor(), *this),
       faults_(runtime.executor().faults()) {}
 
-void SubscriptionActor::enqueue(LogEntryPtr entry) {
-  metrics_.enqueued.add();
-  inbox_.push(Delivery{std::move(entry)});
-}
-
 bool SubscriptionActor::enqueue_deferred(LogEntryPtr entry) {
   metrics_.enqueued.add();
   return inbox_.push_deferred(Delivery{std::move(entry)});
 }
 
-void SubscriptionActor::redrive(DeadLetter letter) {
-  metrics_.redriven.add();
-  inbox_.push(Delivery{std::move(letter.event), 1, true, false, {}});
+bool SubscriptionActor::recover(LogEntryPtr entry) {
+  metrics_.enqueued.add();
+  Delivery d{std::move(entry)};
+  d.recovered = true;
+  const auto pending = store_.pending_attempt(d.entry->position);
+  if (pending) {
+    d.attempt = pending->attempts + 1;
+    d.first_attempt_at = pending->first_attempt_at;
+    d.not_before = pending->retry_at;
+  }
+  inbox_.push(std::move(d));
+  return pending.has_value();
 }
 
-void SubscriptionActor::reset() {
-  // Everything queued is dropped; the restart enqueues what is unfinished.
-  metrics_.finished.add(metrics_.lag());
-  inbox_.drop_all();
-  batch_.clear();
-  parked_.clear();
+void SubscriptionActor::redrive(DeadLetter letter) {
+  metrics_.redriven.add();
+  metrics_.enqueued.add();
+  inbox_.push(Delivery{std::move(letter.event), 1, true, false, {}, {}});
 }
 
 void SubscriptionActor::run() {
+  FinishRun finish_run(inbox_);
   inbox_.take(batch_, kBatch);
   while (!batch_.empty()) {
     Delivery d = batch_.take_front();
-    // Most of the time no lane is parked: skip the hash lookup then.
-    if (!d.redrive && !d.resumed && !parked_.empty()) {
-      auto lane = parked_.find(d.entry->publisher);
-      if (lane != parked_.end()) {
-        lane->second.push_back(std::move(d));
-        continue;
+    try {
+      if (!d.redrive && !d.resumed) {
+        // Most of the time no lane is parked: skip the hash lookup then.
+        if (!parked_.empty()) {
+          auto lane = parked_.find(d.entry->envelope.publisherId);
+          if (lane != parked_.end()) {
+            lane->second.push_back(std::move(d));
+            continue;
+          }
+        }
+        if (d.not_before > runtime_.executor().now()) {
+          // A recovered retry: it holds its lane until it is due.
+          parked_.try_emplace(d.entry->envelope.publisherId);
+          Delivery next = d;
+          next.resumed = true;
+          retry_later(std::move(next), d.not_before);
+          continue;
+        }
       }
+      deliver(d);
+    } catch (const SimulatedCrash&) {
+      throw;
+    } catch (const std::exception& e) {
+      contain(d, e.what());
+    } catch (...) {
+      contain(d, "unknown exception");
     }
-    deliver(d);
   }
-  inbox_.finish_run();
 }
 
 void SubscriptionActor::deliver(Delivery& d) {
   const LogEntry& entry = *d.entry;
   const EventEnvelope& env = entry.envelope;
-  if (d.first_attempt_at == Instant{}) d.first_attempt_at = runtime_.executor().now();
+  if (d.first_attempt_at == Instant{})
+    d.first_attempt_at = runtime_.executor().now();
 
-  // D6: a redelivery of a recorded eventId is acknowledged, not run.
-  if (store_.recorded(entry.publisher, env.sequence, env.eventId)) {
+  if (d.redrive) {
+    // Its commit removed the letter: this copy (queued again by a recovery)
+    // has run already.
+    if (!store_.find_dead_letter(env.eventId)) {
+      metrics_.deduplicated.add();
+      finish(d);
+      return;
+    }
+  } else if (store_.recorded(env.publisherId, env.sequence)) {
+    // D6: a redelivery of a recorded delivery is acknowledged, not run.
     metrics_.deduplicated.add();
-    if (!d.redrive) store_.acknowledge(entry.publisher, env.sequence);
+    store_.acknowledge(env.publisherId, env.sequence);
     finish(d);
     return;
+  }
+
+  if (d.recovered && !d.redrive) {
+    // A handler that stops the process (a crash, not a fault) must reach
+    // the dead letters too: each run after a recovery is counted before it
+    // starts, so it is dead-lettered after at most retry.max_attempts runs
+    // past the first.
+    const auto max_attempts =
+        static_cast<std::uint32_t>(runtime_.config().retry_max_attempts);
+    if (d.attempt > max_attempts) {
+      const auto pending = store_.pending_attempt(entry.position);
+      --d.attempt;
+      fault(d,
+            pending ? pending->last_error
+                    : "the process stopped during every attempt",
+            nullptr);
+      return;
+    }
+    store_.record_attempt(
+        entry.position,
+        PendingAttempt{d.attempt, "the process stopped during this attempt",
+                       d.first_attempt_at, runtime_.executor().now()});
   }
 
   FaultInjector* faults = faults_;
@@ -86,8 +150,16 @@ void SubscriptionActor::deliver(Delivery& d) {
   try {
     spec_.handler(tx, entry.payload, env);
     if (faults != nullptr) {
-      if (auto injected = faults->on_handler_exit(spec_.service)) throw HandlerFailure(*injected);
+      if (auto injected = faults->on_handler_exit(spec_.service))
+        throw HandlerFailure(*injected);
     }
+    CommitRecord record;
+    record.dedup =
+        CommitRecord::DedupRecord{&store_,        env.publisherId, env.sequence,
+                                  entry.position, env.eventId,     d.redrive};
+    runtime_.commit(tx, record);
+  } catch (const SimulatedCrash&) {
+    throw;
   } catch (const std::exception& e) {
     fault(d, e.what(), &tx);
     return;
@@ -95,42 +167,43 @@ void SubscriptionActor::deliver(Delivery& d) {
     fault(d, "unknown exception", &tx);
     return;
   }
-
-  CommitRecord record;
-  record.dedup = CommitRecord::DedupRecord{&store_, entry.publisher, env.sequence, env.eventId};
-  runtime_.commit(tx, record);
   metrics_.delivered.add();
   metrics_.latency.record(runtime_.executor().now() - env.emittedAt);
-  if (faults != nullptr && faults->on_delivery_commit(spec_.service)) throw SimulatedCrash{};
-  if (!d.redrive) store_.acknowledge(entry.publisher, env.sequence);
+  if (faults != nullptr && faults->on_delivery_commit(spec_.service))
+    throw SimulatedCrash{};
+  if (!d.redrive) store_.acknowledge(env.publisherId, env.sequence);
   finish(d);
 }
 
-Duration SubscriptionActor::backoff(std::uint32_t attempt) {
-  // Capped exponential: base * 2^(attempt-1), at most cap; then `jitter` of
-  // it is randomised downwards so retries of many subscribers spread out.
-  const auto& cfg = runtime_.config();
-  const double exp = std::ldexp(static_cast<double>(cfg.retry_base.count()), static_cast<int>(attempt) - 1);
-  const double capped = std::min(exp, static_cast<double>(cfg.retry_cap.count()));
-  const double unit = static_cast<double>(runtime_.executor().random() >> 11) * 0x1.0p-53;
-  return Duration(static_cast<Duration::rep>(capped * (1.0 - cfg.retry_jitter * unit)));
-}
-
-nlohmann::json SubscriptionActor::log_line(const char* event, const Delivery& d, const std::string& message) const {
+nlohmann::json SubscriptionActor::log_line(const char* event, const Delivery& d,
+                                           const std::string& message) const {
   // Enough to find the delivery again: the event, its cascade and the attempt.
   const EventEnvelope& env = d.entry->envelope;
-  return {{"event", event},
-          {"subscription", spec_.service},
-          {"handler", spec_.service},
-          {"eventId", env.eventId.str()},
-          {"eventType", std::string(env.eventType)},
-          {"correlationId", env.correlationId.str()},
-          {"causationId", env.causationId ? nlohmann::json(env.causationId->str()) : nlohmann::json(nullptr)},
-          {"attempt", d.attempt},
-          {"message", message}};
+  return {
+      {"event", event},
+      {"subscription", spec_.service},
+      {"handler", spec_.service},
+      {"eventId", env.eventId.str()},
+      {"eventType", std::string(env.eventType)},
+      {"correlationId", env.correlationId.str()},
+      {"causationId", env.causationId ? nlohmann::json(env.causationId->str())
+                                      : nlohmann::json(nullptr)},
+      {"attempt", d.attempt},
+      {"message", message}};
 }
 
-void SubscriptionActor::fault(Delivery& d, const std::string& message, Invocation* tx) {
+void SubscriptionActor::retry_later(Delivery next, Instant at) {
+  runtime_.executor().schedule_at(at, [this, next = std::move(next)]() mutable {
+    try {
+      inbox_.push(std::move(next));
+    } catch (...) {  // NOLINT(bugprone-empty-catch): only allocation fails
+                     // here; the store keeps the attempt for recovery
+    }
+  });
+}
+
+void SubscriptionActor::fault(Delivery& d, const std::string& message,
+                              Invocation* tx) {
   const Instant now = runtime_.executor().now();
   metrics_.aborted.add();
   // D1: nothing the handler staged survives, and the fault is reported.
@@ -140,26 +213,56 @@ void SubscriptionActor::fault(Delivery& d, const std::string& message, Invocatio
   } else {
     runtime_.write_log(LogLevel::warn, std::move(fault_line));
   }
-  const auto max_attempts = static_cast<std::uint32_t>(runtime_.config().retry_max_attempts);
+  const auto max_attempts =
+      static_cast<std::uint32_t>(runtime_.config().retry_max_attempts);
   if (d.attempt < max_attempts) {
-    const Duration delay = backoff(d.attempt);
+    const Duration delay = runtime_.retry_delay(d.attempt);
+    // nak: the attempt count is stored, so a crash does not start it over.
+    if (!d.redrive)
+      store_.record_attempt(
+          d.entry->position,
+          PendingAttempt{d.attempt, message, d.first_attempt_at, now + delay});
     metrics_.retried.add();
     nlohmann::json retry_line = log_line("delivery.retry", d, message);
     retry_line["nextAttempt"] = d.attempt + 1;
     retry_line["delay"] = format_duration(delay);
     runtime_.write_log(LogLevel::warn, std::move(retry_line));
-    if (!d.redrive) parked_.try_emplace(d.entry->publisher);
-    Delivery next{d.entry, d.attempt + 1, d.redrive, !d.redrive, d.first_attempt_at};
-    runtime_.executor().schedule_at(now + delay, [this, next = std::move(next)]() mutable {
-      inbox_.push(std::move(next));
-    });
+    if (!d.redrive) parked_.try_emplace(d.entry->envelope.publisherId);
+    retry_later(Delivery{d.entry,
+                         d.attempt + 1,
+                         d.redrive,
+                         !d.redrive,
+                         d.first_attempt_at,
+                         {}},
+                now + delay);
     return;
   }
-  DeadLetter letter{spec_.service, d.entry, d.attempt, message, d.first_attempt_at, now, now};
-  store_.dead_letter(std::move(letter));
+  DeadLetter letter{spec_.service,      d.entry, d.attempt, message,
+                    d.first_attempt_at, now,     now,       false};
+  // term: a re-drive that faulted again puts its attempts back on the letter.
+  if (d.redrive) {
+    store_.update_dead_letter(std::move(letter));
+  } else {
+    store_.dead_letter(std::move(letter));
+  }
   metrics_.dead_lettered.add();
-  runtime_.write_log(LogLevel::error, log_line("delivery.dead_letter", d, message));
+  runtime_.write_log(LogLevel::error,
+                     log_line("delivery.dead_letter", d, message));
   finish(d);
+}
+
+void SubscriptionActor::contain(Delivery& d, const char* message) noexcept {
+  try {
+    runtime_.write_log(LogLevel::error,
+                       log_line("delivery.store_fault", d, message));
+    if (!d.redrive) parked_.try_emplace(d.entry->envelope.publisherId);
+    Delivery next = d;
+    next.resumed = !d.redrive;
+    retry_later(std::move(next),
+                runtime_.executor().now() + runtime_.retry_delay(d.attempt));
+  } catch (...) {  // NOLINT(bugprone-empty-catch): recovery re-drives what was
+                   // not acknowledged
+  }
 }
 
 void SubscriptionActor::finish(const Delivery& d) {
@@ -169,11 +272,12 @@ void SubscriptionActor::finish(const Delivery& d) {
   if (parked_.empty()) return;
   // The lane of this publisher was held by this delivery if it was parked;
   // what waited behind it goes first, in order.
-  auto lane = parked_.find(d.entry->publisher);
+  auto lane = parked_.find(d.entry->envelope.publisherId);
   if (lane == parked_.end()) return;
   std::deque<Delivery> waiting = std::move(lane->second);
   parked_.erase(lane);
-  for (auto it = waiting.rbegin(); it != waiting.rend(); ++it) batch_.push_front(std::move(*it));
+  for (auto it = waiting.rbegin(); it != waiting.rend(); ++it)
+    batch_.push_front(std::move(*it));
 }
 
 }  // namespace herald

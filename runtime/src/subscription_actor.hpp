@@ -1,11 +1,14 @@
 #pragma once
-// Internal: one subscription as an actor (D4): its own queue, cursor, dedup
-// records, retries and dead letters. Deliveries from one publisher are served
+// Internal: one subscription as an actor (D4): its own queue, retries and
+// dead letters; its cursor, dedup records and attempt counts live in the
+// backend's SubscriptionStore. Deliveries from one publisher are served
 // strictly in sequence (D7): while one waits for a retry, later events of
-// that publisher are parked, and other publishers go on.
+// that publisher are parked in its lane, and other publishers go on. Lanes
+// are scheduling only; recovery rebuilds them from the store.
 #include <cstdint>
 #include <deque>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 #include "herald/backend.hpp"
@@ -21,14 +24,22 @@ class Runtime;
 struct Delivery {
   LogEntryPtr entry;
   std::uint32_t attempt = 1;
-  bool redrive = false;  // from the dead-letter store: outside FIFO, parks nothing
+  bool redrive =
+      false;  // from the dead-letter store: outside FIFO, parks nothing
   bool resumed = false;  // a retry that holds its publisher's lane
   Instant first_attempt_at{};
+  // Recovery of a delivery that faulted: its next attempt is not due before
+  // this (its lane is held until then).
+  Instant not_before{};
+  // Queued by recovery: the process may have stopped while running it, so
+  // the attempt is stored before the handler runs.
+  bool recovered = false;
 };
 
 class SubscriptionActor final : public Actor {
  public:
-  SubscriptionActor(Runtime& runtime, SubscriptionSpec spec, const InvocationSite& site, SubscriptionStore& store,
+  SubscriptionActor(Runtime& runtime, SubscriptionSpec spec,
+                    const InvocationSite& site, SubscriptionStore& store,
                     SubscriptionMetrics& metrics);
 
   const SubscriptionSpec& spec() const { return spec_; }
@@ -41,22 +52,26 @@ class SubscriptionActor final : public Actor {
     return !spec_.pattern || spec_.pattern(entry.payload);
   }
 
-  void enqueue(LogEntryPtr entry);
   // Queues without scheduling; returns true if the caller must schedule this
   // actor (see Mailbox::push_deferred).
   [[nodiscard]] bool enqueue_deferred(LogEntryPtr entry);
+  // Recovery: queues an unacknowledged entry, with its stored attempts if it
+  // had faulted (then returns true).
+  bool recover(LogEntryPtr entry);
   void redrive(DeadLetter letter);
   void run() override;
-  // Simulated crash: queues, parked lanes and retry state are volatile.
-  void reset();
 
  private:
   void deliver(Delivery& d);
   // tx: the aborted invocation, or nullptr if the handler never ran.
   void fault(Delivery& d, const std::string& message, Invocation* tx);
+  // A fault outside the handler (the store failed): nothing is known to be
+  // recorded, so the delivery is tried again after a backoff.
+  void contain(Delivery& d, const char* message) noexcept;
+  void retry_later(Delivery next, Instant at);
   void finish(const Delivery& d);
-  nlohmann::json log_line(const char* event, const Delivery& d, const std::string& message) const;
-  Duration backoff(std::uint32_t attempt);
+  nlohmann::json log_line(const char* event, const Delivery& d,
+                          const std::string& message) const;
 
   Runtime& runtime_;
   SubscriptionSpec spec_;
@@ -66,8 +81,9 @@ class SubscriptionActor final : public Actor {
   Mailbox<Delivery> inbox_;
   RingQueue<Delivery> batch_;
   // Publishers with a delivery waiting for its retry, and what arrived from
-  // them meanwhile, in sequence order.
-  std::unordered_map<PublisherIndex, std::deque<Delivery>> parked_;
+  // them meanwhile, in sequence order. Keyed by the envelope's publisherId,
+  // which points into the store's stable copy.
+  std::unordered_map<std::string_view, std::deque<Delivery>> parked_;
   FaultInjector* faults_;  // the deterministic executor's, else nullptr
 };
 

@@ -30,11 +30,16 @@ inline RuntimeConfig config(std::map<std::string, std::string> settings = {}) {
   return load_config(sources);
 }
 
-// A runtime on the deterministic executor whose log lines stay in memory.
+// A runtime on the deterministic executor whose log lines stay in memory,
+// over a memory backend that outlives it (a test restarts with a new
+// Runtime over `backend`).
 struct World {
   explicit World(Settings settings = {}, std::uint64_t seed = 7)
       : executor(seed),
-        rt(config(std::move(settings)), executor, nullptr, &log) {}
+        settings_config(config(std::move(settings))),
+        backend(make_memory_backend(
+            MemoryBackendOptions{false, settings_config.dedup_window, {}})),
+        rt(settings_config, executor, backend, &log) {}
   World(const World&) = delete;
   World& operator=(const World&) = delete;
 
@@ -50,6 +55,8 @@ struct World {
 
   DeterministicExecutor executor;
   MemoryLogSink log;
+  RuntimeConfig settings_config;
+  std::shared_ptr<Backend> backend;
   Runtime rt;
 };
 
@@ -62,7 +69,7 @@ std::string join(const std::vector<T>& items) {
 // a transcript shows which ids are equal and stays the same from run to run.
 inline std::string canonical_ids(const std::string& text) {
   static const std::regex uuid(
-      "[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");
+      "[0-9a-f]{8}-[0-9a-f]{4}-[47][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");
   std::map<std::string, std::string> names;
   std::string out;
   std::size_t last = 0;

@@ -50,7 +50,7 @@ TEST_CASE(
   dead.executor.injector().fail_delivery(kAudit, 1);
   dead.order("o-1", "u-1").markPaid(InternalCaller{}, AuthId::from_raw("a"));
   dead.executor.run_until_idle();
-  const auto letter = dead.rt.dead_letters(kAudit).at(0);
+  const auto letter = dead.rt().dead_letters(kAudit).at(0);
   const nlohmann::json env = envelope_to_json(letter.event->envelope);
   CHECK(env["eventType"] == "commerce.order.PaymentConfirmed");
   CHECK(env["publisherId"] == "commerce.order.Order/o-1");

@@ -34,6 +34,28 @@ class RecordingBackend final : public Backend {
                         Instant now) override {
     return inner_->idempotency_seen(scope, key, now);
   }
+  std::vector<AgentMessage> pending_messages() override {
+    return inner_->pending_messages();
+  }
+  bool message_pending(const MessageId& id) override {
+    return inner_->message_pending(id);
+  }
+  std::uint32_t message_attempts(const MessageId& id) override {
+    return inner_->message_attempts(id);
+  }
+  void record_message_attempt(const MessageId& id,
+                              std::uint32_t attempts) override {
+    inner_->record_message_attempt(id, attempts);
+  }
+  void dead_message(DeadMessage message) override {
+    inner_->dead_message(std::move(message));
+  }
+  std::vector<DeadMessage> dead_messages() override {
+    return inner_->dead_messages();
+  }
+  std::size_t purge_expired(Instant now) override {
+    return inner_->purge_expired(now);
+  }
   void commit(CommitRecord& record) override {
     committed_.insert(committed_.end(), record.messages.begin(),
                       record.messages.end());
@@ -48,15 +70,16 @@ class RecordingBackend final : public Backend {
 struct ChatWorld {
   explicit ChatWorld(std::unique_ptr<Backend> backend = nullptr)
       : executor(1),
-        rt(deterministic_config(), executor, std::move(backend), &log) {
-    rt.install(test_chat::context());
+        runtime(deterministic_config(), executor, std::move(backend), &log) {
+    runtime.install(test_chat::context());
   }
+  Runtime& rt() { return runtime; }
   std::vector<std::string> lines(const std::string& room) {
-    return Room::at(rt, room).state().lines;
+    return Room::at(runtime, room).state().lines;
   }
   DeterministicExecutor executor;
   MemoryLogSink log;
-  Runtime rt;
+  Runtime runtime;
 };
 
 }  // namespace
@@ -66,8 +89,8 @@ TEST_CASE(
     "with the encoded arguments and its key") {
   std::vector<AgentMessage> committed;
   ChatWorld w(std::make_unique<RecordingBackend>(committed));
-  Lobby::in(w.rt).send("r-1", "say", {{"text", "hello"}});
-  Lobby::in(w.rt).send("r-2", "say", {{"text", "hi"}});
+  Lobby::in(w.rt()).send("r-1", "say", {{"text", "hello"}});
+  Lobby::in(w.rt()).send("r-2", "say", {{"text", "hi"}});
   // Staged in the sender's commit record, as data; not yet run.
   REQUIRE(committed.size() == 2);
   CHECK(committed[0].agent_kind == "test.chat.Room");
@@ -124,7 +147,8 @@ TEST_CASE(
   CHECK(faults[0]["message"] ==
         "agent commerce.notifications.Inbox has no message handler 'archive'");
   // The eventId of the delivery that sent the message.
-  const auto released = w.rt.backend().context_log("commerce.order").entries();
+  std::vector<LogEntryPtr> released;
+  w.rt().backend().context_log("commerce.order").read(0, 10, released);
   REQUIRE(released.size() == 1);
   CHECK(faults[0]["eventId"] == released[0]->envelope.eventId.str());
   // The message after it ran.
@@ -135,9 +159,9 @@ TEST_CASE(
     "Messages: arguments that do not decode fault the handler and commit "
     "nothing") {
   ChatWorld w;
-  Lobby::in(w.rt).send("r-1", "say", {{"txt", "typo"}});
-  Lobby::in(w.rt).send("r-1", "say", {{"text", 42}});
-  Lobby::in(w.rt).send("r-1", "say", {{"text", "fine"}});
+  Lobby::in(w.rt()).send("r-1", "say", {{"txt", "typo"}});
+  Lobby::in(w.rt()).send("r-1", "say", {{"text", 42}});
+  Lobby::in(w.rt()).send("r-1", "say", {{"text", "fine"}});
   w.executor.run_until_idle();
   const auto faults = w.log.lines("handler.fault");
   REQUIRE(faults.size() == 2);
@@ -165,7 +189,7 @@ TEST_CASE(
   });
   w.order("o-1", "u-1").markPaid(InternalCaller{}, AuthId::from_raw("a"));
   w.executor.run_until_idle();
-  const auto letters = w.rt.dead_letters("test.stray.Forward");
+  const auto letters = w.rt().dead_letters("test.stray.Forward");
   REQUIRE(letters.size() == 1);
   CHECK(letters[0].last_error ==
         "test.stray.Forward sends post to agent "
@@ -201,11 +225,11 @@ TEST_CASE("State codec: encode and decode round-trip through AgentKindBase") {
 
 TEST_CASE("State: a fresh agent starts from its kind's initial()") {
   ChatWorld w;
-  const RoomState fresh = Room::at(w.rt, "r-new").state();
+  const RoomState fresh = Room::at(w.rt(), "r-new").state();
   CHECK(fresh == RoomState("welcome"));
-  Lobby::in(w.rt).send("r-1", "say", {{"text", "first"}});
+  Lobby::in(w.rt()).send("r-1", "say", {{"text", "first"}});
   w.executor.run_until_idle();
-  const RoomState after = Room::at(w.rt, "r-1").state();
+  const RoomState after = Room::at(w.rt(), "r-1").state();
   CHECK(after.topic == "welcome");
   CHECK(after.lines == std::vector<std::string>{"r-1: first"});
 }

@@ -19,13 +19,13 @@ TEST_CASE(
   w.order("o-1", "intl-u1").markPaid(InternalCaller{}, AuthId::from_raw("a"));
   w.order("o-2", "intl-u2").markPaid(InternalCaller{}, AuthId::from_raw("a"));
   w.order("o-3", "u-3").markPaid(InternalCaller{}, AuthId::from_raw("a"));
-  CHECK_THROWS_AS(Order::at(w.rt, OrderId::from_raw("o-4"))
+  CHECK_THROWS_AS(Order::at(w.rt(), OrderId::from_raw("o-4"))
                       .markPaid(InternalCaller{}, AuthId::from_raw("a")),
                   HandlerFault);
   w.executor.run_until_idle();
   CHECK(w.sub_metric(kInternational, "lag") == 2);
   w.executor.run_all();
-  const auto m = w.rt.metrics_json();
+  const auto m = w.rt().metrics_json();
   const auto& t = m["eventTypes"][kPaymentConfirmed];
   CHECK(t["emitted"] == 3);  // o-4 failed before emitting
   CHECK(t["released"] == 3);
@@ -56,7 +56,7 @@ TEST_CASE(
   w.order("o-1", "u-1").markPaid(InternalCaller{}, AuthId::from_raw("a"));
   w.order("o-2", "intl-u2").markPaid(InternalCaller{}, AuthId::from_raw("a"));
   w.executor.run_until_idle();
-  const std::string text = w.rt.metrics_prometheus();
+  const std::string text = w.rt().metrics_prometheus();
   CHECK(text.find("# TYPE herald_events_released_total counter\n") !=
         std::string::npos);
   CHECK(text.find("herald_events_released_total{event_type=\"commerce.order."
@@ -120,7 +120,7 @@ TEST_CASE(
   {
     World w(1, {{"metrics.output", path}, {"metrics.format", "prometheus"}});
     w.order("o-1", "u-1").markPaid(InternalCaller{}, AuthId::from_raw("a"));
-    w.rt.shutdown();  // drains first
+    w.rt().shutdown();  // drains first
   }
   std::ifstream in(path);
   std::stringstream text;

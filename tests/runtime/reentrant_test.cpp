@@ -24,7 +24,7 @@ TEST_CASE(
     "Re-entrant host calls from a service handler are refused, naming both "
     "handlers") {
   World w(1, {}, [](Runtime& rt) { rt.install(test_chat::context()); });
-  Lobby lobby = Lobby::in(w.rt);
+  Lobby lobby = Lobby::in(w.rt());
   CHECK(lobby.probe("call") ==
         refusal("test.chat.Room.say", "test.chat.Lobby.probe"));
   CHECK(lobby.probe("state") ==
@@ -34,7 +34,7 @@ TEST_CASE(
   CHECK(lobby.probe("publish") ==
         refusal("Runtime::publish of test.chat.Said", "test.chat.Lobby.probe"));
   w.executor.run_until_idle();
-  CHECK(Room::at(w.rt, "lobby").state().lines.empty());
+  CHECK(Room::at(w.rt(), "lobby").state().lines.empty());
   CHECK(w.type_metric("test.chat.Said", "released") == 0);
 }
 
@@ -43,11 +43,11 @@ TEST_CASE(
     "on the agent itself") {
   World w(1, {}, [](Runtime& rt) { rt.install(test_chat::context()); });
   for (const char* call : {"call", "state", "service", "publish"}) {
-    Lobby::in(w.rt).send("r-1", "reenter", {{"call", call}});
+    Lobby::in(w.rt()).send("r-1", "reenter", {{"call", call}});
   }
   w.executor.run_until_idle();
   CHECK(
-      Room::at(w.rt, "r-1").state().lines ==
+      Room::at(w.rt(), "r-1").state().lines ==
       std::vector<std::string>{
           refusal("test.chat.Room.say", "test.chat.Room.reenter"),
           refusal("the state of test.chat.Room r-1", "test.chat.Room.reenter"),
@@ -62,7 +62,7 @@ TEST_CASE(
   World w;
   Order o = w.order("o-1", "u-1");
   CHECK_THROWS_WITH_AS(
-      ServiceRef(w.rt, "commerce.order.Payments")
+      ServiceRef(w.rt(), "commerce.order.Payments")
           .call("peek", [&](Invocation&) { return o.state().status; }),
       doctest::Contains("the state of commerce.order.Order o-1 is a host call, "
                         "made from inside handler "

@@ -101,21 +101,21 @@ TEST_CASE(
   Context notify("test.notify");
   notify.uses_agent("chat.rooms.Room");
   CHECK_THROWS_WITH_AS(
-      w.rt.install(std::move(notify)),
+      w.rt().install(std::move(notify)),
       "context test.notify sends messages to agent chat.rooms.Room, which no "
       "installed context declares; install chat.rooms first",
       RegistrationError);
   // A kind of an installed context is accepted.
   Context relay("test.relay");
   relay.uses_agent("commerce.notifications.Inbox");
-  w.rt.install(std::move(relay));
+  w.rt().install(std::move(relay));
 }
 
 TEST_CASE(
     "Install: contexts that message each other install together, and their "
     "messages flow both ways") {
   World w;
-  CHECK_THROWS_WITH_AS(w.rt.install(ping_context()),
+  CHECK_THROWS_WITH_AS(w.rt().install(ping_context()),
                        doctest::Contains("context test.ping sends messages to "
                                          "agent test.pong.Ponger"),
                        RegistrationError);
@@ -123,13 +123,13 @@ TEST_CASE(
   std::vector<Context> batch;
   batch.push_back(ping_context());
   batch.push_back(pong_context());
-  w.rt.install(std::move(batch));
-  ServiceRef(w.rt, "test.ping.Start").call("start", [](Invocation& tx) {
+  w.rt().install(std::move(batch));
+  ServiceRef(w.rt(), "test.ping.Start").call("start", [](Invocation& tx) {
     tx.send(pinger(), "k", "hit", {{"n", 5}});
   });
   w.executor.run_until_idle();
-  CHECK(AgentRef<Counter>(w.rt, pinger(), "k").state().hits == 3);
-  CHECK(AgentRef<Counter>(w.rt, ponger(), "k").state().hits == 3);
+  CHECK(AgentRef<Counter>(w.rt(), pinger(), "k").state().hits == 3);
+  CHECK(AgentRef<Counter>(w.rt(), ponger(), "k").state().hits == 3);
   CHECK(w.log.lines("handler.fault").empty());
 }
 
@@ -138,14 +138,14 @@ TEST_CASE("Install: a capability without an implementation is refused") {
   Context fx("test.fx");
   fx.capability<Converter>("fx.Converter", nullptr);
   CHECK_THROWS_WITH_AS(
-      w.rt.install(std::move(fx)),
+      w.rt().install(std::move(fx)),
       "context test.fx needs an implementation of capability fx.Converter",
       RegistrationError);
   FixedRate rate;
   Context twice("test.fx");
   twice.capability<Converter>("fx.Converter", &rate);
   twice.capability<Converter>("fx.Converter", &rate);
-  CHECK_THROWS_WITH_AS(w.rt.install(std::move(twice)),
+  CHECK_THROWS_WITH_AS(w.rt().install(std::move(twice)),
                        "context test.fx declares capability fx.Converter twice",
                        RegistrationError);
 }
@@ -160,7 +160,7 @@ TEST_CASE(
     fx.service("test.fx.Quote");
     rt.install(std::move(fx));
   });
-  ServiceRef quote(w.rt, "test.fx.Quote");
+  ServiceRef quote(w.rt(), "test.fx.Quote");
   CHECK(quote.call("quote", [](Invocation& tx) {
     return tx.capability<Converter>("fx.Converter").convert(1000);
   }) == 1100);
@@ -180,7 +180,7 @@ TEST_CASE(
       doctest::Contains("uses capability fx.Converter as"), HandlerFault);
   // Another context's capability is not this one's.
   CHECK_THROWS_WITH_AS(
-      ServiceRef(w.rt, "commerce.order.Payments")
+      ServiceRef(w.rt(), "commerce.order.Payments")
           .call("x",
                 [](Invocation& tx) {
                   (void)tx.capability<commerce::notifications::Gateway>(

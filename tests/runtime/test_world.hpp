@@ -2,6 +2,8 @@
 // A deterministic runtime with the commerce fixture installed.
 #include <functional>
 #include <map>
+#include <memory>
+#include <regex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -26,6 +28,7 @@ class SwitchableGateway final : public commerce::notifications::Gateway {
  public:
   void notify(const UserId& user, const std::string& text) override {
     ++calls;
+    if (crash_process) throw SimulatedCrash{};
     if (always_fail || fail_next > 0) {
       if (fail_next > 0) --fail_next;
       throw std::runtime_error("gateway unavailable for " + user.raw());
@@ -33,10 +36,31 @@ class SwitchableGateway final : public commerce::notifications::Gateway {
     sent.push_back(text);
   }
   bool always_fail = false;
+  bool crash_process = false;  // the call takes the process down
   int fail_next = 0;
   int calls = 0;
   std::vector<std::string> sent;
 };
+
+// Event ids are random; each is named by the order it first appears in
+// (<id1>, <id2>, ...), so two runs can be compared.
+inline std::string canonical_ids(const std::string& text) {
+  static const std::regex uuid(
+      "[0-9a-f]{8}-[0-9a-f]{4}-[47][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");
+  std::map<std::string, std::string> names;
+  std::string out;
+  std::size_t last = 0;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), uuid);
+       it != std::sregex_iterator(); ++it) {
+    out += text.substr(last, static_cast<std::size_t>(it->position()) - last);
+    auto [name, fresh] = names.try_emplace(
+        it->str(), "<id" + std::to_string(names.size() + 1) + ">");
+    out += name->second;
+    last = static_cast<std::size_t>(it->position() + it->length());
+  }
+  out += text.substr(last);
+  return out;
+}
 
 inline RuntimeConfig deterministic_config(
     std::map<std::string, std::string> settings = {}) {
@@ -47,43 +71,96 @@ inline RuntimeConfig deterministic_config(
   return load_config(sources);
 }
 
+// The runtime over a memory backend that outlives it: restart() is a real
+// restart (a new Runtime over the same store, then recover()), and a crash
+// the deterministic executor simulates stops the run until the test
+// restarts.
 struct World {
   explicit World(std::uint64_t seed = 1,
                  std::map<std::string, std::string> settings = {},
-                 const std::function<void(Runtime&)>& extra = {})
+                 std::function<void(Runtime&)> extra = {},
+                 std::function<void(CommitPoint)> commit_hook = {})
       : executor(seed),
-        rt(deterministic_config(std::move(settings)), executor, nullptr, &log) {
-    rt.install(commerce::order::context());
-    rt.install(commerce::notifications::context(gateway));
-    if (extra) extra(rt);
+        config(deterministic_config(std::move(settings))),
+        extra_(std::move(extra)),
+        backend(make_memory_backend(MemoryBackendOptions{
+            false, config.dedup_window, std::move(commit_hook)})) {
+    start();
   }
 
-  // An order placed by `user` for `cents`.
+  Runtime& rt() { return *runtime_; }
+
+  // Drops the runtime (everything volatile: queues, lanes, timers, agent
+  // caches) and starts a new one over the same backend.
+  void restart() {
+    runtime_.reset();
+    crashed = false;
+    ++restarts;
+    start();
+  }
+
+  // Runs until idle and keeps jumping to the next timer; after a simulated
+  // crash restarts and goes on, until a run ends without one.
+  void run_all() {
+    executor.run_all();
+    while (crashed) {
+      restart();
+      executor.run_all();
+    }
+  }
+
+  // An order placed by `user` for `cents`.  // An order placed by `user` for
+  // `cents`.
   Order order(const std::string& id, const std::string& user,
               std::int64_t cents = 1000) {
-    Order o = Order::at(rt, OrderId::from_raw(id));
+    Order o = Order::at(rt(), OrderId::from_raw(id));
     o.place(UserId::from_raw(user), Money{cents, "EUR"});
     return o;
   }
 
   std::vector<std::string> inbox(const std::string& owner) {
-    return commerce::notifications::Inbox::at(rt, owner).messages();
+    return commerce::notifications::Inbox::at(rt(), owner).messages();
   }
 
   std::uint64_t sub_metric(const std::string& subscription,
                            const std::string& counter) {
-    return rt.metrics_json()["subscriptions"][subscription][counter]
+    return rt()
+        .metrics_json()["subscriptions"][subscription][counter]
         .get<std::uint64_t>();
   }
   std::uint64_t type_metric(const std::string& type,
                             const std::string& counter) {
-    return rt.metrics_json()["eventTypes"][type][counter].get<std::uint64_t>();
+    return rt()
+        .metrics_json()["eventTypes"][type][counter]
+        .get<std::uint64_t>();
   }
 
   DeterministicExecutor executor;
+  RuntimeConfig config;
   MemoryLogSink log;
   SwitchableGateway gateway;
-  Runtime rt;
+  bool crashed = false;
+  int restarts = 0;
+
+ private:
+  void start() {
+    runtime_ = std::make_unique<Runtime>(config, executor, backend, &log);
+    runtime_->install(commerce::order::context());
+    runtime_->install(commerce::notifications::context(gateway));
+    if (extra_) extra_(*runtime_);
+    // The first start leaves recovery to the first host call, so a test can
+    // still install contexts; a restart recovers at once.
+    if (restarts > 0) runtime_->recover();
+    executor.on_crash([this] { crashed = true; });
+  }
+
+  std::function<void(Runtime&)> extra_;
+
+ public:
+  std::shared_ptr<Backend> backend;
+
+ private:
+  std::unique_ptr<Runtime> runtime_;
 };
 
 inline constexpr const char* kDomestic =

@@ -60,13 +60,15 @@ class AgentKindBase {
       const nlohmann::json& encoded, std::int64_t state_version) const = 0;
 
   // The runtime's side: a new instance, and one message run on a held
-  // instance of this kind. run_message reports a fault (an unknown handler,
-  // malformed arguments, a failing body) and never throws.
-  virtual std::unique_ptr<AgentInstanceBase> make_instance(
+  // instance of this kind. run_message never throws: it returns the fault
+  // (an unknown handler, malformed arguments, a failing body or commit), or
+  // nullopt once the message's invocation committed.
+  virtual std::shared_ptr<AgentInstanceBase> make_instance(
       Runtime& rt, Executor& executor, std::string key,
       InvocationSite site) const = 0;
-  virtual void run_message(Runtime& rt, AgentInstanceBase& agent,
-                           const AgentMessage& message) const = 0;
+  virtual std::optional<std::string> run_message(
+      Runtime& rt, AgentInstanceBase& agent,
+      const AgentMessage& message) const = 0;
 
  private:
   std::string context_;
@@ -123,10 +125,12 @@ class AgentInstanceBase : public Actor {
   void release();
   // Queues a message; runs later on the executor.
   void post(AgentMessage message);
+  // Runs the oldest message. A fault in it becomes a retry or a dead
+  // message (detail::run_message); nothing escapes.
   void run() override;
-  // Simulated crash: the mailbox is volatile. Returns how many messages it
-  // held.
-  std::size_t drop_mailbox();
+  // Nothing runs, is queued or waits in the mailbox: the runtime may drop
+  // the instance from its cache (the state is in the store).
+  bool idle();
 
  private:
   Runtime& runtime_;
@@ -151,19 +155,26 @@ class AgentInstance final : public AgentInstanceBase {
 
 namespace detail {
 // Runtime services the agent templates need; defined in runtime.cpp.
-AgentInstanceBase& find_agent(Runtime& rt, const AgentKindBase& kind,
-                              std::string_view key);
+std::shared_ptr<AgentInstanceBase> find_agent(Runtime& rt,
+                                              const AgentKindBase& kind,
+                                              std::string_view key);
 std::shared_ptr<const void> load_agent_state(Runtime& rt,
                                              const AgentInstanceBase& agent);
 void commit_agent(Runtime& rt, Invocation& tx, AgentInstanceBase& agent,
                   std::shared_ptr<const void> state);
+// Runs one message on a held agent: skips a message already consumed, and
+// turns a fault into a retry (with backoff) or a dead message.
+void run_message(Runtime& rt, AgentInstanceBase& agent, AgentMessage& message);
 // Reports the fault and discards what the invocation staged.
 void abort_invocation(Runtime& rt, Invocation& tx, std::string_view message);
 // Reports a message naming a handler its agent's kind does not have.
 void report_unknown_handler(Runtime& rt, const AgentInstanceBase& agent,
                             const AgentMessage& message);
 void check_handler_fault_injection(Runtime& rt, Invocation& tx);
-void note_host_call(Runtime& rt);
+// Before a host call named `call`: refuses it after shutdown, and runs
+// recovery if the host has not.
+void note_host_call(Runtime& rt, std::string_view call);
+void note_state_read(Runtime& rt);
 // Refuses a kind built from an incomplete spec; `what` says what is wrong.
 [[noreturn]] void bad_agent_kind(const AgentKindBase& kind,
                                  std::string_view what);
@@ -226,14 +237,15 @@ class AgentKind final : public AgentKindBase {
     return std::make_shared<const State>(decode_(encoded, state_version));
   }
 
-  std::unique_ptr<AgentInstanceBase> make_instance(
+  std::shared_ptr<AgentInstanceBase> make_instance(
       Runtime& rt, Executor& executor, std::string key,
       InvocationSite site) const override {
-    return std::make_unique<AgentInstance<State>>(rt, executor, *this,
+    return std::make_shared<AgentInstance<State>>(rt, executor, *this,
                                                   std::move(key), site);
   }
-  void run_message(Runtime& rt, AgentInstanceBase& agent,
-                   const AgentMessage& message) const override;
+  std::optional<std::string> run_message(
+      Runtime& rt, AgentInstanceBase& agent,
+      const AgentMessage& message) const override;
 
  private:
   State (*initial_)();
@@ -246,9 +258,11 @@ class AgentKind final : public AgentKindBase {
 namespace detail {
 
 template <class State>
-AgentInstance<State>& instance(Runtime& rt, const AgentKind<State>& kind,
-                               std::string_view key) {
-  return static_cast<AgentInstance<State>&>(find_agent(rt, kind, key));
+std::shared_ptr<AgentInstance<State>> instance(Runtime& rt,
+                                               const AgentKind<State>& kind,
+                                               std::string_view key) {
+  return std::static_pointer_cast<AgentInstance<State>>(
+      find_agent(rt, kind, key));
 }
 
 template <class State>
@@ -264,14 +278,16 @@ const State& current_state(Runtime& rt, AgentInstance<State>& agent) {
 }
 
 // Runs one invocation on a held agent: a copy of the state is the working
-// set; it replaces the committed state only if the body and every invariant
-// succeed.
+// set; it replaces the committed state only if the body, every invariant
+// and the commit succeed. `consumed` is the message the invocation runs.
 template <class State, class Body>
 auto invoke(Runtime& rt, const AgentKind<State>& kind,
             AgentInstance<State>& agent, std::string_view handler,
-            const Cause& cause, Body& body) {
+            const Cause& cause, Body& body,
+            const MessageId* consumed = nullptr) {
   using R = std::invoke_result_t<Body&, Invocation&, State&>;
   Invocation tx(rt, agent.site(), handler, cause);
+  if (consumed != nullptr) tx.consume_message(*consumed);
   try {
     State working = current_state(rt, agent);
     auto finish = [&] {
@@ -281,8 +297,9 @@ auto invoke(Runtime& rt, const AgentKind<State>& kind,
       }
       check_handler_fault_injection(rt, tx);
       auto next = std::make_shared<const State>(std::move(working));
-      agent.state = next;
-      commit_agent(rt, tx, agent, std::move(next));
+      commit_agent(rt, tx, agent, next);
+      // The cache changes only once the store has the state.
+      agent.state = std::move(next);
     };
     if constexpr (std::is_void_v<R>) {
       body(tx, working);
@@ -303,30 +320,38 @@ auto invoke(Runtime& rt, const AgentKind<State>& kind,
 }  // namespace detail
 
 template <class State>
-void AgentKind<State>::run_message(Runtime& rt, AgentInstanceBase& base,
-                                   const AgentMessage& message) const {
+std::optional<std::string> AgentKind<State>::run_message(
+    Runtime& rt, AgentInstanceBase& base, const AgentMessage& message) const {
   auto& agent = static_cast<AgentInstance<State>&>(base);
   const MessageHandler<State>* h = handler(message.handler);
   if (h == nullptr) {
     detail::report_unknown_handler(rt, agent, message);
-    return;
+    return "agent " + qualified() + " has no message handler '" +
+           message.handler + "'";
   }
   auto body = [&](Invocation& tx, State& s) {
     h->run(tx, s, agent.key(), message.args);
   };
   try {
-    detail::invoke(rt, *this, agent, h->name, message.cause, body);
-  } catch (const HandlerFault&) {
-    // Already reported by invoke; a one-way message has no caller to tell.
+    detail::invoke(rt, *this, agent, h->name, message.cause, body, &message.id);
+  } catch (const HandlerFault& fault) {
+    // Already reported by invoke; the caller retries or dead-letters it.
+    return fault.fault();
+  } catch (const std::exception& e) {
+    return e.what();
   }
+  return std::nullopt;
 }
 
-// Holds an agent for the scope of a host call.
+// Holds an agent for the scope of a host call or a message run.
 class HeldAgent {
  public:
   explicit HeldAgent(AgentInstanceBase& agent) : agent_(agent) {
     agent_.acquire();
   }
+  // For a run that already holds it (the mailbox's): only releases.
+  struct Adopt {};
+  HeldAgent(AgentInstanceBase& agent, Adopt) : agent_(agent) {}
   ~HeldAgent() { agent_.release(); }
   HeldAgent(const HeldAgent&) = delete;
   HeldAgent& operator=(const HeldAgent&) = delete;
@@ -349,10 +374,10 @@ class AgentRef {
     if (detail::running_invocation() != nullptr) {
       detail::refuse_host_call(kind_->qualified() + "." + std::string(handler));
     }
-    detail::note_host_call(*rt_);
-    auto& agent = detail::instance(*rt_, *kind_, key_);
-    HeldAgent held(agent);
-    return detail::invoke(*rt_, *kind_, agent, handler, Cause{}, body);
+    detail::note_host_call(*rt_, handler);
+    auto agent = detail::instance(*rt_, *kind_, key_);
+    HeldAgent held(*agent);
+    return detail::invoke(*rt_, *kind_, *agent, handler, Cause{}, body);
   }
 
   // The committed state, read while holding the agent. Made from inside a
@@ -362,9 +387,12 @@ class AgentRef {
       detail::refuse_host_call("the state of " + kind_->qualified() + " " +
                                key_);
     }
-    auto& agent = detail::instance(*rt_, *kind_, key_);
-    HeldAgent held(agent);
-    return detail::current_state(*rt_, agent);
+    // A read of committed state runs no handler and queues nothing: it is
+    // allowed after shutdown too.
+    detail::note_state_read(*rt_);
+    auto agent = detail::instance(*rt_, *kind_, key_);
+    HeldAgent held(*agent);
+    return detail::current_state(*rt_, *agent);
   }
 
   const std::string& key() const { return key_; }

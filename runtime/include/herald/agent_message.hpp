@@ -11,7 +11,12 @@
 
 namespace herald {
 
+// Minted when the message is sent; the receiving agent's commit records it,
+// so a message re-posted after a restart runs once.
+using MessageId = EventId;
+
 struct AgentMessage {
+  MessageId id;
   std::string agent_kind;  // qualified: "chat.rooms.Room"
   std::string key;         // the target agent's key text
   std::string handler;     // "systemMessage"

@@ -1,16 +1,29 @@
 #pragma once
-// The storage seam. Everything the delivery contract must keep lives behind
-// it: agent state, each publishing context's outbox and log, each
-// subscription's cursor, dedup records and dead letters, and the Idempotency
-// keys. The delivery logic (fan-out, subscriptions, agents) talks only to
-// these interfaces, so a durable backend replaces the memory one without
-// touching it.
+// The storage seam, in two halves.
 //
-// Concurrency: a ContextLog is used by its context's fan-out actor and by
-// committing handlers; a SubscriptionStore by its subscription actor and by
-// the host's dead-letter calls. Implementations lock accordingly.
-#include <atomic>
+// The local store keeps what a handler's commit writes: agent state, each
+// publishing context's log (the log is the outbox: an event is stamped with
+// its eventId, per-publisher sequence and log position inside the commit
+// that emits it), dedup records, Idempotency keys and pending agent
+// messages. Commit is the only durable step; everything else the runtime
+// holds (queues, lanes, timers, agent caches) is rebuilt from the store by
+// Runtime::recover().
+//
+// The transport moves logged events to subscriptions and keeps what a
+// consumer acknowledges: per (subscription, publisher) the highest sequence
+// acknowledged (ack), the attempts of a delivery that faulted (nak) and the
+// dead letters (term). In the memory backend the fan-out actors and
+// subscription queues are the transport's moving part and the memory
+// backend holds its records; a broker transport keeps them in the broker.
+//
+// Publisher ids are strings everywhere the seam stores them: a restarted
+// runtime must find the same cursors and sequences.
+//
+// Concurrency: every method may be called from any worker thread;
+// implementations lock accordingly. Nothing here is called while a store
+// lock of the caller is held.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -26,20 +39,17 @@ namespace herald {
 
 class AgentKindBase;
 
-// A committed event not yet in its publisher's log. eventId is minted at
-// commit so that re-publishing the entry (an outbox relay retrying after a
-// crash) carries the same id and is stored once.
+// An emission staged by an invocation (or a host publish), completed into a
+// log entry by the commit that carries it.
 struct OutboxEvent {
   EventId event_id;
-  LogEntryPtr entry;  // type and payload; the log completes its envelope
-  PublisherIndex publisher = 0;
-  std::string_view publisher_id;  // interned by the runtime, stable
-  Instant emitted_at{};
+  LogEntryPtr entry;  // type and payload; the commit completes its envelope
+  std::string_view publisher_id;
   std::optional<EventId> causation;
   EventId correlation;  // nil: this event is the root of its cascade
   std::int64_t depth = 0;
   // The id came from outside the runtime (Runtime::publish with an id: an
-  // outbox relay, a bridge) and may repeat one already logged.
+  // outbox relay, a bridge) and may repeat one already logged (D6).
   bool supplied_id = false;
 };
 
@@ -51,50 +61,84 @@ struct DeadLetter {
   Instant first_attempt_at{};
   Instant last_attempt_at{};
   Instant dead_lettered_at{};
+  // A re-drive was asked for and has not committed yet: the letter stays
+  // until the re-driven delivery commits (the commit removes it), so a crash
+  // in between re-drives it again after the restart.
+  bool redriving = false;
 };
 
+// A delivery that faulted and waits for its next attempt (nak).
+struct PendingAttempt {
+  std::uint32_t attempts = 0;  // made so far
+  std::string last_error;
+  Instant first_attempt_at{};
+  Instant retry_at{};
+};
+
+// An agent message that faulted on its last attempt.
+struct DeadMessage {
+  AgentMessage message;
+  std::uint32_t attempts = 0;
+  std::string last_error;
+  Instant dead_lettered_at{};
+};
+
+// Each publishing context's log: positions are gap-free from 1, in commit
+// order; entries below the first retained position were truncated.
 class ContextLog {
  public:
   virtual ~ContextLog() = default;
-  // Outbox: committed events of this publishing context, in commit order.
-  virtual void append_outbox(std::vector<OutboxEvent>& events) = 0;
-  // Moves up to `max` outbox events into `out`, oldest first.
-  virtual void take_outbox(std::vector<OutboxEvent>& out, std::size_t max) = 0;
-  virtual std::size_t outbox_size() = 0;
-  // Appends to the log, completing the envelope with the publisher's next
-  // gap-free sequence. Returns nullptr if the eventId is already logged (D6).
-  // Ids minted at commit are fresh 122-bit random values handed over by the
-  // outbox exactly once, so only supplied ids need the duplicate check.
-  virtual LogEntryPtr append(OutboxEvent&& event) = 0;
-  // Drops the prefix of the log no subscription needs any more.
-  virtual void truncate() = 0;
-  // The retained log in append order (recovery re-drives from it).
-  virtual std::vector<LogEntryPtr> entries() = 0;
+  // Appends up to `max` entries with a position above `after` to `out`.
+  virtual void read(std::int64_t after, std::size_t max,
+                    std::vector<LogEntryPtr>& out) = 0;
+  // Position of the last entry; 0 while the log is empty.
+  virtual std::int64_t head() = 0;
+  // Entries retained (not yet truncated).
+  virtual std::size_t size() = 0;
+  // Drops the entries at or below `position` emitted at or before
+  // `retain_until` (now minus the configured retention).
+  virtual void truncate(std::int64_t position, Instant retain_until) = 0;
 };
 
+// The transport's records for one subscription.
 class SubscriptionStore {
  public:
   virtual ~SubscriptionStore() = default;
-  // D6: has a delivery of this event committed here?
-  virtual bool recorded(PublisherIndex publisher, std::int64_t sequence,
-                        const EventId& id) = 0;
+  // D6: has a delivery of this event committed here? Exact: deliveries of
+  // one publisher commit in sequence order (D7).
+  virtual bool recorded(std::string_view publisher, std::int64_t sequence) = 0;
   // Highest sequence of `publisher` acknowledged (delivered, deduplicated or
   // dead-lettered) here; 0 if none.
-  virtual std::int64_t cursor(PublisherIndex publisher) = 0;
-  virtual void acknowledge(PublisherIndex publisher, std::int64_t sequence) = 0;
-  // Records the dead letter and moves the cursor past it.
+  virtual std::int64_t acknowledged(std::string_view publisher) = 0;
+  virtual void acknowledge(std::string_view publisher,
+                           std::int64_t sequence) = 0;
+  // nak: the attempt of the delivery at `position` faulted.
+  virtual void record_attempt(std::int64_t position,
+                              PendingAttempt attempt) = 0;
+  virtual std::optional<PendingAttempt> pending_attempt(
+      std::int64_t position) = 0;
+  // term: records the dead letter, settles its sequence and clears its
+  // pending attempt.
   virtual void dead_letter(DeadLetter letter) = 0;
+  // Oldest first.
   virtual std::vector<DeadLetter> dead_letters() = 0;
-  // Removes and returns the dead letter for `id`, for a re-drive.
-  virtual std::optional<DeadLetter> take_dead_letter(const EventId& id) = 0;
+  virtual std::size_t dead_letter_count() = 0;
+  virtual std::optional<DeadLetter> find_dead_letter(const EventId& id) = 0;
+  // Marks the letter as being re-driven; false if there is none (or it is
+  // already being re-driven).
+  virtual bool mark_redriving(const EventId& id) = 0;
+  // Clears the mark of a re-drive that faulted again (its new attempts
+  // went back to the letter).
+  virtual void update_dead_letter(DeadLetter letter) = 0;
 };
 
 // One atomic unit: a handler's effects and, for a delivery, its dedup record
-// (D1, D6).
+// (D1, D6). Backend::commit applies all of it or nothing.
 struct CommitRecord {
   struct StateWrite {
-    // The kind encodes the state for a backend that stores it as JSON
-    // (AgentKindBase::encode_state, state_version).
+    // The kind encodes the state for a backend that stores it encoded
+    // (AgentKindBase::encode_state, state_version); the memory backend keeps
+    // the immutable value itself.
     const AgentKindBase* kind = nullptr;
     std::string_view agent_kind;  // kind->qualified()
     std::string_view key;
@@ -102,9 +146,11 @@ struct CommitRecord {
   };
   struct DedupRecord {
     SubscriptionStore* store;
-    PublisherIndex publisher;
+    std::string_view publisher;
     std::int64_t sequence;
+    std::int64_t position;
     EventId event_id;
+    bool redrive = false;  // removes the dead letter of event_id
   };
   struct IdempotencyWrite {
     std::string key;
@@ -113,41 +159,80 @@ struct CommitRecord {
 
   std::optional<StateWrite> state;
   std::optional<DedupRecord> dedup;
+  // The pending agent message this invocation ran (removed, and its id
+  // recorded for the agent's dedup).
+  std::optional<MessageId> consumed_message;
   std::string_view idempotency_scope;
   std::vector<IdempotencyWrite> idempotency;
-  ContextLog* outbox_log = nullptr;
-  std::vector<OutboxEvent> outbox;
-  // One-way agent messages the invocation sent, in send order. commit()
-  // leaves them in place: the runtime posts them to their agents' mailboxes
-  // once commit returns. A durable backend stores them in the same write, so
-  // that a restart can post those not yet run; the memory backend does not.
+  // Emissions, stamped by commit: eventId kept, sequence and log position
+  // assigned, emittedAt = `now`.
+  ContextLog* log = nullptr;
+  std::vector<OutboxEvent> events;
+  Instant now{};
+  // One-way agent messages the invocation sent, in send order, with their
+  // ids: stored as pending until the receiving agent's commit consumes them.
   std::vector<AgentMessage> messages;
+
+  // Set by commit: emissions dropped because their supplied eventId was
+  // already logged (D6).
+  std::size_t duplicates = 0;
+};
+
+// Where a test injects a crash or a failure into a commit.
+enum class CommitPoint {
+  before_apply,  // nothing of the record is applied yet
+  after_apply,   // all of it is applied, commit has not returned
 };
 
 class Backend {
  public:
   virtual ~Backend() = default;
   virtual std::string_view name() const = 0;
+
+  // Local store.
   virtual ContextLog& context_log(std::string_view context) = 0;
-  virtual SubscriptionStore& subscription_store(
-      std::string_view subscription) = 0;
   // nullptr if the agent has no committed state yet. A backend that stores
-  // JSON decodes it with kind.decode_state.
+  // encoded state decodes it with kind.decode_state.
   virtual std::shared_ptr<const void> load_agent_state(
       const AgentKindBase& kind, std::string_view key) = 0;
   virtual bool idempotency_seen(std::string_view scope, std::string_view key,
                                 Instant now) = 0;
+  // May throw: nothing of the record is applied then (a retryable fault).
+  // On return the record's events are logged and its messages pending.
   virtual void commit(CommitRecord& record) = 0;
+  // Messages committed and not yet consumed, in commit order.
+  virtual std::vector<AgentMessage> pending_messages() = 0;
+  // False once a commit consumed the message (or it was dead-lettered): a
+  // second copy of it is not run (the agent's dedup by message id).
+  virtual bool message_pending(const MessageId& id) = 0;
+  // A message that faulted: its attempts so far (0 if none recorded).
+  virtual std::uint32_t message_attempts(const MessageId& id) = 0;
+  virtual void record_message_attempt(const MessageId& id,
+                                      std::uint32_t attempts) = 0;
+  // Removes the pending message and keeps it as dead.
+  virtual void dead_message(DeadMessage message) = 0;
+  virtual std::vector<DeadMessage> dead_messages() = 0;
+  // Drops expired Idempotency keys and dedup ids; returns how many.
+  virtual std::size_t purge_expired(Instant now) = 0;
+
+  // Transport.
+  virtual SubscriptionStore& subscription_store(
+      std::string_view subscription) = 0;
 };
 
 struct MemoryBackendOptions {
   bool concurrent = true;  // false: one thread only, no locking
-  std::size_t event_id_window = 1 << 16;
+  // How long a supplied eventId stays known after it was logged: a
+  // re-publish within it is stored once (D6).
+  Duration dedup_window = std::chrono::hours(24);
+  // Called at each CommitPoint of every commit (tests: throw to crash or
+  // fail the commit there).
+  std::function<void(CommitPoint)> commit_hook;
 };
 
-// Nothing durable. Under the deterministic executor's simulated crash it
-// plays the durable store: it keeps everything while the runtime's volatile
-// state (queues, timers, agent caches and mailboxes) is dropped.
+// Nothing durable beyond the process: a restart is a new Runtime over the
+// same backend object, which plays the durable store (tests, the
+// conformance suite).
 std::unique_ptr<Backend> make_memory_backend(MemoryBackendOptions options);
 
 }  // namespace herald

@@ -62,12 +62,35 @@ class ReentrantCallError : public Error {
   using Error::Error;
 };
 
+// Idempotency.seen of a key that another running invocation of the same
+// scope checked and may be acting on: the handler aborts, and a delivery or
+// message retries it once the other has committed or aborted.
+class IdempotencyConflict : public Error {
+ public:
+  using Error::Error;
+};
+
+// The backend could not commit: nothing of the invocation is applied, and a
+// delivery or message retries it.
+class CommitError : public Error {
+ public:
+  using Error::Error;
+};
+
+// A host call made after Runtime::shutdown.
+class ShutdownError : public Error {
+ public:
+  using Error::Error;
+};
+
 // What a host call sees when the handler it called faulted: the handler's
 // qualified name and the fault message. Nothing of the invocation committed.
 class HandlerFault : public Error {
  public:
   HandlerFault(std::string handler, std::string message)
-      : Error(handler + ": " + message), handler_(std::move(handler)), message_(std::move(message)) {}
+      : Error(handler + ": " + message),
+        handler_(std::move(handler)),
+        message_(std::move(message)) {}
   const std::string& handler() const { return handler_; }
   const std::string& fault() const { return message_; }
 

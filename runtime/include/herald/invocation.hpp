@@ -16,6 +16,7 @@
 // here and commit together when the handler returns normally (D1); an
 // exception discards them.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <typeinfo>
@@ -41,7 +42,6 @@ struct InvocationSite {
   std::string_view context;
   ContextRuntime* context_runtime = nullptr;
   ContextLog* log = nullptr;
-  PublisherIndex publisher = 0;
   std::string_view
       publisher_id;        // "commerce.order.Order/o-17" or a service name
   std::string_view owner;  // agent kind or service, qualified
@@ -141,6 +141,9 @@ class Invocation {
   void send(const AgentKindBase& kind, std::string key,
             std::string_view handler, nlohmann::json args);
 
+  // The pending agent message this invocation runs: its commit consumes it.
+  void consume_message(const MessageId& id) { consumed_ = id; }
+
   // The host's implementation of a user capability that this invocation's
   // context declared with Context::capability. Throws RegistrationError if
   // it declared none of that name and type.
@@ -166,6 +169,10 @@ class Invocation {
   std::vector<OutboxEvent> events_;
   std::vector<AgentMessage> messages_;
   std::vector<CommitRecord::IdempotencyWrite> remembered_;
+  std::optional<MessageId> consumed_;
+  // Idempotency keys this invocation reserved (scope/key), released when it
+  // ends.
+  std::vector<std::string> reserved_;
   Invocation* enclosing_;  // what ran on this thread before, normally nothing
 };
 

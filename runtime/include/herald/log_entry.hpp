@@ -13,15 +13,16 @@
 
 namespace herald {
 
-using PublisherIndex = std::uint32_t;
-
 struct LogEntry {
-  EventEnvelope envelope;  // completed when the event enters its publisher's log
+  // Completed by the commit that logs the event; publisherId then points
+  // into the store's own copy of the publisher id.
+  EventEnvelope envelope;
   const EventType* type = nullptr;
   const void* payload = nullptr;  // points into the same allocation
-  PublisherIndex publisher = 0;
-  // Subscriptions that still owe an acknowledgement or dead letter; the log
-  // may drop the entry once it is zero.
+  std::int64_t position = 0;      // in its publishing context's log, from 1
+  // Subscriptions of this runtime that still owe an acknowledgement or dead
+  // letter (volatile: recovery recounts it); the log may drop the entry once
+  // it is zero.
   std::atomic<std::int32_t> pending{0};
 };
 using LogEntryPtr = std::shared_ptr<LogEntry>;
@@ -50,10 +51,13 @@ struct EntryAllocator {
   template <class U>
   EntryAllocator(const EntryAllocator<U>&) noexcept {}
   T* allocate(std::size_t n) {
-    static_assert(alignof(T) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__, "over-aligned events need std::allocator");
+    static_assert(alignof(T) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__,
+                  "over-aligned events need std::allocator");
     return static_cast<T*>(entry_allocate(n * sizeof(T)));
   }
-  void deallocate(T* p, std::size_t n) noexcept { entry_deallocate(p, n * sizeof(T)); }
+  void deallocate(T* p, std::size_t n) noexcept {
+    entry_deallocate(p, n * sizeof(T));
+  }
   template <class U>
   bool operator==(const EntryAllocator<U>&) const noexcept {
     return true;
@@ -63,7 +67,8 @@ struct EntryAllocator {
 template <class T, class... Args>
 std::shared_ptr<T> make_entry(Args&&... args) {
   if constexpr (alignof(T) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__) {
-    return std::allocate_shared<T>(EntryAllocator<T>{}, std::forward<Args>(args)...);
+    return std::allocate_shared<T>(EntryAllocator<T>{},
+                                   std::forward<Args>(args)...);
   } else {
     return std::make_shared<T>(std::forward<Args>(args)...);
   }
@@ -81,7 +86,9 @@ struct AnyEvent {
   const EventType& type() const { return *entry->type; }
   template <class E>
   const E* get() const {
-    return entry->type == &event_type<E>() ? static_cast<const E*>(entry->payload) : nullptr;
+    return entry->type == &event_type<E>()
+               ? static_cast<const E*>(entry->payload)
+               : nullptr;
   }
 };
 

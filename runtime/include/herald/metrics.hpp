@@ -19,7 +19,9 @@ namespace herald {
 // enough and keeps the delivery path free of locked instructions.
 class SingleWriterCounter {
  public:
-  void add(std::uint64_t n = 1) { v_.store(v_.load(std::memory_order_relaxed) + n, std::memory_order_relaxed); }
+  void add(std::uint64_t n = 1) {
+    v_.store(v_.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+  }
   std::uint64_t get() const { return v_.load(std::memory_order_relaxed); }
 
  private:
@@ -39,13 +41,15 @@ class SharedCounter {
 class LatencyHistogram {
  public:
   // Upper bounds in seconds, Prometheus style (the last bucket is +Inf).
-  static constexpr std::array<double, 16> kBounds = {1e-6,   5e-6,  1e-5, 2.5e-5, 5e-5, 1e-4, 2.5e-4, 5e-4,
-                                                     1e-3,   5e-3,  1e-2, 5e-2,   1e-1, 1.0,  10.0,   60.0};
+  static constexpr std::array<double, 16> kBounds = {
+      1e-6, 5e-6, 1e-5, 2.5e-5, 5e-5, 1e-4, 2.5e-4, 5e-4,
+      1e-3, 5e-3, 1e-2, 5e-2,   1e-1, 1.0,  10.0,   60.0};
   // The same bounds in nanoseconds, compared on the delivery path.
   static constexpr std::array<std::int64_t, 16> kBoundsNs = {
-      1'000,         5'000,          10'000,         25'000,         50'000,         100'000,
-      250'000,       500'000,        1'000'000,      5'000'000,      10'000'000,     50'000'000,
-      100'000'000,   1'000'000'000,  10'000'000'000, 60'000'000'000};
+      1'000,       5'000,         10'000,         25'000,
+      50'000,      100'000,       250'000,        500'000,
+      1'000'000,   5'000'000,     10'000'000,     50'000'000,
+      100'000'000, 1'000'000'000, 10'000'000'000, 60'000'000'000};
   void record(Duration d);  // single writer
   struct Snapshot {
     std::array<std::uint64_t, kBounds.size() + 1> counts{};  // not cumulative
@@ -63,21 +67,23 @@ class LatencyHistogram {
 
 struct EventTypeMetrics {
   std::string event_type;
-  SharedCounter emitted;        // Events.emit calls, aborted ones included
+  SharedCounter emitted;         // Events.emit calls, aborted ones included
   SingleWriterCounter released;  // entered the publisher's log (fan-out)
-  SingleWriterCounter duplicate_publishes;  // same eventId published again (fan-out)
-  SharedCounter aborted;        // emissions discarded by an aborted handler
+  SharedCounter
+      duplicate_publishes;  // same eventId published again (at commit)
+  SharedCounter aborted;    // emissions discarded by an aborted handler
 };
 
 struct SubscriptionMetrics {
   std::string subscription;
   std::string event_type;
-  SingleWriterCounter filtered;      // fan-out: pattern or via did not match
-  SingleWriterCounter delivered;     // handler committed
-  SingleWriterCounter deduplicated;  // recorded eventId redelivered: acknowledged, not run
-  SingleWriterCounter retried;       // retries scheduled
+  SingleWriterCounter filtered;   // fan-out: pattern or via did not match
+  SingleWriterCounter delivered;  // handler committed
+  SingleWriterCounter
+      deduplicated;  // recorded eventId redelivered: acknowledged, not run
+  SingleWriterCounter retried;  // retries scheduled
   SingleWriterCounter dead_lettered;
-  SingleWriterCounter aborted;       // delivery attempts that faulted
+  SingleWriterCounter aborted;  // delivery attempts that faulted
   // Lag = enqueued + redriven - finished: deliveries queued and not yet
   // acknowledged or dead-lettered. Split by writer so that none of them
   // needs a locked instruction: the fan-out enqueues, the host re-drives,
@@ -93,13 +99,14 @@ struct SubscriptionMetrics {
     const std::uint64_t in = enqueued.get() + redriven.get();
     return in > done ? in - done : 0;
   }
-  LatencyHistogram latency;          // commit -> delivery
+  LatencyHistogram latency;  // commit -> delivery
 };
 
 class Metrics {
  public:
   EventTypeMetrics& event_type(const std::string& name);
-  SubscriptionMetrics& subscription(const std::string& name, const std::string& event_type);
+  SubscriptionMetrics& subscription(const std::string& name,
+                                    const std::string& event_type);
 
   nlohmann::json snapshot_json() const;
   std::string snapshot_prometheus() const;

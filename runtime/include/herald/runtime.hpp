@@ -5,8 +5,12 @@
 //   herald::Runtime rt(config, executor);
 //   rt.install(commerce::order::context());
 //   rt.install(commerce::notifications::context(notifier));
+//   rt.recover();  // re-drives what the store says is unfinished
 //   commerce::order::Order::at(rt, id).markPaid(InternalCaller{}, authId);
 //   executor.run_until_idle();
+//
+// A restart is a new Runtime over the same backend: install the same
+// contexts, then recover().
 #include <atomic>
 #include <deque>
 #include <map>
@@ -37,24 +41,27 @@ class FanoutActor;
 class SubscriptionActor;
 struct ContextRuntime;
 
-// What a simulated crash and restart did (deterministic executor only).
+// What Runtime::recover() found in the store and re-drove.
 struct RecoveryReport {
-  std::size_t crashes = 0;
-  // Lost: one-way agent messages waiting in mailboxes (volatile, not in the
-  // outbox of the memory backend).
-  std::size_t agent_messages_lost = 0;
-  // Kept and re-driven: log entries past a subscription's cursor.
+  bool ran = false;
+  // Log entries a subscription had not acknowledged, queued again.
   std::size_t deliveries_redriven = 0;
-  // Kept: committed events still in an outbox, released after the restart.
-  std::size_t outbox_events_pending = 0;
+  // Of those, deliveries that had faulted: their stored attempt count goes
+  // on, and their retry timer is set again.
+  std::size_t retries_resumed = 0;
+  // Dead letters whose re-drive had not committed.
+  std::size_t redrives_resumed = 0;
+  // Committed agent messages not yet consumed, posted again.
+  std::size_t messages_reposted = 0;
 };
 
 class Runtime {
  public:
   // `backend` defaults to the one named by config.backend_kind; `log_sink` to
-  // stderr. The executor and the sink must outlive the runtime.
+  // stderr. The executor and the sink must outlive the runtime; the backend
+  // may outlive it (a restart is a new Runtime over the same backend).
   Runtime(RuntimeConfig config, Executor& executor,
-          std::unique_ptr<Backend> backend = nullptr,
+          std::shared_ptr<Backend> backend = nullptr,
           LogSink* log_sink = nullptr);
   ~Runtime();
   Runtime(const Runtime&) = delete;
@@ -68,6 +75,14 @@ class Runtime {
   // Installs contexts that may send messages to each other's agents: their
   // agent dependencies are checked against the batch and what is installed.
   void install(std::vector<Context> contexts);
+
+  // Rebuilds from the store, once every context is installed: the fan-out
+  // positions, every delivery a subscription has not acknowledged (with its
+  // attempt count and retry time), every re-drive that had not committed
+  // and every agent message not yet consumed. The first host call or
+  // publish runs it if the host did not. Throws RegistrationError if the
+  // store has work for a subscription or agent kind that is not installed.
+  void recover();
 
   template <class State>
   AgentRef<State> agent(const AgentKind<State>& kind, std::string key) {
@@ -92,20 +107,29 @@ class Runtime {
   std::vector<DeadLetter> dead_letters(std::string_view subscription);
   std::vector<DeadLetter> dead_letters();
   // Delivers the dead-lettered event to its subscription again, with a fresh
-  // set of attempts. False if there is no such dead letter.
+  // set of attempts. The letter stays (marked) until the re-driven delivery
+  // commits. False if there is no such dead letter or it is being re-driven.
   bool redrive(std::string_view subscription, const EventId& event_id);
   std::size_t redrive_all(std::string_view subscription);
+  // Agent messages that faulted on every attempt, oldest first.
+  std::vector<DeadMessage> dead_messages();
   nlohmann::json dead_letter_json(const DeadLetter& letter) const;
 
   // Subscription names of an event type in delivery order (D11).
   std::vector<std::string> subscriptions_of(const EventType& type) const;
 
+  // Agent instances held in the runtime's cache (agents.max_cached bounds
+  // it per kind).
+  std::size_t cached_agents();
+
   nlohmann::json metrics_json() const;
   std::string metrics_prometheus() const;
 
   // Drains in-flight work on the threaded executor and writes the metrics
-  // snapshot to metrics.output if configured.
+  // snapshot to metrics.output if configured. Afterwards host calls and
+  // publishes throw herald::Error: nothing is accepted that will not run.
   void shutdown();
+  bool stopped() const { return stopped_.load(); }
 
   const RuntimeConfig& config() const { return config_; }
   Executor& executor() { return executor_; }
@@ -123,22 +147,25 @@ class Runtime {
   friend class Random;
   friend class FanoutActor;
   friend class SubscriptionActor;
-  friend AgentInstanceBase& detail::find_agent(Runtime&, const AgentKindBase&,
-                                               std::string_view);
+  friend std::shared_ptr<AgentInstanceBase> detail::find_agent(
+      Runtime&, const AgentKindBase&, std::string_view);
   friend std::shared_ptr<const void> detail::load_agent_state(
       Runtime&, const AgentInstanceBase&);
   friend void detail::commit_agent(Runtime&, Invocation&, AgentInstanceBase&,
                                    std::shared_ptr<const void>);
   friend void detail::abort_invocation(Runtime&, Invocation&, std::string_view);
   friend void detail::check_handler_fault_injection(Runtime&, Invocation&);
-  friend void detail::note_host_call(Runtime&);
+  friend void detail::note_host_call(Runtime&, std::string_view);
+  friend void detail::note_state_read(Runtime&);
+  friend void detail::run_message(Runtime&, AgentInstanceBase&, AgentMessage&);
   friend const InvocationSite& detail::service_site(Runtime&, std::string_view);
   friend void detail::commit_service(Runtime&, Invocation&);
 
   struct AgentTable {
     std::mutex mutex;
-    std::unordered_map<std::string, std::unique_ptr<AgentInstanceBase>>
+    std::unordered_map<std::string, std::shared_ptr<AgentInstanceBase>>
         instances;
+    std::size_t sweep_at = 0;  // see evict_idle
   };
 
   // Checks what install must refuse before anything of `batch` is
@@ -148,24 +175,49 @@ class Runtime {
       const std::vector<Context>& batch) const;
   void install_one(Context& ctx,
                    std::vector<const AgentKindBase*> message_targets);
-  void post_messages(std::vector<AgentMessage>& messages);
+  // After a commit: nothing here throws (a message that cannot be posted
+  // stays pending in the store and is posted by the next recovery).
+  void post_messages(std::vector<AgentMessage>& messages) noexcept;
+  void post_message(AgentMessage message);
+  void post_messages_later(AgentMessage& message) noexcept;
+  void contain_message_fault(const AgentMessage& message,
+                             std::string_view what) noexcept;
+  void recover_from_store();
+  SubscriptionActor& subscription(std::string_view name);
   ContextRuntime& context(std::string_view name);
-  PublisherIndex intern_publisher(std::string_view publisher_id,
-                                  std::string_view* stable);
+  // A copy of `publisher_id` that lives as long as the runtime.
+  std::string_view intern_publisher(std::string_view publisher_id);
+  // Commits what tx staged with `record`; throws (nothing committed) if the
+  // backend fails. After it returns nothing throws.
   void commit(Invocation& tx, CommitRecord& record);
   // Discards what tx staged and writes `fault_line` (at warn).
-  void abort(Invocation& tx, nlohmann::json fault_line);
+  void abort(Invocation& tx, nlohmann::json fault_line) noexcept;
   void check_emit_limits(const EventType& type, const void* payload,
                          std::string_view emitter);
-  void restart_after_crash();
+  void ensure_recovered();
+  void check_open(std::string_view call) const;
+  // Capped exponential backoff with jitter for the next attempt.
+  Duration retry_delay(std::uint32_t attempt);
+  // Bounded memory: drops idle agent instances past agents.max_cached.
+  void evict_idle(AgentTable& table);
+  // Amortised purge of expired Idempotency keys and dedup ids.
+  void maybe_purge();
+  MessageId mint_id();
+  // Idempotency reservations of running invocations (scope/key -> owner).
+  bool reserve_idempotency(Invocation& tx, const std::string& key);
+  void release_reservations(const Invocation& tx) noexcept;
 
   RuntimeConfig config_;
   Executor& executor_;
-  std::unique_ptr<Backend> backend_;
+  std::shared_ptr<Backend> backend_;
   std::unique_ptr<LogSink> owned_sink_;
   RuntimeLog log_;
+  std::string node_id_;  // on every log line
   Metrics metrics_;
   std::atomic<bool> sealed_{false};
+  std::atomic<bool> stopped_{false};
+  std::once_flag recovered_;
+  std::atomic<std::uint64_t> commits_{0};
 
   std::map<std::string, std::unique_ptr<ContextRuntime>, std::less<>> contexts_;
   // Event type index -> owning context (nullptr: not owned by an installed
@@ -183,8 +235,11 @@ class Runtime {
   std::mutex agents_mutex_;
 
   std::mutex publishers_mutex_;
-  std::unordered_map<std::string, PublisherIndex> publisher_index_;
-  std::deque<std::string> publisher_names_;  // deque: interned names never move
+  // Node-based: the interned names never move.
+  std::map<std::string, int, std::less<>> publisher_names_;
+
+  std::mutex reservations_mutex_;
+  std::unordered_map<std::string, const Invocation*> reservations_;
 
   RecoveryReport recovery_;
 };

@@ -41,6 +41,7 @@ class ServiceRef {
       detail::refuse_host_call(std::string(site_->owner) + "." +
                                std::string(handler));
     }
+    detail::note_host_call(*rt_, site_->owner);
     Invocation tx(*rt_, *site_, handler, Cause{});
     try {
       if constexpr (std::is_void_v<R>) {
