@@ -1,0 +1,311 @@
+// Faults around the store never wedge an actor or a host call, Idempotency
+// check-then-act across invocations, and the runtime's memory stays bounded
+// (agent cache, log, expired keys).
+#include <doctest/doctest.h>
+
+#include "herald/id_source.hpp"
+#include "herald/service.hpp"
+#include "test_world.hpp"
+
+namespace herald::test {
+namespace {
+
+// Forwards to a subscription store, failing acknowledge() while told to.
+class FlakyStore final : public SubscriptionStore {
+ public:
+  explicit FlakyStore(SubscriptionStore& inner) : inner_(inner) {}
+  bool recorded(std::string_view p, std::int64_t s) override {
+    return inner_.recorded(p, s);
+  }
+  std::int64_t acknowledged(std::string_view p) override {
+    return inner_.acknowledged(p);
+  }
+  void acknowledge(std::string_view p, std::int64_t s) override {
+    if (fail_acks > 0) {
+      --fail_acks;
+      throw std::runtime_error("transport unavailable (injected)");
+    }
+    inner_.acknowledge(p, s);
+  }
+  void record_attempt(std::int64_t position, PendingAttempt a) override {
+    inner_.record_attempt(position, a);
+  }
+  std::optional<PendingAttempt> pending_attempt(
+      std::int64_t position) override {
+    return inner_.pending_attempt(position);
+  }
+  void dead_letter(DeadLetter letter) override {
+    inner_.dead_letter(std::move(letter));
+  }
+  std::vector<DeadLetter> dead_letters() override {
+    return inner_.dead_letters();
+  }
+  std::size_t dead_letter_count() override {
+    return inner_.dead_letter_count();
+  }
+  std::optional<DeadLetter> find_dead_letter(const EventId& id) override {
+    return inner_.find_dead_letter(id);
+  }
+  bool mark_redriving(const EventId& id) override {
+    return inner_.mark_redriving(id);
+  }
+  void update_dead_letter(DeadLetter letter) override {
+    inner_.update_dead_letter(std::move(letter));
+  }
+
+  SubscriptionStore& inner() { return inner_; }
+  int fail_acks = 0;
+
+ private:
+  SubscriptionStore& inner_;
+};
+
+// The memory backend with injectable faults: a failing agent-state load and
+// flaky acknowledgements. Commits of a delivery go to the inner store.
+class FaultyBackend final : public Backend {
+ public:
+  FaultyBackend()
+      : inner_(make_memory_backend({false, std::chrono::hours(24), {}})) {}
+  std::string_view name() const override { return "faulty"; }
+  ContextLog& context_log(std::string_view c) override {
+    return inner_->context_log(c);
+  }
+  std::shared_ptr<const void> load_agent_state(const AgentKindBase& kind,
+                                               std::string_view key) override {
+    if (fail_loads > 0) {
+      --fail_loads;
+      throw std::runtime_error("state unreadable (injected)");
+    }
+    return inner_->load_agent_state(kind, key);
+  }
+  bool idempotency_seen(std::string_view s, std::string_view k,
+                        Instant now) override {
+    return inner_->idempotency_seen(s, k, now);
+  }
+  void commit(CommitRecord& record) override {
+    if (record.dedup)
+      record.dedup->store =
+          &static_cast<FlakyStore*>(record.dedup->store)->inner();
+    inner_->commit(record);
+  }
+  std::vector<AgentMessage> pending_messages() override {
+    return inner_->pending_messages();
+  }
+  bool message_pending(const MessageId& id) override {
+    return inner_->message_pending(id);
+  }
+  std::uint32_t message_attempts(const MessageId& id) override {
+    return inner_->message_attempts(id);
+  }
+  void record_message_attempt(const MessageId& id, std::uint32_t n) override {
+    inner_->record_message_attempt(id, n);
+  }
+  void dead_message(DeadMessage m) override {
+    inner_->dead_message(std::move(m));
+  }
+  std::vector<DeadMessage> dead_messages() override {
+    return inner_->dead_messages();
+  }
+  std::size_t purge_expired(Instant now) override {
+    return inner_->purge_expired(now);
+  }
+  SubscriptionStore& subscription_store(std::string_view s) override {
+    auto& slot = stores_[std::string(s)];
+    if (!slot)
+      slot = std::make_unique<FlakyStore>(inner_->subscription_store(s));
+    return *slot;
+  }
+
+  int fail_loads = 0;
+  FlakyStore& store(const std::string& s) { return *stores_.at(s); }
+
+ private:
+  std::unique_ptr<Backend> inner_;
+  std::map<std::string, std::unique_ptr<FlakyStore>> stores_;
+};
+
+struct FaultyWorld {
+  FaultyWorld()
+      : executor(1),
+        backend(std::make_shared<FaultyBackend>()),
+        rt(deterministic_config({{"retry.base", "1s"}, {"retry.jitter", "0"}}),
+           executor, backend, &log) {
+    rt.install(commerce::order::context());
+    rt.install(commerce::notifications::context(gateway));
+  }
+  std::vector<std::string> inbox(const std::string& owner) {
+    return commerce::notifications::Inbox::at(rt, owner).messages();
+  }
+  DeterministicExecutor executor;
+  MemoryLogSink log;
+  SwitchableGateway gateway;
+  std::shared_ptr<FaultyBackend> backend;
+  Runtime rt;
+};
+
+}  // namespace
+
+TEST_CASE(
+    "Faults: an agent whose state load throws is released; the host call "
+    "faults and the next one runs") {
+  FaultyWorld w;
+  Order o = Order::at(w.rt, OrderId::from_raw("o-1"));
+  w.backend->fail_loads = 1;
+  CHECK_THROWS_WITH_AS(o.place(UserId::from_raw("u-1"), Money{5, "EUR"}),
+                       doctest::Contains("state unreadable (injected)"),
+                       HandlerFault);
+  // Not held any more: this would block forever otherwise.
+  o.place(UserId::from_raw("u-1"), Money{5, "EUR"});
+  o.markPaid(InternalCaller{}, AuthId::from_raw("a"));
+  w.executor.run_all();
+  CHECK(w.inbox("u-1") == std::vector<std::string>{"domestic o-1:5"});
+}
+
+TEST_CASE(
+    "Faults: a store fault after a delivery committed does not wedge the "
+    "subscription") {
+  FaultyWorld w;
+  w.rt.recover();
+  w.backend->store(kAudit).fail_acks = 1;
+  for (int i = 1; i <= 3; ++i) {
+    Order o = Order::at(w.rt, OrderId::from_raw(fmt::format("o-{}", i)));
+    o.place(UserId::from_raw("u-1"), Money{5, "EUR"});
+    o.markPaid(InternalCaller{}, AuthId::from_raw("a"));
+  }
+  w.executor.run_all();
+  // The first audit delivery committed, its ack failed: it was tried again,
+  // met its dedup record, and the publisher's later events followed.
+  CHECK(w.inbox("audit").size() == 3);
+  CHECK(w.log.lines("delivery.store_fault").size() == 1);
+  const auto m = w.rt.metrics_json()["subscriptions"][kAudit];
+  CHECK(m["deduplicated"] == 1);
+  CHECK(m["lag"] == 0);
+}
+
+TEST_CASE(
+    "Idempotency: seen reserves an absent key until the invocation ends") {
+  World w;
+  const InvocationSite& site =
+      detail::service_site(w.rt(), "commerce.order.Payments");
+  ServiceRef payments(w.rt(), "commerce.order.Payments");
+  SUBCASE(
+      "another invocation of the scope asking meanwhile faults instead of "
+      "acting too") {
+    payments.call("first", [&](Invocation& tx) {
+      CHECK_FALSE(tx.idempotency().seen("charge-1"));
+      Invocation other(w.rt(), site, "second", Cause{});
+      CHECK_THROWS_AS(other.idempotency().seen("charge-1"),
+                      IdempotencyConflict);
+      CHECK_FALSE(other.idempotency().seen("charge-2"));  // another key is free
+      tx.idempotency().remember("charge-1", std::chrono::hours(1));
+    });
+    // Committed: every later invocation sees it.
+    payments.call("third", [](Invocation& tx) {
+      CHECK(tx.idempotency().seen("charge-1"));
+    });
+  }
+  SUBCASE("an invocation that aborts releases its reservation") {
+    CHECK_THROWS_AS(
+        payments.call("first",
+                      [](Invocation& tx) {
+                        CHECK_FALSE(tx.idempotency().seen("charge-1"));
+                        tx.fail("gateway down");
+                      }),
+        HandlerFault);
+    payments.call("again", [](Invocation& tx) {
+      CHECK_FALSE(tx.idempotency().seen("charge-1"));
+    });
+  }
+}
+
+TEST_CASE(
+    "Bounded: idle agent instances past agents.max_cached are dropped; their "
+    "state stays") {
+  World w(1, {{"agents.max_cached", "8"}});
+  for (int i = 0; i < 100; ++i) w.order(fmt::format("o-{}", i), "u-1", i + 1);
+  w.run_all();
+  // Orders and the one Inbox: bounded by the cap (plus half of what a sweep
+  // keeps), not by the 100 orders.
+  CHECK(w.rt().cached_agents() <= 8 + 8 / 2 + 2);
+  CHECK(Order::at(w.rt(), OrderId::from_raw("o-3")).statusOf() ==
+        commerce::order::Status::Pending);
+  Order::at(w.rt(), OrderId::from_raw("o-3"))
+      .markPaid(InternalCaller{}, AuthId::from_raw("a"));
+  w.run_all();
+  CHECK(w.inbox("u-1") == std::vector<std::string>{"domestic o-3:4"});
+}
+
+TEST_CASE(
+    "Bounded: the log is truncated once every subscription settled an entry, "
+    "or kept for the retention") {
+  SUBCASE("no retention") {
+    World w;
+    for (int i = 0; i < 20; ++i)
+      w.order(fmt::format("o-{}", i), "u-1")
+          .markPaid(InternalCaller{}, AuthId::from_raw("a"));
+    w.run_all();
+    // The last fan-out run truncates what was settled before it.
+    w.order("o-last", "u-1").markPaid(InternalCaller{}, AuthId::from_raw("a"));
+    w.run_all();
+    auto& log = w.rt().backend().context_log("commerce.order");
+    CHECK(log.head() == 21);
+    CHECK(log.size() <= 1);
+  }
+  SUBCASE("with backend.log_retention") {
+    World w(1, {{"backend.log_retention", "1h"}});
+    for (int i = 0; i < 20; ++i)
+      w.order(fmt::format("o-{}", i), "u-1")
+          .markPaid(InternalCaller{}, AuthId::from_raw("a"));
+    w.run_all();
+    w.order("o-next", "u-1").markPaid(InternalCaller{}, AuthId::from_raw("a"));
+    w.run_all();
+    auto& log = w.rt().backend().context_log("commerce.order");
+    CHECK(log.size() == 21);  // kept for replay
+    w.executor.advance(std::chrono::hours(2));
+    w.order("o-last", "u-1").markPaid(InternalCaller{}, AuthId::from_raw("a"));
+    w.run_all();
+    CHECK(log.size() <= 1);
+  }
+}
+
+TEST_CASE(
+    "Bounded: expired Idempotency keys and supplied eventIds are purged") {
+  World w(1, {{"dedup.window", "1h"}});
+  ServiceRef payments(w.rt(), "commerce.order.Payments");
+  for (int i = 0; i < 50; ++i) {
+    payments.call("remember", [i](Invocation& tx) {
+      tx.idempotency().remember(fmt::format("k-{}", i),
+                                std::chrono::minutes(30));
+    });
+  }
+  PaymentConfirmed e{OrderId::from_raw("o-9"),
+                     UserId::from_raw("u-9"),
+                     Money{5, "EUR"},
+                     commerce::order::Region::Domestic,
+                     {}};
+  for (int i = 0; i < 10; ++i)
+    w.rt().publish("commerce.order", "relay", e, new_event_id());
+  CHECK(w.rt().backend().purge_expired(w.executor.now()) == 0);
+  w.executor.advance(std::chrono::hours(2));
+  CHECK(w.rt().backend().purge_expired(w.executor.now()) == 60);
+  CHECK(w.rt().backend().purge_expired(w.executor.now()) == 0);
+}
+
+TEST_CASE(
+    "Dead letters: redrive_all re-drives every letter once, in one pass") {
+  World w(1, {{"retry.max_attempts", "1"}});
+  w.gateway.always_fail = true;
+  for (int i = 0; i < 200; ++i)
+    w.order(fmt::format("o-{}", i), "intl-1")
+        .markPaid(InternalCaller{}, AuthId::from_raw("a"));
+  w.run_all();
+  REQUIRE(w.rt().dead_letters(kInternational).size() == 200);
+  w.gateway.always_fail = false;
+  CHECK(w.rt().redrive_all(kInternational) == 200);
+  CHECK(w.rt().redrive_all(kInternational) == 0);  // all being re-driven
+  w.run_all();
+  CHECK(w.rt().dead_letters(kInternational).empty());
+  CHECK(w.gateway.sent.size() == 200);
+}
+
+}  // namespace herald::test
