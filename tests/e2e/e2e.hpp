@@ -14,6 +14,7 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
+#include "canonical_ids.hpp"
 #include <herald/deterministic_executor.hpp>
 #include <herald/runtime.hpp>
 
@@ -65,25 +66,7 @@ std::string join(const std::vector<T>& items) {
   return fmt::format("[{}]", fmt::join(items, ", "));
 }
 
-// Event ids are random; each is named by the order it first appears in, so
-// a transcript shows which ids are equal and stays the same from run to run.
-inline std::string canonical_ids(const std::string& text) {
-  static const std::regex uuid(
-      "[0-9a-f]{8}-[0-9a-f]{4}-[47][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");
-  std::map<std::string, std::string> names;
-  std::string out;
-  std::size_t last = 0;
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), uuid);
-       it != std::sregex_iterator(); ++it) {
-    out += text.substr(last, static_cast<std::size_t>(it->position()) - last);
-    auto [name, fresh] =
-        names.try_emplace(it->str(), fmt::format("<id{}>", names.size() + 1));
-    out += name->second;
-    last = static_cast<std::size_t>(it->position() + it->length());
-  }
-  out += text.substr(last);
-  return out;
-}
+using herald::test_support::canonical_ids;
 
 class Transcript {
  public:

@@ -3,11 +3,11 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <regex>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "canonical_ids.hpp"
 #include "commerce/notifications.h"
 #include "commerce/order.h"
 #include "herald/deterministic_executor.hpp"
@@ -42,25 +42,7 @@ class SwitchableGateway final : public commerce::notifications::Gateway {
   std::vector<std::string> sent;
 };
 
-// Event ids are random; each is named by the order it first appears in
-// (<id1>, <id2>, ...), so two runs can be compared.
-inline std::string canonical_ids(const std::string& text) {
-  static const std::regex uuid(
-      "[0-9a-f]{8}-[0-9a-f]{4}-[47][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");
-  std::map<std::string, std::string> names;
-  std::string out;
-  std::size_t last = 0;
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), uuid);
-       it != std::sregex_iterator(); ++it) {
-    out += text.substr(last, static_cast<std::size_t>(it->position()) - last);
-    auto [name, fresh] = names.try_emplace(
-        it->str(), "<id" + std::to_string(names.size() + 1) + ">");
-    out += name->second;
-    last = static_cast<std::size_t>(it->position() + it->length());
-  }
-  out += text.substr(last);
-  return out;
-}
+using herald::test_support::canonical_ids;
 
 inline RuntimeConfig deterministic_config(
     std::map<std::string, std::string> settings = {}) {
