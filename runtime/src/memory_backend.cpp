@@ -175,11 +175,6 @@ class MemorySubscriptionStore final : public SubscriptionStore {
     return all;
   }
 
-  std::size_t dead_letter_count() override {
-    std::lock_guard lock(mutex_);
-    return letters_.size();
-  }
-
   std::optional<DeadLetter> find_dead_letter(const EventId& id) override {
     std::lock_guard lock(mutex_);
     auto it = order_of_.find(id);

@@ -207,33 +207,24 @@ void Runtime::post_message(AgentMessage message) {
 }
 
 void Runtime::post_messages(std::vector<AgentMessage>& messages) noexcept {
-  for (AgentMessage& m : messages) {
-    try {
-      post_message(std::move(m));
-    } catch (const std::exception& e) {
-      try {
-        write_log(LogLevel::error,
-                  {{"event", "message.post_failed"},
-                   {"messageId", m.id.str()},
-                   {"agent", m.agent_kind},
-                   {"message",
-                    fmt::format("{}; it stays pending and is posted by the "
-                                "next recovery",
-                                e.what())}});
-      } catch (...) {  // NOLINT(bugprone-empty-catch): the log is best effort
-      }
-    }
-  }
+  for (AgentMessage& m : messages) post_message_or_keep(m);
 }
 
-void Runtime::post_messages_later(AgentMessage& message) noexcept {
-  std::vector<AgentMessage> one;
+void Runtime::post_message_or_keep(AgentMessage& message) noexcept {
   try {
-    one.push_back(std::move(message));
-  } catch (...) {  // NOLINT(bugprone-empty-catch): stays pending in the store
-    return;
+    post_message(std::move(message));
+  } catch (const std::exception& e) {
+    try {
+      write_log(LogLevel::error,
+                {{"event", "message.post_failed"},
+                 {"messageId", message.id.str()},
+                 {"agent", message.agent_kind},
+                 {"message", fmt::format("{}; it stays pending and is posted "
+                                         "by the next recovery",
+                                         e.what())}});
+    } catch (...) {  // NOLINT(bugprone-empty-catch): the log is best effort
+    }
   }
-  post_messages(one);
 }
 
 void Runtime::contain_message_fault(const AgentMessage& message,
@@ -248,7 +239,7 @@ void Runtime::contain_message_fault(const AgentMessage& message,
                                        what)}});
     executor_.schedule_at(
         executor_.now() + retry_delay(1),
-        [this, m = message]() mutable { post_messages_later(m); });
+        [this, m = message]() mutable { post_message_or_keep(m); });
   } catch (...) {  // NOLINT(bugprone-empty-catch): the next recovery posts it
   }
 }
@@ -527,7 +518,7 @@ void run_message(Runtime& rt, AgentInstanceBase& agent, AgentMessage& message) {
                                     {"message", *fault}});
       rt.executor_.schedule_at(
           rt.executor_.now() + delay,
-          [&rt, m = message]() mutable { rt.post_messages_later(m); });
+          [&rt, m = message]() mutable { rt.post_message_or_keep(m); });
       return;
     }
     rt.write_log(LogLevel::error, {{"event", "message.dead_letter"},

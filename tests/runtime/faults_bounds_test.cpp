@@ -40,9 +40,6 @@ class FlakyStore final : public SubscriptionStore {
   std::vector<DeadLetter> dead_letters() override {
     return inner_.dead_letters();
   }
-  std::size_t dead_letter_count() override {
-    return inner_.dead_letter_count();
-  }
   std::optional<DeadLetter> find_dead_letter(const EventId& id) override {
     return inner_.find_dead_letter(id);
   }

@@ -122,7 +122,6 @@ class SubscriptionStore {
   virtual void dead_letter(DeadLetter letter) = 0;
   // Oldest first.
   virtual std::vector<DeadLetter> dead_letters() = 0;
-  virtual std::size_t dead_letter_count() = 0;
   virtual std::optional<DeadLetter> find_dead_letter(const EventId& id) = 0;
   // Marks the letter as being re-driven; false if there is none (or it is
   // already being re-driven).

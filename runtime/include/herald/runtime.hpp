@@ -179,7 +179,8 @@ class Runtime {
   // stays pending in the store and is posted by the next recovery).
   void post_messages(std::vector<AgentMessage>& messages) noexcept;
   void post_message(AgentMessage message);
-  void post_messages_later(AgentMessage& message) noexcept;
+  // Posts one message; if that fails it stays pending in the store.
+  void post_message_or_keep(AgentMessage& message) noexcept;
   void contain_message_fault(const AgentMessage& message,
                              std::string_view what) noexcept;
   void recover_from_store();
