@@ -65,8 +65,9 @@ class MemoryContextLog final : public ContextLog {
       if (!ids_.emplace(event.event_id).second) return false;
       id_order_.emplace_back(event.event_id, now + dedup_window_);
     }
-    auto [publisher, inserted] =
-        sequences_.try_emplace(std::string(event.publisher_id), 0);
+    auto publisher = sequences_.find(event.publisher_id);
+    if (publisher == sequences_.end())
+      publisher = sequences_.emplace(std::string(event.publisher_id), 0).first;
     LogEntryPtr entry = std::move(event.entry);
     EventEnvelope& env = entry->envelope;
     env.eventId = event.event_id;
