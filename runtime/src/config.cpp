@@ -223,9 +223,17 @@ void check_node_id(const Origins& o, const std::string& id) {
 void validate(const RuntimeConfig& c, const Origins& o) {
   check_one_of(o, "executor.kind", c.executor_kind,
                {"deterministic", "threaded"});
-  // sqlite and nats are specified but not part of this build; saying so
-  // beats silently running on memory.
-  check_one_of(o, "backend.kind", c.backend_kind, {"memory"});
+  // nats is specified but not part of this build; saying so beats silently
+  // running on memory.
+  check_one_of(o, "backend.kind", c.backend_kind, {"memory", "sqlite"});
+  check_one_of(o, "backend.sqlite.synchronous", c.backend_sqlite_synchronous,
+               {"full", "normal"});
+  if (c.backend_kind == "sqlite" && c.backend_sqlite_path.empty()) {
+    throw ConfigError(fmt::format(
+        "configuration key 'backend.sqlite.path' is empty ({}); "
+        "backend.kind = sqlite ({}) needs a database file",
+        origin(o, "backend.sqlite.path"), origin(o, "backend.kind")));
+  }
   check_one_of(o, "log.level", c.log_level,
                {"debug", "info", "warn", "error", "off"});
   check_one_of(o, "metrics.format", c.metrics_format, {"json", "prometheus"});

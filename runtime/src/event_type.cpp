@@ -1,11 +1,15 @@
 #include "herald/event_type.hpp"
 
 #include <atomic>
+#include <map>
+#include <mutex>
+#include <shared_mutex>
 
 namespace herald {
 namespace {
 
-class CountingOutput final : public nlohmann::detail::output_adapter_protocol<char> {
+class CountingOutput final
+    : public nlohmann::detail::output_adapter_protocol<char> {
  public:
   void write_character(char) override { ++count_; }
   void write_characters(const char*, std::size_t n) override { count_ += n; }
@@ -20,16 +24,48 @@ std::uint32_t next_index() {
   return next.fetch_add(1, std::memory_order_relaxed);
 }
 
+// Every EventType of the process by qualified name, for decoding what a
+// durable store read back names.
+struct Registry {
+  std::shared_mutex mutex;
+  std::map<std::string, const EventType*, std::less<>> by_name;
+};
+
+Registry& registry() {
+  static Registry r;
+  return r;
+}
+
 }  // namespace
 
-EventType::EventType(std::string owner, std::string name, std::int64_t schema_version,
-                     std::optional<std::size_t> max_encoded_bytes, std::unique_ptr<EventCodec> codec)
+const EventType* find_event_type(std::string_view name) {
+  Registry& r = registry();
+  std::shared_lock lock(r.mutex);
+  auto it = r.by_name.find(name);
+  return it == r.by_name.end() ? nullptr : it->second;
+}
+
+EventType::EventType(std::string owner, std::string name,
+                     std::int64_t schema_version,
+                     std::optional<std::size_t> max_encoded_bytes,
+                     std::unique_ptr<EventCodec> codec)
     : owner_(std::move(owner)),
       name_(std::move(name)),
       schema_version_(schema_version),
       max_encoded_bytes_(max_encoded_bytes),
       codec_(std::move(codec)),
-      index_(next_index()) {}
+      index_(next_index()) {
+  Registry& r = registry();
+  std::unique_lock lock(r.mutex);
+  r.by_name.insert_or_assign(name_, this);
+}
+
+EventType::~EventType() {
+  Registry& r = registry();
+  std::unique_lock lock(r.mutex);
+  auto it = r.by_name.find(name_);
+  if (it != r.by_name.end() && it->second == this) r.by_name.erase(it);
+}
 
 std::size_t json_encoded_size(const nlohmann::json& j) {
   auto counter = std::make_shared<CountingOutput>();

@@ -45,7 +45,6 @@ void FanoutActor::run() {
     batch_.clear();
     context_.log->read(routed_, kBatch, batch_);
     for (const LogEntryPtr& entry : batch_) {
-      runtime_.event_metrics_[entry->type->index()]->released.add();
       route(entry);
       routed_ = entry->position;
     }
@@ -89,9 +88,18 @@ void FanoutActor::truncate() {
 
 void FanoutActor::route(const LogEntryPtr& entry) {
   matched_.clear();
+  const auto* routes = runtime_.routes_of(*entry);
+  if (routes == nullptr) {
+    // Not routed (an event type this build does not know): nothing owes
+    // it an acknowledgement.
+    entry->pending.store(0, std::memory_order_release);
+    unsettled_.push_back(entry);
+    return;
+  }
+  runtime_.event_metrics_[entry->type->index()]->released.add();
   // The routes are in qualified-service-name order (D11), so every run
   // enqueues in the same order.
-  for (SubscriptionActor* sub : runtime_.routes_[entry->type->index()]) {
+  for (SubscriptionActor* sub : *routes) {
     if (sub->accepts(*entry)) {
       matched_.push_back(sub);
     } else {

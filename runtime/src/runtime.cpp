@@ -28,8 +28,18 @@ Runtime::Runtime(RuntimeConfig config, Executor& executor,
       node_id_(node_id(config_)) {
   if (!backend_) {
     // load_config admits only the backends this build has.
-    backend_ = make_memory_backend(
-        MemoryBackendOptions{executor_.concurrent(), config_.dedup_window, {}});
+    if (config_.backend_kind == "sqlite") {
+      SqliteBackendOptions options;
+      options.path = config_.backend_sqlite_path;
+      options.synchronous = config_.backend_sqlite_synchronous == "normal"
+                                ? SqliteSynchronous::normal
+                                : SqliteSynchronous::full;
+      options.dedup_window = config_.dedup_window;
+      backend_ = make_sqlite_backend(std::move(options));
+    } else {
+      backend_ = make_memory_backend(MemoryBackendOptions{
+          executor_.concurrent(), config_.dedup_window, {}});
+    }
   }
 }
 
@@ -166,10 +176,8 @@ void Runtime::commit(Invocation& tx, CommitRecord& record) {
   record.log = tx.site_.log;
   record.idempotency_scope = tx.site_.idempotency_scope;
   record.consumed_message = tx.consumed_;
-  if (releases) {
-    record.now = executor_.now();
-    record.events = std::move(tx.events_);
-  }
+  record.now = executor_.now();
+  if (releases) record.events = std::move(tx.events_);
   if (!tx.remembered_.empty()) record.idempotency = std::move(tx.remembered_);
   if (!tx.messages_.empty()) record.messages = std::move(tx.messages_);
   try {
@@ -323,15 +331,17 @@ std::vector<DeadMessage> Runtime::dead_messages() {
 }
 
 nlohmann::json Runtime::dead_letter_json(const DeadLetter& letter) const {
-  return {
-      {"subscription", letter.subscription},
-      {"envelope", envelope_to_json(letter.event->envelope)},
-      {"payload", letter.event->type->codec().encode(letter.event->payload)},
-      {"attempts", letter.attempts},
-      {"lastError", letter.last_error},
-      {"firstAttemptAt", format_instant(letter.first_attempt_at)},
-      {"lastAttemptAt", format_instant(letter.last_attempt_at)},
-      {"deadLetteredAt", format_instant(letter.dead_lettered_at)}};
+  return {{"subscription", letter.subscription},
+          {"envelope", envelope_to_json(letter.event->envelope)},
+          {"payload",
+           letter.event->malformed != nullptr
+               ? nlohmann::json(letter.event->malformed->raw)
+               : letter.event->type->codec().encode(letter.event->payload)},
+          {"attempts", letter.attempts},
+          {"lastError", letter.last_error},
+          {"firstAttemptAt", format_instant(letter.first_attempt_at)},
+          {"lastAttemptAt", format_instant(letter.last_attempt_at)},
+          {"deadLetteredAt", format_instant(letter.dead_lettered_at)}};
 }
 
 std::vector<std::string> Runtime::subscriptions_of(
@@ -408,7 +418,9 @@ void Runtime::recover_from_store() {
     for (const LogEntryPtr& entry : entries) {
       targets.clear();
       const EventEnvelope& env = entry->envelope;
-      for (SubscriptionActor* sub : routes_[entry->type->index()]) {
+      const auto* routes = routes_of(*entry);
+      if (routes == nullptr) continue;
+      for (SubscriptionActor* sub : *routes) {
         if (!sub->accepts(*entry)) continue;
         if (env.sequence <= sub->store().acknowledged(env.publisherId))
           continue;
@@ -446,6 +458,30 @@ void Runtime::recover_from_store() {
              {"retriesResumed", report.retries_resumed},
              {"redrivesResumed", report.redrives_resumed},
              {"messagesReposted", report.messages_reposted}});
+}
+
+const std::vector<SubscriptionActor*>* Runtime::routes_of(
+    const LogEntry& entry) {
+  const EventType* type = entry.type;
+  if (type != nullptr && type->index() < routes_.size() &&
+      owners_[type->index()] != nullptr)
+    return &routes_[type->index()];
+  const std::string_view name = entry.envelope.eventType;
+  {
+    std::lock_guard lock(unrouted_mutex_);
+    if (!unrouted_types_.emplace(name).second) return nullptr;
+  }
+  write_log(LogLevel::warn,
+            {{"event", "log.unknown_event_type"},
+             {"eventType", std::string(name)},
+             {"eventId", entry.envelope.eventId.str()},
+             {"position", entry.position},
+             {"message", type == nullptr
+                             ? "this build does not know the event type; "
+                               "its entries are not routed"
+                             : "no installed context owns the event type; "
+                               "its entries are not routed"}});
+  return nullptr;
 }
 
 void Runtime::evict_idle(AgentTable& table) {
@@ -497,6 +533,20 @@ void run_message(Runtime& rt, AgentInstanceBase& agent, AgentMessage& message) {
   try {
     // A copy posted again by a recovery after its commit: already run.
     if (!rt.backend_->message_pending(message.id)) return;
+    if (!message.malformed.empty()) {
+      // D9: stored arguments that are not JSON cannot reach a handler.
+      std::string error = "malformed: " + message.malformed;
+      rt.write_log(LogLevel::error, {{"event", "message.dead_letter"},
+                                     {"messageId", message.id.str()},
+                                     {"agent", message.agent_kind},
+                                     {"key", message.key},
+                                     {"handler", message.handler},
+                                     {"attempt", 0},
+                                     {"message", error}});
+      rt.backend_->dead_message(DeadMessage{
+          std::move(message), 0, std::move(error), rt.executor_.now()});
+      return;
+    }
     std::optional<std::string> fault =
         agent.kind().run_message(rt, agent, message);
     if (!fault) return;

@@ -116,6 +116,13 @@ void SubscriptionActor::deliver(Delivery& d) {
     return;
   }
 
+  if (entry.malformed != nullptr) {
+    // D9: a stored payload that does not decode cannot be handled; retrying
+    // it would fail the same way.
+    dead_letter_malformed(d);
+    return;
+  }
+
   if (d.recovered && !d.redrive) {
     // A handler that stops the process (a crash, not a fault) must reach
     // the dead letters too: each run after a recovery is counted before it
@@ -240,6 +247,22 @@ void SubscriptionActor::fault(Delivery& d, const std::string& message,
   DeadLetter letter{spec_.service,      d.entry, d.attempt, message,
                     d.first_attempt_at, now,     now,       false};
   // term: a re-drive that faulted again puts its attempts back on the letter.
+  if (d.redrive) {
+    store_.update_dead_letter(std::move(letter));
+  } else {
+    store_.dead_letter(std::move(letter));
+  }
+  metrics_.dead_lettered.add();
+  runtime_.write_log(LogLevel::error,
+                     log_line("delivery.dead_letter", d, message));
+  finish(d);
+}
+
+void SubscriptionActor::dead_letter_malformed(Delivery& d) {
+  const Instant now = runtime_.executor().now();
+  std::string message = "malformed: " + d.entry->malformed->error;
+  DeadLetter letter{spec_.service,      d.entry, d.attempt, message,
+                    d.first_attempt_at, now,     now,       false};
   if (d.redrive) {
     store_.update_dead_letter(std::move(letter));
   } else {

@@ -47,8 +47,11 @@ class SubscriptionActor final : public Actor {
   SubscriptionMetrics& metrics() { return metrics_; }
 
   // The compiled `via` and pattern (D3).
+  // A malformed entry (D9) has no payload to match: every subscription of
+  // its type whose `via` admits it takes it, to dead-letter it.
   bool accepts(const LogEntry& entry) const {
     if (spec_.via && !spec_.via(entry.envelope)) return false;
+    if (entry.malformed != nullptr) return true;
     return !spec_.pattern || spec_.pattern(entry.payload);
   }
 
@@ -65,6 +68,9 @@ class SubscriptionActor final : public Actor {
   void deliver(Delivery& d);
   // tx: the aborted invocation, or nullptr if the handler never ran.
   void fault(Delivery& d, const std::string& message, Invocation* tx);
+  // D9: the entry's payload did not decode; dead-lettered at once with
+  // "malformed: <error>", its handler not run.
+  void dead_letter_malformed(Delivery& d);
   // A fault outside the handler (the store failed): nothing is known to be
   // recorded, so the delivery is tried again after a backoff.
   void contain(Delivery& d, const char* message) noexcept;

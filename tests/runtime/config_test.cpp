@@ -53,7 +53,7 @@ TEST_CASE("Config: defaults match the documented contract") {
   CHECK(c.backend_kind == "memory");
   CHECK(config_env_name("limits.payload_bytes") ==
         "HERALD_LIMITS_PAYLOAD_BYTES");
-  CHECK(config_keys().size() == 20);
+  CHECK(config_keys().size() == 22);
 }
 
 TEST_CASE(
@@ -117,10 +117,25 @@ TEST_CASE(
   CHECK_THROWS_WITH_AS(load_config(sources({}, {}, file.path)),
                        doctest::Contains(":1: expected 'key = value'"),
                        ConfigError);
-  CHECK_THROWS_WITH_AS(load_config(sources({{"backend.kind", "sqlite"}}, {})),
-                       doctest::Contains("'backend.kind' is 'sqlite' (explicit "
-                                         "setting); expected one of: memory"),
+  CHECK_THROWS_WITH_AS(load_config(sources({{"backend.kind", "nats"}}, {})),
+                       doctest::Contains("'backend.kind' is 'nats' (explicit "
+                                         "setting); expected one of: memory, "
+                                         "sqlite"),
                        ConfigError);
+  CHECK_THROWS_WITH_AS(
+      load_config(sources({{"backend.kind", "sqlite"}}, {})),
+      doctest::Contains("'backend.sqlite.path' is empty (default); "
+                        "backend.kind = sqlite (explicit setting) needs a "
+                        "database file"),
+      ConfigError);
+  CHECK_THROWS_WITH_AS(
+      load_config(sources({{"backend.kind", "sqlite"},
+                           {"backend.sqlite.path", "x.db"},
+                           {"backend.sqlite.synchronous", "off"}},
+                          {})),
+      doctest::Contains("'backend.sqlite.synchronous' is 'off' (explicit "
+                        "setting); expected one of: full, normal"),
+      ConfigError);
   CHECK_THROWS_WITH_AS(
       load_config(sources({{"retry.jitter", "1.5"}}, {})),
       doctest::Contains("'retry.jitter' is 1.5 (explicit setting)"),

@@ -1,5 +1,7 @@
 #pragma once
 // A deterministic runtime with the commerce fixture installed.
+#include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
@@ -12,6 +14,7 @@
 #include "commerce/order.h"
 #include "herald/deterministic_executor.hpp"
 #include "herald/runtime.hpp"
+#include <unistd.h>
 
 namespace herald::test {
 
@@ -53,33 +56,73 @@ inline RuntimeConfig deterministic_config(
   return load_config(sources);
 }
 
-// The runtime over a memory backend that outlives it: restart() is a real
-// restart (a new Runtime over the same store, then recover()), and a crash
-// the deterministic executor simulates stops the run until the test
-// restarts.
+enum class BackendKind { memory, sqlite };
+
+// A database file of its own in the temporary directory, removed (with its
+// WAL, shared-memory and lock files) at the end.
+struct TempDatabase {
+  TempDatabase() {
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "herald-test-XXXXXX")
+            .string();
+    const int fd = ::mkstemp(pattern.data());
+    if (fd < 0) throw std::runtime_error("mkstemp failed");
+    ::close(fd);
+    std::remove(pattern.c_str());  // SQLite creates it
+    path = pattern + ".db";
+  }
+  ~TempDatabase() {
+    for (const char* suffix : {"", "-wal", "-shm", ".lock"})
+      std::remove((path + suffix).c_str());
+  }
+  TempDatabase(const TempDatabase&) = delete;
+  TempDatabase& operator=(const TempDatabase&) = delete;
+  std::string path;
+};
+
+// The runtime over a backend that outlives it: restart() is a real restart
+// (a new Runtime over the same store, then recover()), and a crash the
+// deterministic executor simulates stops the run until the test restarts.
+// On memory the backend object plays the durable store; on sqlite a restart
+// destroys the backend and opens a new one on the same database file.
 struct World {
   explicit World(std::uint64_t seed = 1,
                  std::map<std::string, std::string> settings = {},
                  std::function<void(Runtime&)> extra = {},
                  std::function<void(CommitPoint)> commit_hook = {})
-      : executor(seed),
+      : World(BackendKind::memory, seed, std::move(settings), std::move(extra),
+              std::move(commit_hook)) {}
+
+  World(BackendKind kind, std::uint64_t seed = 1,
+        std::map<std::string, std::string> settings = {},
+        std::function<void(Runtime&)> extra = {},
+        std::function<void(CommitPoint)> commit_hook = {})
+      : kind(kind),
+        executor(seed),
         config(deterministic_config(std::move(settings))),
         extra_(std::move(extra)),
-        backend(make_memory_backend(MemoryBackendOptions{
-            false, config.dedup_window, std::move(commit_hook)})) {
+        commit_hook_(std::move(commit_hook)) {
+    open_backend();
     start();
   }
 
   Runtime& rt() { return *runtime_; }
 
   // Drops the runtime (everything volatile: queues, lanes, timers, agent
-  // caches) and starts a new one over the same backend.
+  // caches) and starts a new one over the same store.
   void restart() {
     runtime_.reset();
+    if (kind == BackendKind::sqlite) {
+      backend.reset();
+      open_backend();
+    }
     crashed = false;
     ++restarts;
     start();
   }
+
+  // The sqlite database file (empty on memory).
+  const std::string& database_path() const { return database_.path; }
 
   // Runs until idle and keeps jumping to the next timer; after a simulated
   // crash restarts and goes on, until a run ends without one.
@@ -117,6 +160,7 @@ struct World {
         .get<std::uint64_t>();
   }
 
+  BackendKind kind;
   DeterministicExecutor executor;
   RuntimeConfig config;
   MemoryLogSink log;
@@ -136,7 +180,22 @@ struct World {
     executor.on_crash([this] { crashed = true; });
   }
 
+  void open_backend() {
+    if (kind == BackendKind::memory) {
+      backend = make_memory_backend(
+          MemoryBackendOptions{false, config.dedup_window, commit_hook_});
+      return;
+    }
+    SqliteBackendOptions options;
+    options.path = database_.path;
+    options.dedup_window = config.dedup_window;
+    options.commit_hook = commit_hook_;
+    backend = make_sqlite_backend(std::move(options));
+  }
+
   std::function<void(Runtime&)> extra_;
+  std::function<void(CommitPoint)> commit_hook_;
+  TempDatabase database_;
 
  public:
   std::shared_ptr<Backend> backend;

@@ -22,6 +22,10 @@ struct AgentMessage {
   std::string handler;     // "systemMessage"
   nlohmann::json args;     // the handler's encoded argument struct
   Cause cause;             // the sender's
+  // Set for a message read back from a store whose arguments are not JSON
+  // (D9): the parse error; `args` then holds the stored text as a string.
+  // It is dead-lettered without running its handler.
+  std::string malformed;
 };
 
 }  // namespace herald

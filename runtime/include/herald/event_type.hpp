@@ -49,6 +49,9 @@ class EventType {
  public:
   EventType(std::string owner, std::string name, std::int64_t schema_version,
             std::optional<std::size_t> max_encoded_bytes, std::unique_ptr<EventCodec> codec);
+  ~EventType();
+  EventType(const EventType&) = delete;
+  EventType& operator=(const EventType&) = delete;
 
   const std::string& owner() const { return owner_; }
   // Qualified, e.g. "commerce.order.PaymentConfirmed".
@@ -67,6 +70,10 @@ class EventType {
   std::unique_ptr<EventCodec> codec_;
   std::uint32_t index_;
 };
+
+// The EventType of this process named `name` (qualified), or nullptr: each
+// EventType registers itself when it is constructed. Thread-safe.
+const EventType* find_event_type(std::string_view name);
 
 // Length of j.dump() without building the text.
 std::size_t json_encoded_size(const nlohmann::json& j);

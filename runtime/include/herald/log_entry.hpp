@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <utility>
 
 #include "herald/envelope.hpp"
@@ -13,13 +14,25 @@
 
 namespace herald {
 
+// A stored event whose payload did not decode (D9): the text as stored and
+// the codec's error. Its entry has no payload.
+struct MalformedPayload {
+  std::string raw;
+  std::string error;
+};
+
 struct LogEntry {
   // Completed by the commit that logs the event; publisherId then points
   // into the store's own copy of the publisher id.
   EventEnvelope envelope;
+  // nullptr for an entry read back from a store whose event type this build
+  // does not know: it is not routed.
   const EventType* type = nullptr;
   const void* payload = nullptr;  // points into the same allocation
-  std::int64_t position = 0;      // in its publishing context's log, from 1
+  // Set (and payload null) for an entry read back whose payload did not
+  // decode: it is dead-lettered without running a handler.
+  const MalformedPayload* malformed = nullptr;
+  std::int64_t position = 0;  // in its publishing context's log, from 1
   // Subscriptions of this runtime that still owe an acknowledgement or dead
   // letter (volatile: recovery recounts it); the log may drop the entry once
   // it is zero.

@@ -17,6 +17,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -184,6 +185,10 @@ class Runtime {
   void contain_message_fault(const AgentMessage& message,
                              std::string_view what) noexcept;
   void recover_from_store();
+  // The subscriptions an entry read from a log may go to; nullptr (logged
+  // once per event type, at warn) for an entry whose event type this build
+  // does not know or no installed context owns: it is not routed.
+  const std::vector<SubscriptionActor*>* routes_of(const LogEntry& entry);
   SubscriptionActor& subscription(std::string_view name);
   ContextRuntime& context(std::string_view name);
   // A copy of `publisher_id` that lives as long as the runtime.
@@ -241,6 +246,9 @@ class Runtime {
 
   std::mutex reservations_mutex_;
   std::unordered_map<std::string, const Invocation*> reservations_;
+
+  std::mutex unrouted_mutex_;
+  std::set<std::string, std::less<>> unrouted_types_;  // warned about
 
   RecoveryReport recovery_;
 };

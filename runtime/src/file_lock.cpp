@@ -1,0 +1,63 @@
+#include "file_lock.hpp"
+
+#include <cerrno>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "herald/errors.hpp"
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+namespace herald {
+namespace {
+
+std::string read_holder(int fd) {
+  char buf[32] = {};
+  const ssize_t n = ::pread(fd, buf, sizeof buf - 1, 0);
+  std::string pid(buf, n > 0 ? static_cast<std::size_t>(n) : 0);
+  while (!pid.empty() && (pid.back() == '\n' || pid.back() == ' '))
+    pid.pop_back();
+  return pid.empty() ? "unknown" : pid;
+}
+
+}  // namespace
+
+FileLock::FileLock(std::string lock_path, const std::string& what)
+    : path_(std::move(lock_path)) {
+  fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0) {
+    throw Error(fmt::format("database {}: cannot open its lock file {}: {}",
+                            what, path_, std::strerror(errno)));
+  }
+  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    const int err = errno;
+    std::string holder = read_holder(fd_);
+    ::close(fd_);
+    fd_ = -1;
+    if (err == EWOULDBLOCK) {
+      throw Error(fmt::format(
+          "database {} is in use by another process (pid {})", what, holder));
+    }
+    throw Error(fmt::format("database {}: cannot lock {}: {}", what, path_,
+                            std::strerror(err)));
+  }
+  const std::string pid = fmt::format("{}\n", ::getpid());
+  if (::ftruncate(fd_, 0) != 0 || ::pwrite(fd_, pid.data(), pid.size(), 0) !=
+                                      static_cast<ssize_t>(pid.size())) {
+    const int err = errno;
+    ::close(fd_);
+    fd_ = -1;
+    throw Error(fmt::format("database {}: cannot write its lock file {}: {}",
+                            what, path_, std::strerror(err)));
+  }
+}
+
+FileLock::~FileLock() {
+  // The file stays: unlinking it would let a second process lock a new
+  // file while a third still waits on the old one.
+  if (fd_ >= 0) ::close(fd_);
+}
+
+}  // namespace herald

@@ -1,0 +1,23 @@
+#pragma once
+// An exclusive advisory lock on a lock file, held for the owner's lifetime:
+// flock(LOCK_EX | LOCK_NB), the file holding the holder's pid. Another
+// process that tries it is refused with the holder's pid.
+#include <string>
+
+namespace herald {
+
+class FileLock {
+ public:
+  // Throws herald::Error "database <what> is in use by another process (pid
+  // N)" if another process holds `lock_path`, or if it cannot be opened.
+  FileLock(std::string lock_path, const std::string& what);
+  ~FileLock();
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+};
+
+}  // namespace herald

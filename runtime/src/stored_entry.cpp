@@ -1,0 +1,86 @@
+#include "stored_entry.hpp"
+
+#include <memory>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace herald {
+namespace {
+
+// Owns what the envelope's views point to and the decoded payload.
+struct StoredLogEntry final : LogEntry {
+  std::string event_type;
+  std::string publisher;
+  std::shared_ptr<const void> value;
+  MalformedPayload bad;
+};
+
+EventId id_field(const std::string& text, const char* field,
+                 std::string& error) {
+  if (auto id = EventId::parse(text)) return *id;
+  if (error.empty()) error = fmt::format("{} '{}' is not a UUID", field, text);
+  return EventId{};
+}
+
+}  // namespace
+
+std::int64_t to_stored_time(Instant at) {
+  return at.time_since_epoch().count();
+}
+
+Instant from_stored_time(std::int64_t ns) {
+  return Instant(std::chrono::nanoseconds(ns));
+}
+
+LogEntryPtr decode_stored_event(StoredEvent row) {
+  auto entry = std::make_shared<StoredLogEntry>();
+  entry->event_type = std::move(row.event_type);
+  entry->publisher = std::move(row.publisher);
+  entry->type = find_event_type(entry->event_type);
+  entry->position = row.position;
+  std::string error;
+  EventEnvelope& env = entry->envelope;
+  env.eventId = id_field(row.event_id, "eventId", error);
+  env.eventType = entry->type != nullptr ? std::string_view(entry->type->name())
+                                         : std::string_view(entry->event_type);
+  env.publisherId = entry->publisher;
+  env.sequence = row.sequence;
+  env.emittedAt = from_stored_time(row.emitted_at);
+  env.schemaVersion = row.schema_version;
+  if (row.causation_id)
+    env.causationId = id_field(*row.causation_id, "causationId", error);
+  env.correlationId = id_field(row.correlation_id, "correlationId", error);
+  env.depth = row.depth;
+  if (entry->type == nullptr) {
+    // Not routed: nothing of this build can read it. The raw text stays
+    // for a dead letter or a log line.
+    entry->bad = MalformedPayload{std::move(row.payload),
+                                  fmt::format("event type {} is not known to "
+                                              "this build",
+                                              entry->event_type)};
+    entry->malformed = &entry->bad;
+    return entry;
+  }
+  if (error.empty()) {
+    try {
+      const nlohmann::json wire = nlohmann::json::parse(row.payload);
+      entry->value = entry->type->codec().decode(wire, row.schema_version);
+      entry->payload = entry->value.get();
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+  }
+  if (!error.empty()) {
+    entry->bad = MalformedPayload{std::move(row.payload), std::move(error)};
+    entry->malformed = &entry->bad;
+  }
+  return entry;
+}
+
+std::string stored_payload(const LogEntry& entry) {
+  if (entry.malformed != nullptr) return entry.malformed->raw;
+  return entry.type->codec().encode(entry.payload).dump();
+}
+
+}  // namespace herald
