@@ -10,9 +10,18 @@
 //
 // Everything runs on the deterministic executor with a fixed seed and
 // virtual time, so the output is the same on every run (expected_output.txt;
-// the example_payment_runs test compares). Event ids are printed as they
-// are: the seed fixes them.
+// the example_payment_runs test compares, with the event ids, which are
+// minted fresh in each run, replaced by their order of appearance).
+//
+// On a durable backend (HERALD_BACKEND_KIND=sqlite and
+// HERALD_BACKEND_SQLITE_PATH=payment.db, or `tools/dev/main-job --sqlite`)
+// the program can be killed and run again: orders already paid in an
+// earlier run are skipped (their state is read back from the store), the
+// deliveries that were committed but not made are made by the runtime's
+// recovery, and no payment reaches a room twice. `--kill-after-payments N`
+// kills the process with SIGKILL after the Nth payment, as a crash would.
 #include <chrono>
+#include <csignal>
 #include <cstdint>
 #include <map>
 #include <stdexcept>
@@ -136,6 +145,12 @@ void printLog(const std::vector<nlohmann::json>& lines) {
                  shortName(line.value("subscription", "")),
                  line.value("nextAttempt", 0), line.value("eventId", ""),
                  millis(herald::parse_duration(line.value("delay", ""))));
+    } else if (event == "runtime.recover") {
+      fmt::print(
+          "  runtime: rebuilt from the store: {} deliveries queued again, {} "
+          "messages posted again\n",
+          line.value("deliveriesRedriven", 0),
+          line.value("messagesReposted", 0));
     } else {
       fmt::print("  {}\n", line.dump());
     }
@@ -159,9 +174,10 @@ void printMetrics(const nlohmann::json& metrics) {
         m.at("aborted").get<std::int64_t>(), m.at("lag").get<std::int64_t>());
 }
 
-int run() {
+int run(int kill_after_payments) {
   constexpr std::uint64_t kSeed = 42;
   herald::RuntimeConfig config = herald::load_config({});
+  const bool durable = config.backend_kind != "memory";
   herald::DeterministicExecutor executor(kSeed);
   herald::MemoryLogSink log;
   herald::Runtime rt(config, executor, nullptr, &log);
@@ -171,13 +187,26 @@ int run() {
   rt.install(fx::context());
   rt.install(commerce::notifications::context(converter));
 
+  // What earlier runs delivered (nothing, on the memory backend).
+  const Rooms earlier = durable ? readRooms(rt) : Rooms{};
+  if (durable) {
+    fmt::print("Backend: {} ({}); recovered {} deliveries and {} messages\n\n",
+               config.backend_kind, config.backend_sqlite_path,
+               rt.recovery().deliveries_redriven,
+               rt.recovery().messages_reposted);
+  }
   fmt::print(
       "Placing and paying {} orders (deterministic executor, seed {}):\n",
       std::size(kPurchases), kSeed);
+  int payments = 0;
   for (const Purchase& p : kPurchases) {
     const auto user = commerce::order::UserId::from_raw(p.user);
     auto order = commerce::order::Order::at(
         rt, commerce::order::OrderId::from_raw(p.order));
+    if (order.statusOf() == commerce::order::Status::Paid) {
+      fmt::print("  {} by {}: paid in an earlier run\n", p.order, p.user);
+      continue;
+    }
     order.place(user, Money{p.cents, p.currency});
     order.markPaid(
         commerce::order::InternalCaller{},
@@ -185,6 +214,11 @@ int run() {
     fmt::print("  {} by {}: {}, {}\n", p.order, p.user,
                amountText(p.cents, p.currency),
                international(user) ? "international" : "domestic");
+    if (++payments == kill_after_payments) {
+      fmt::print("  killed with SIGKILL after {} payments\n", payments);
+      std::fflush(stdout);
+      std::raise(SIGKILL);
+    }
   }
 
   // Time stands still until the executor is told to move it: everything
@@ -194,7 +228,7 @@ int run() {
   executor.run_until_idle();
   const Rooms first = readRooms(rt);
   fmt::print("\nDelivered at once (executor.run_until_idle()):\n");
-  printNewMessages({}, first);
+  printNewMessages(earlier, first);
   for (const auto& [user, messages] : first)
     if (messages.empty())
       fmt::print(
@@ -211,15 +245,32 @@ int run() {
 
   printLog(log.lines());
   printMetrics(rt.metrics_json());
-  return rt.dead_letters().empty() ? 0 : 1;
+  // Each payment reaches its customer's room exactly once, however many
+  // runs it took.
+  int duplicated = 0;
+  for (const auto& [user, messages] : readRooms(rt)) {
+    if (messages.size() != 1) {
+      fmt::print("{}'s room holds {} messages instead of one\n", user,
+                 messages.size());
+      ++duplicated;
+    }
+  }
+  return rt.dead_letters().empty() && duplicated == 0 ? 0 : 1;
 }
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
   // Installation and host calls report misuse (a refused call, a value
   // that breaks its refinement) with exceptions that carry the reason.
   try {
-    return run();
+    int kill_after_payments = 0;
+    if (argc == 3 && std::string(argv[1]) == "--kill-after-payments") {
+      kill_after_payments = std::stoi(argv[2]);
+    } else if (argc != 1) {
+      fmt::print(stderr, "usage: payment [--kill-after-payments N]\n");
+      return 2;
+    }
+    return run(kill_after_payments);
   } catch (const std::exception& e) {
     fmt::print(stderr, "payment: {}\n", e.what());
     return 1;

@@ -410,6 +410,13 @@ void Runtime::recover_from_store() {
   sealed_.store(true);
   RecoveryReport report;
   report.ran = true;
+  // Messages first: a delivery queued below may run at once on a threaded
+  // executor, and the message it sends must reach its agent after the ones
+  // earlier deliveries committed (per-agent order of one sender's messages).
+  for (AgentMessage& m : backend_->pending_messages()) {
+    post_message(std::move(m));
+    ++report.messages_reposted;
+  }
   std::vector<LogEntryPtr> entries;
   std::vector<SubscriptionActor*> targets;
   for (auto& [name, cr] : contexts_) {
@@ -442,10 +449,6 @@ void Runtime::recover_from_store() {
       sub->redrive(std::move(letter));
       ++report.redrives_resumed;
     }
-  }
-  for (AgentMessage& m : backend_->pending_messages()) {
-    post_message(std::move(m));
-    ++report.messages_reposted;
   }
   recovery_ = report;
   const bool found = report.deliveries_redriven + report.redrives_resumed +
