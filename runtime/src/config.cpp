@@ -226,6 +226,8 @@ void validate(const RuntimeConfig& c, const Origins& o) {
   // nats is specified but not part of this build; saying so beats silently
   // running on memory.
   check_one_of(o, "backend.kind", c.backend_kind, {"memory", "sqlite"});
+  check_one_of(o, "subscriptions.start", c.subscriptions_start,
+               {"now", "oldest"});
   check_one_of(o, "backend.sqlite.synchronous", c.backend_sqlite_synchronous,
                {"full", "normal"});
   if (c.backend_kind == "sqlite" && c.backend_sqlite_path.empty()) {

@@ -100,6 +100,7 @@ void FanoutActor::route(const LogEntryPtr& entry) {
   // The routes are in qualified-service-name order (D11), so every run
   // enqueues in the same order.
   for (SubscriptionActor* sub : *routes) {
+    if (entry->position <= sub->start()) continue;
     if (sub->accepts(*entry)) {
       matched_.push_back(sub);
     } else {

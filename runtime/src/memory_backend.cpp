@@ -2,6 +2,7 @@
 // is real only when the executor is concurrent. It outlives the runtimes
 // that use it, so a restart (a new Runtime over the same backend) finds
 // everything a commit wrote.
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <mutex>
@@ -135,10 +136,25 @@ class MemorySubscriptionStore final : public SubscriptionStore {
     return cursor_of(publisher).acknowledged;
   }
 
-  void acknowledge(std::string_view publisher, std::int64_t sequence) override {
+  void acknowledge(std::string_view publisher, std::int64_t sequence,
+                   std::int64_t position) override {
     std::lock_guard lock(mutex_);
     Cursor& c = cursor_of(publisher);
     if (sequence > c.acknowledged) c.acknowledged = sequence;
+    acked_position_ = std::max(acked_position_, position);
+  }
+
+  std::int64_t start_position(std::string_view /*context*/,
+                              std::int64_t start_if_new,
+                              Instant /*now*/) override {
+    std::lock_guard lock(mutex_);
+    if (!start_) start_ = start_if_new;
+    return *start_;
+  }
+
+  std::int64_t acked_position() override {
+    std::lock_guard lock(mutex_);
+    return acked_position_;
   }
 
   void record_attempt(std::int64_t position, PendingAttempt attempt) override {
@@ -160,6 +176,7 @@ class MemorySubscriptionStore final : public SubscriptionStore {
     Cursor& c = cursor_of(env.publisherId);
     if (env.sequence > c.committed) c.committed = env.sequence;
     if (env.sequence > c.acknowledged) c.acknowledged = env.sequence;
+    acked_position_ = std::max(acked_position_, letter.event->position);
     attempts_.erase(letter.event->position);
     const EventId id = env.eventId;
     erase_letter(id);
@@ -226,6 +243,8 @@ class MemorySubscriptionStore final : public SubscriptionStore {
   }
 
   ActorMutex mutex_;
+  std::optional<std::int64_t> start_;  // recorded at the first recovery
+  std::int64_t acked_position_ = 0;
   std::map<std::string, Cursor, std::less<>> cursors_;
   std::string_view last_publisher_;
   Cursor* last_ = nullptr;

@@ -419,6 +419,17 @@ void Runtime::recover_from_store() {
   }
   std::vector<LogEntryPtr> entries;
   std::vector<SubscriptionActor*> targets;
+  // A subscription new to the store starts at its log's head (now) or
+  // before its oldest retained entry (oldest); a known one where it was.
+  const bool from_oldest = config_.subscriptions_start == "oldest";
+  for (auto& [name, sub] : subscriptions_) {
+    const std::string& publisher_context = sub->spec().type->owner();
+    auto cr = contexts_.find(publisher_context);
+    const std::int64_t head =
+        cr == contexts_.end() ? 0 : cr->second->log->head();
+    sub->set_start(sub->store().start_position(
+        publisher_context, from_oldest ? 0 : head, executor_.now()));
+  }
   for (auto& [name, cr] : contexts_) {
     entries.clear();
     cr->log->read(0, std::numeric_limits<std::size_t>::max(), entries);
@@ -428,6 +439,7 @@ void Runtime::recover_from_store() {
       const auto* routes = routes_of(*entry);
       if (routes == nullptr) continue;
       for (SubscriptionActor* sub : *routes) {
+        if (entry->position <= sub->start()) continue;
         if (!sub->accepts(*entry)) continue;
         if (env.sequence <= sub->store().acknowledged(env.publisherId))
           continue;

@@ -100,6 +100,9 @@ struct Statements {
   SQLite::Statement log_head;
   SQLite::Statement log_size;
   SQLite::Statement log_truncate;
+  SQLite::Statement subscription_insert;
+  SQLite::Statement subscription_get;
+  SQLite::Statement subscription_ack;
   SQLite::Statement cursor_get;
   SQLite::Statement cursor_commit;
   SQLite::Statement cursor_ack;
@@ -184,6 +187,17 @@ Statements::Statements(SQLite::Database& db)
                    "position < coalesce((SELECT min(position) FROM log WHERE "
                    "context = ?1 AND position <= ?2 AND emitted_at > ?3), "
                    "?2 + 1)"),
+      subscription_insert(db,
+                          "INSERT INTO subscription(name, context, "
+                          "start_position, acked_position, created_at) "
+                          "VALUES (?1, ?2, ?3, 0, ?4) "
+                          "ON CONFLICT(name) DO NOTHING"),
+      subscription_get(db,
+                       "SELECT start_position, acked_position FROM "
+                       "subscription WHERE name = ?1"),
+      subscription_ack(db,
+                       "UPDATE subscription SET acked_position = "
+                       "max(acked_position, ?2) WHERE name = ?1"),
       cursor_get(db,
                  "SELECT committed, acknowledged FROM cursor "
                  "WHERE subscription = ?1 AND publisher = ?2"),
@@ -333,7 +347,11 @@ class SqliteSubscriptionStore final : public SubscriptionStore {
 
   bool recorded(std::string_view publisher, std::int64_t sequence) override;
   std::int64_t acknowledged(std::string_view publisher) override;
-  void acknowledge(std::string_view publisher, std::int64_t sequence) override;
+  void acknowledge(std::string_view publisher, std::int64_t sequence,
+                   std::int64_t position) override;
+  std::int64_t start_position(std::string_view context,
+                              std::int64_t start_if_new, Instant now) override;
+  std::int64_t acked_position() override;
   void record_attempt(std::int64_t position, PendingAttempt attempt) override;
   std::optional<PendingAttempt> pending_attempt(std::int64_t position) override;
   void dead_letter(DeadLetter letter) override;
@@ -768,13 +786,49 @@ std::int64_t SqliteSubscriptionStore::acknowledged(std::string_view publisher) {
 }
 
 void SqliteSubscriptionStore::acknowledge(std::string_view publisher,
-                                          std::int64_t sequence) {
+                                          std::int64_t sequence,
+                                          std::int64_t position) {
   std::lock_guard lock(backend_.mutex());
-  Use q(backend_.sql().cursor_ack);
+  SQLite::Transaction tx(backend_.db(), SQLite::TransactionBehavior::IMMEDIATE);
+  {
+    Use q(backend_.sql().cursor_ack);
+    q->bind(1, name_);
+    q->bind(2, text(publisher));
+    q->bind(3, sequence);
+    q->exec();
+  }
+  {
+    Use q(backend_.sql().subscription_ack);
+    q->bind(1, name_);
+    q->bind(2, position);
+    q->exec();
+  }
+  tx.commit();
+}
+
+std::int64_t SqliteSubscriptionStore::start_position(std::string_view context,
+                                                     std::int64_t start_if_new,
+                                                     Instant now) {
+  std::lock_guard lock(backend_.mutex());
+  {
+    Use q(backend_.sql().subscription_insert);
+    q->bind(1, name_);
+    q->bind(2, text(context));
+    q->bind(3, start_if_new);
+    q->bind(4, to_stored_time(now));
+    q->exec();
+  }
+  Use q(backend_.sql().subscription_get);
   q->bind(1, name_);
-  q->bind(2, text(publisher));
-  q->bind(3, sequence);
-  q->exec();
+  q->executeStep();
+  return q->getColumn(0).getInt64();
+}
+
+std::int64_t SqliteSubscriptionStore::acked_position() {
+  std::lock_guard lock(backend_.mutex());
+  Use q(backend_.sql().subscription_get);
+  q->bind(1, name_);
+  return q->executeStep() ? q->getColumn(1).getInt64() : 0;
 }
 
 void SqliteSubscriptionStore::record_attempt(std::int64_t position,
@@ -816,6 +870,12 @@ void SqliteSubscriptionStore::dead_letter(DeadLetter letter) {
     q->bind(1, name_);
     q->bind(2, text(env.publisherId));
     q->bind(3, env.sequence);
+    q->exec();
+  }
+  {
+    Use q(sql.subscription_ack);
+    q->bind(1, name_);
+    q->bind(2, entry.position);
     q->exec();
   }
   {

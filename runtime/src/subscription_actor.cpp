@@ -111,7 +111,7 @@ void SubscriptionActor::deliver(Delivery& d) {
   } else if (store_.recorded(env.publisherId, env.sequence)) {
     // D6: a redelivery of a recorded delivery is acknowledged, not run.
     metrics_.deduplicated.add();
-    store_.acknowledge(env.publisherId, env.sequence);
+    store_.acknowledge(env.publisherId, env.sequence, entry.position);
     finish(d);
     return;
   }
@@ -178,7 +178,8 @@ void SubscriptionActor::deliver(Delivery& d) {
   metrics_.latency.record(runtime_.executor().now() - env.emittedAt);
   if (faults != nullptr && faults->on_delivery_commit(spec_.service))
     throw SimulatedCrash{};
-  if (!d.redrive) store_.acknowledge(env.publisherId, env.sequence);
+  if (!d.redrive)
+    store_.acknowledge(env.publisherId, env.sequence, entry.position);
   finish(d);
 }
 

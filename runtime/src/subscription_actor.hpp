@@ -47,6 +47,11 @@ class SubscriptionActor final : public Actor {
   SubscriptionMetrics& metrics() { return metrics_; }
 
   // The compiled `via` and pattern (D3).
+  // Entries of the publishing context's log at or below this position are
+  // not delivered here (SubscriptionStore::start_position, set by recovery).
+  std::int64_t start() const { return start_; }
+  void set_start(std::int64_t position) { start_ = position; }
+
   // A malformed entry (D9) has no payload to match: every subscription of
   // its type whose `via` admits it takes it, to dead-letter it.
   bool accepts(const LogEntry& entry) const {
@@ -83,6 +88,7 @@ class SubscriptionActor final : public Actor {
   SubscriptionSpec spec_;
   const InvocationSite& site_;
   SubscriptionStore& store_;
+  std::int64_t start_ = 0;
   SubscriptionMetrics& metrics_;
   Mailbox<Delivery> inbox_;
   RingQueue<Delivery> batch_;

@@ -53,7 +53,7 @@ TEST_CASE("Config: defaults match the documented contract") {
   CHECK(c.backend_kind == "memory");
   CHECK(config_env_name("limits.payload_bytes") ==
         "HERALD_LIMITS_PAYLOAD_BYTES");
-  CHECK(config_keys().size() == 22);
+  CHECK(config_keys().size() == 23);
 }
 
 TEST_CASE(

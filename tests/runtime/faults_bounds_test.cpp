@@ -20,13 +20,19 @@ class FlakyStore final : public SubscriptionStore {
   std::int64_t acknowledged(std::string_view p) override {
     return inner_.acknowledged(p);
   }
-  void acknowledge(std::string_view p, std::int64_t s) override {
+  void acknowledge(std::string_view p, std::int64_t s,
+                   std::int64_t position) override {
     if (fail_acks > 0) {
       --fail_acks;
       throw std::runtime_error("transport unavailable (injected)");
     }
-    inner_.acknowledge(p, s);
+    inner_.acknowledge(p, s, position);
   }
+  std::int64_t start_position(std::string_view context, std::int64_t start,
+                              Instant now) override {
+    return inner_.start_position(context, start, now);
+  }
+  std::int64_t acked_position() override { return inner_.acked_position(); }
   void record_attempt(std::int64_t position, PendingAttempt a) override {
     inner_.record_attempt(position, a);
   }

@@ -1,7 +1,5 @@
 #pragma once
 // A deterministic runtime with the commerce fixture installed.
-#include <cstdio>
-#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
@@ -14,7 +12,7 @@
 #include "commerce/order.h"
 #include "herald/deterministic_executor.hpp"
 #include "herald/runtime.hpp"
-#include <unistd.h>
+#include "temp_database.hpp"
 
 namespace herald::test {
 
@@ -57,28 +55,6 @@ inline RuntimeConfig deterministic_config(
 }
 
 enum class BackendKind { memory, sqlite };
-
-// A database file of its own in the temporary directory, removed (with its
-// WAL, shared-memory and lock files) at the end.
-struct TempDatabase {
-  TempDatabase() {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "herald-test-XXXXXX")
-            .string();
-    const int fd = ::mkstemp(pattern.data());
-    if (fd < 0) throw std::runtime_error("mkstemp failed");
-    ::close(fd);
-    std::remove(pattern.c_str());  // SQLite creates it
-    path = pattern + ".db";
-  }
-  ~TempDatabase() {
-    for (const char* suffix : {"", "-wal", "-shm", ".lock"})
-      std::remove((path + suffix).c_str());
-  }
-  TempDatabase(const TempDatabase&) = delete;
-  TempDatabase& operator=(const TempDatabase&) = delete;
-  std::string path;
-};
 
 // The runtime over a backend that outlives it: restart() is a real restart
 // (a new Runtime over the same store, then recover()), and a crash the

@@ -107,11 +107,21 @@ class SubscriptionStore {
   // D6: has a delivery of this event committed here? Exact: deliveries of
   // one publisher commit in sequence order (D7).
   virtual bool recorded(std::string_view publisher, std::int64_t sequence) = 0;
+  // Where the subscription starts in its publishing context's log: entries
+  // at or below this position are never delivered to it. The first call in
+  // a store that has never seen the subscription records `context` and
+  // `start_if_new` (at `now`); every later call returns what was recorded.
+  virtual std::int64_t start_position(std::string_view context,
+                                      std::int64_t start_if_new,
+                                      Instant now) = 0;
   // Highest sequence of `publisher` acknowledged (delivered, deduplicated or
   // dead-lettered) here; 0 if none.
   virtual std::int64_t acknowledged(std::string_view publisher) = 0;
-  virtual void acknowledge(std::string_view publisher,
-                           std::int64_t sequence) = 0;
+  // `position`: the entry's log position, kept as the highest acknowledged.
+  virtual void acknowledge(std::string_view publisher, std::int64_t sequence,
+                           std::int64_t position) = 0;
+  // Highest log position acknowledged or dead-lettered here; 0 if none.
+  virtual std::int64_t acked_position() = 0;
   // nak: the attempt of the delivery at `position` faulted.
   virtual void record_attempt(std::int64_t position,
                               PendingAttempt attempt) = 0;
