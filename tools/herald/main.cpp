@@ -111,14 +111,14 @@ int run(int argc, char** argv) {
       "show", "Every field of an event's letters, its payload pretty-printed");
   show->add_option("EVENT_ID", eventId, "The event's id")
       ->required()
-      ->check(kEventId);
+      ->transform(kEventId);
   show->callback([&] { command = Command::Show; });
 
   CLI::App* redrive = letters->add_subcommand(
       "redrive", "Mark letters for re-drive at the program's next start");
   CLI::Option* redriveId =
       redrive->add_option("EVENT_ID", eventId, "The event's id")
-          ->check(kEventId);
+          ->transform(kEventId);
   bool all = false;
   CLI::Option* redriveAll =
       redrive->add_flag("--all", all, "Every letter (of --subscription)");

@@ -168,7 +168,9 @@ std::string redrive_text(const RedriveResult& result) {
     out += fmt::format(" ({} already marked)", result.already_marked);
   if (result.marked + result.already_marked == 0)
     return out + "; there is nothing to re-drive.\n";
-  return out + "; the program's next start re-drives them.\n";
+  return out + (result.marked + result.already_marked == 1
+                    ? "; the program's next start re-drives it.\n"
+                    : "; the program's next start re-drives them.\n");
 }
 
 std::string replay_text(const ReplayResult& result) {
