@@ -78,7 +78,12 @@ TEST_CASE("status text and JSON") {
   CHECK(text.find("Agent messages: 1 pending, 1 dead\n") != std::string::npos);
 
   const Json j = Json::parse(herald::tool::status_json(status).dump());
-  REQUIRE(has_keys(j, {"subscriptions", "agents", "logs", "agent_messages"}));
+  REQUIRE(has_keys(
+      j, {"database", "subscriptions", "agents", "logs", "agent_messages"}));
+  CHECK(has_keys(j["database"], {"path", "schema_version", "runtime_version"}));
+  CHECK(
+      text.starts_with("Database " + s.path +
+                       " (schema version 1, last opened by runtime 0.1.0)\n"));
   REQUIRE(j["subscriptions"].size() == 3);
   CHECK(has_keys(j["subscriptions"][0],
                  {"name", "context", "position", "lag", "retrying",

@@ -19,6 +19,9 @@ TEST_CASE("status counts subscriptions, agents, logs and messages") {
   Database db(path);
   const herald::tool::Status status = herald::tool::read_status(db);
 
+  CHECK(status.path == path);
+  CHECK(status.schema_version == 1);
+  CHECK(status.runtime_version == "0.1.0");
   REQUIRE(status.subscriptions.size() == 3);
   const auto& ledger = status.subscriptions[0];
   CHECK(ledger.name == kLedger);

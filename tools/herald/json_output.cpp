@@ -15,6 +15,10 @@ Json mark_change(const std::optional<CursorMarks>& before,
 
 Json status_json(const Status& status) {
   Json j;
+  j["database"] = {{"path", status.path},
+                   {"schema_version", status.schema_version}};
+  j["database"]["runtime_version"] =
+      status.runtime_version ? Json(*status.runtime_version) : Json(nullptr);
   j["subscriptions"] = Json::array();
   for (const SubscriptionStatus& s : status.subscriptions)
     j["subscriptions"].push_back({{"name", s.name},

@@ -9,6 +9,15 @@ namespace herald::tool {
 
 Status read_status(Database& db) {
   Status status;
+  status.path = db.path();
+  status.schema_version = db.sql().execAndGet("PRAGMA user_version").getInt();
+  {
+    SQLite::Statement meta(
+        db.sql(),
+        "SELECT value FROM herald_meta WHERE key = 'runtime_version'");
+    if (meta.executeStep())
+      status.runtime_version = meta.getColumn(0).getString();
+  }
   SQLite::Statement subscriptions(db.sql(), R"(
     SELECT s.name, s.context, s.acked_position,
            coalesce((SELECT head FROM log_head h WHERE h.context = s.context), 0),

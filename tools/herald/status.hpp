@@ -35,6 +35,9 @@ struct LogStatus {
 };
 
 struct Status {
+  std::string path;
+  int schema_version = 0;                         // PRAGMA user_version
+  std::optional<std::string> runtime_version;     // herald_meta's
   std::vector<SubscriptionStatus> subscriptions;  // by name
   std::vector<AgentKindStatus> agents;            // by kind
   std::vector<LogStatus> logs;                    // by context

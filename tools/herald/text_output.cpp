@@ -91,10 +91,13 @@ std::string status_text(const Status& status) {
         {l.context, number(l.head), number(l.retained),
          l.oldest_position ? number(*l.oldest_position) : "-",
          l.oldest_emitted_at ? short_instant(*l.oldest_emitted_at) : "-"});
-  return fmt::format("{}\n{}\n{}\nAgent messages: {} pending, {} dead\n",
-                     section("Subscriptions", subscriptions),
-                     section("Agents", agents), section("Logs", logs),
-                     status.pending_messages, status.dead_messages);
+  return fmt::format(
+      "Database {} (schema version {}, last opened by runtime {})\n\n"
+      "{}\n{}\n{}\nAgent messages: {} pending, {} dead\n",
+      status.path, status.schema_version,
+      status.runtime_version ? *status.runtime_version : "unknown",
+      section("Subscriptions", subscriptions), section("Agents", agents),
+      section("Logs", logs), status.pending_messages, status.dead_messages);
 }
 
 std::string dead_letter_list_text(const std::vector<DeadLetter>& letters) {
