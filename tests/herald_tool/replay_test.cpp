@@ -189,6 +189,35 @@ TEST_CASE(
   }
 }
 
+TEST_CASE("replay keeps entries below the old start undelivered") {
+  TempDir dir;
+  const std::string path = dir.file("start.db");
+  HeraldDbFixture f(path);
+  f.log("a", "q", "a.E", kSampleT0);                // position 1, q 1
+  f.log("a", "q", "a.E", kSampleT0 + kSecond);      // position 2, q 2
+  f.log("a", "p", "a.E", kSampleT0 + 2 * kSecond);  // position 3, p 1
+  f.log("a", "p", "a.E", kSampleT0 + 3 * kSecond);  // position 4, p 2
+  // Started at position 4; p's cursor does not cover its first entry.
+  f.subscription("b.S", "a", 4, 4);
+  f.cursor("b.S", "p", 0, 0);
+  {
+    Database db(path);
+    Progress quiet = Progress::quiet();
+    const ReplayResult r = herald::tool::replay(
+        db, {"b.S", std::int64_t{2}, std::nullopt, false}, quiet);
+    CHECK(r.start_position_after == 1);
+    REQUIRE(r.replayed.size() == 2);
+    CHECK(r.replayed[0].publisher == "p");
+    CHECK(r.replayed[0].after.acknowledged == 1);
+    CHECK(r.replayed[0].requeued == 1);
+  }
+  // p 1 (position 3) and q 1 (position 2) were before the start: not
+  // replayed.
+  CHECK(f.read_cursor("b.S", "p") == CursorRow{0, 1});
+  CHECK(f.read_cursor("b.S", "q") == CursorRow{0, 1});
+  CHECK(f.start_position("b.S") == 1);
+}
+
 TEST_CASE("replay of truncated history is refused and changes nothing") {
   Sample s;
   SUBCASE("from a sequence") {

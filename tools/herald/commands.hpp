@@ -12,6 +12,7 @@ namespace herald::tool {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitRefused = 1;  // refused or not found
 inline constexpr int kExitUsage = 2;    // the command line (CLI11)
+inline constexpr int kExitInternal = 3;  // a bug in herald
 
 struct Output {
   bool json = false;

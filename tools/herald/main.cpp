@@ -68,7 +68,8 @@ int run(int argc, char** argv) {
       "herald");
   app.set_version_flag("--version", std::string("herald ") + HERALD_VERSION);
   app.footer(
-      "Exit status: 0 done, 1 refused or not found, 2 usage.\n"
+      "Exit status: 0 done, 1 refused or not found, 2 usage, 3 internal "
+      "error.\n"
       "Operate on a stopped program's database; its next start applies "
       "re-drives and replays.");
   app.fallthrough();
@@ -211,5 +212,5 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     fmt::print(stderr, "herald: internal error: {}\n", e.what());
   }
-  return 3;
+  return herald::tool::kExitInternal;
 }

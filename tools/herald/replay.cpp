@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -167,18 +168,22 @@ std::int64_t position_of(Database& db, const std::string& context,
   return q.getColumn(0).getInt64();
 }
 
-// The highest sequence of `publisher` logged at a position in (low, high].
+// The highest sequence below `below` of `publisher` logged at a position in
+// (low, high].
 std::optional<std::int64_t> last_between(Database& db,
                                          const std::string& context,
                                          const std::string& publisher,
-                                         std::int64_t low, std::int64_t high) {
+                                         std::int64_t low, std::int64_t high,
+                                         std::int64_t below) {
   SQLite::Statement q(db.sql(),
                       "SELECT max(sequence) FROM log WHERE context = ? AND"
-                      " publisher = ? AND position > ? AND position <= ?");
+                      " publisher = ? AND position > ? AND position <= ?"
+                      " AND sequence < ?");
   q.bind(1, context);
   q.bind(2, publisher);
   q.bind(3, low);
   q.bind(4, high);
+  q.bind(5, below);
   q.executeStep();
   if (q.getColumn(0).isNull()) return std::nullopt;
   return q.getColumn(0).getInt64();
@@ -259,18 +264,28 @@ ReplayResult replay(Database& db, const ReplayRequest& request,
     result.start_position_after =
         std::min(result.start_position_after, r.first_position - 1);
 
+  // Entries between the new and the old start position that are not
+  // replayed were never the subscription's to deliver: each publisher's
+  // cursor stays over them.
   if (result.start_position_after < result.start_position_before) {
     for (const Publisher& publisher : publishers) {
-      const bool replayed =
-          std::any_of(result.replayed.begin(), result.replayed.end(),
-                      [&](const PublisherReplay& r) {
-                        return r.publisher == publisher.id;
-                      });
-      if (replayed) continue;
+      auto replayed =
+          std::find_if(result.replayed.begin(), result.replayed.end(),
+                       [&](const PublisherReplay& r) {
+                         return r.publisher == publisher.id;
+                       });
       const std::optional<std::int64_t> last = last_between(
           db, result.context, publisher.id, result.start_position_after,
-          result.start_position_before);
+          result.start_position_before,
+          replayed == result.replayed.end()
+              ? std::numeric_limits<std::int64_t>::max()
+              : replayed->first_sequence);
       if (!last) continue;
+      if (replayed != result.replayed.end()) {
+        replayed->after.acknowledged =
+            std::max(replayed->after.acknowledged, *last);
+        continue;
+      }
       PublisherHeld h;
       h.publisher = publisher.id;
       h.before = cursor_of(db, result.subscription, publisher.id);

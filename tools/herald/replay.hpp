@@ -6,9 +6,9 @@
 // without `force` cursor.committed stays, so dedup skips what was delivered,
 // with `force` it is lowered too and handlers run again.
 // subscription.start_position is lowered below the first replayed position
-// when needed; a publisher that is not replayed and had entries between the
-// new and the old start position gets its cursor raised over them (they
-// were never the subscription's to deliver).
+// when needed; entries between the new and the old start position that are
+// not replayed stay undelivered (each publisher's cursor is kept, or raised,
+// over them: they were never the subscription's to deliver).
 #include <cstdint>
 #include <optional>
 #include <string>
