@@ -170,19 +170,25 @@ TEST_CASE("replay and redrive text and JSON") {
         R"({"marked":2,"already_marked":1})");
 }
 
-TEST_CASE("the progress bar draws its final state and ends the line") {
+TEST_CASE("the progress bar redraws at most every 100 ms and ends the line") {
   std::FILE* out = std::tmpfile();
   REQUIRE(out != nullptr);
-  herald::tool::Progress progress = herald::tool::Progress::on(out);
+  std::chrono::steady_clock::time_point now{};
+  herald::tool::Progress progress =
+      herald::tool::Progress::on(out, [&] { return now; });
   progress.start("marking", 4);
-  for (int i = 0; i < 4; ++i) progress.advance(1);
-  progress.finish();
+  progress.advance(1);  // the first step draws
+  now += std::chrono::milliseconds(50);
+  progress.advance(1);  // too soon
+  now += std::chrono::milliseconds(60);
+  progress.advance(1);  // 110 ms after the last draw
+  progress.advance(1);  // too soon
+  progress.finish();    // the final state, always
   const std::string drawn = read_all(out);
   std::fclose(out);
-  // The first step draws; the next ones come within the redraw interval and
-  // are skipped; finish() draws the end.
   CHECK(drawn ==
         "\rmarking [#######                       ] 1/4  25%"
+        "\rmarking [######################        ] 3/4  75%"
         "\rmarking [##############################] 4/4 100%\n");
 
   herald::tool::Progress quiet = herald::tool::Progress::quiet();

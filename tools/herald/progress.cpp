@@ -16,12 +16,17 @@ constexpr std::int64_t kBarWidth = 30;
 }  // namespace
 
 Progress Progress::on_stderr() {
-  return Progress(::isatty(STDERR_FILENO) == 1 ? stderr : nullptr);
+  return Progress(::isatty(STDERR_FILENO) == 1 ? stderr : nullptr,
+                  std::chrono::steady_clock::now);
 }
 
-Progress Progress::quiet() { return Progress(nullptr); }
+Progress Progress::quiet() {
+  return Progress(nullptr, std::chrono::steady_clock::now);
+}
 
-Progress Progress::on(std::FILE* out) { return Progress(out); }
+Progress Progress::on(std::FILE* out, Clock now) {
+  return Progress(out, std::move(now));
+}
 
 void Progress::start(std::string label, std::int64_t total) {
   label_ = std::move(label);
@@ -33,7 +38,7 @@ void Progress::start(std::string label, std::int64_t total) {
 void Progress::advance(std::int64_t steps) {
   done_ = std::min(done_ + steps, total_);
   if (out_ == nullptr) return;
-  const auto now = std::chrono::steady_clock::now();
+  const auto now = now_();
   if (drawn_ && now - last_draw_ < kRedrawInterval) return;
   last_draw_ = now;
   draw();

@@ -8,7 +8,9 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <string>
+#include <utility>
 
 namespace herald::tool {
 
@@ -18,8 +20,11 @@ class Progress {
   static Progress on_stderr();
   // Draws nothing.
   static Progress quiet();
-  // Draws on `out` (tests use a temporary file).
-  static Progress on(std::FILE* out);
+  using Clock = std::function<std::chrono::steady_clock::time_point()>;
+  // Draws on `out`, reading the time from `now` (tests use a temporary file
+  // and their own clock).
+  static Progress on(std::FILE* out,
+                     Clock now = std::chrono::steady_clock::now);
 
   // A new task of `total` steps, labelled `label`.
   void start(std::string label, std::int64_t total);
@@ -28,10 +33,11 @@ class Progress {
   void finish();
 
  private:
-  explicit Progress(std::FILE* out) : out_(out) {}
+  Progress(std::FILE* out, Clock now) : out_(out), now_(std::move(now)) {}
   void draw();
 
   std::FILE* out_;  // null: draw nothing
+  Clock now_;
   std::string label_;
   std::int64_t total_ = 0;
   std::int64_t done_ = 0;
