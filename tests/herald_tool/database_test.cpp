@@ -60,7 +60,16 @@ TEST_CASE("a file that is not a Herald database is refused") {
                         << std::string(4096, 'x');
     CHECK_THROWS_WITH_AS(
         Database{path},
-        doctest::Contains((path + ": not a Herald database").c_str()), Refusal);
+        (path + ": not a Herald database (not an SQLite file)").c_str(),
+        Refusal);
+    CHECK_FALSE(std::filesystem::exists(path + ".lock"));
+  }
+  SUBCASE("empty") {
+    const std::string path = dir.file("empty.db");
+    std::ofstream(path).flush();
+    CHECK_THROWS_WITH_AS(
+        Database{path},
+        (path + ": not a Herald database (schema version 0)").c_str(), Refusal);
   }
   SUBCASE("an SQLite database without the layout") {
     const std::string path = dir.file("other.db");

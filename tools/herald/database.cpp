@@ -1,6 +1,8 @@
 #include "tools/herald/database.hpp"
 
 #include <filesystem>
+#include <fstream>
+#include <string_view>
 #include <system_error>
 #include <utility>
 
@@ -14,7 +16,8 @@ namespace herald::tool {
 namespace {
 
 // Refuses before the lock file is created next to a database that is not
-// there: the tool never creates either.
+// there, or next to a file that is not SQLite's: the tool creates neither.
+// (An empty file is an empty SQLite database; its schema version refuses it.)
 const std::string& existing(const std::string& path) {
   std::error_code error;
   const auto status = std::filesystem::status(path, error);
@@ -22,6 +25,14 @@ const std::string& existing(const std::string& path) {
     throw Refusal(fmt::format("{}: no such database", path));
   if (!std::filesystem::is_regular_file(status))
     throw Refusal(fmt::format("{}: not a regular file", path));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Refusal(fmt::format("{}: cannot read the file", path));
+  constexpr std::string_view kMagic("SQLite format 3\0", 16);
+  std::string header(kMagic.size(), '\0');
+  in.read(header.data(), static_cast<std::streamsize>(header.size()));
+  if (in.gcount() != 0 && header != kMagic)
+    throw Refusal(
+        fmt::format("{}: not a Herald database (not an SQLite file)", path));
   return path;
 }
 
