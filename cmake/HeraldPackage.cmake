@@ -1,5 +1,6 @@
-# Installation: heraldc, herald_runtime with its public headers, and the
-# CMake package find_package(Herald CONFIG) finds (HeraldConfig.cmake.in).
+# Installation: heraldc, the herald operator tool, herald_runtime with its
+# public headers, and the CMake package find_package(Herald CONFIG) finds
+# (HeraldConfig.cmake.in).
 # Inside this build the same names exist as aliases, so herald_generate()
 # (HeraldGenerate.cmake) reads the same in the examples as in a user's
 # project.
@@ -8,12 +9,13 @@ include(CMakePackageConfigHelpers)
 
 add_library(Herald::runtime ALIAS herald_runtime)
 add_executable(Herald::heraldc ALIAS heraldc)
+add_executable(Herald::herald ALIAS herald)
 include(${CMAKE_CURRENT_LIST_DIR}/HeraldGenerate.cmake)
 
 set(HERALD_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/Herald)
 
 set_target_properties(herald_runtime PROPERTIES EXPORT_NAME runtime)
-install(TARGETS herald_runtime heraldc EXPORT HeraldTargets
+install(TARGETS herald_runtime heraldc herald EXPORT HeraldTargets
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}

@@ -27,7 +27,7 @@ file(REMOVE_RECURSE ${WORK})
 set(prefix ${WORK}/prefix)
 run("cmake --install" ${CMAKE_COMMAND} --install ${HERALD_BUILD}
     --prefix ${prefix})
-foreach(installed bin/heraldc include/herald/runtime.hpp
+foreach(installed bin/heraldc bin/herald include/herald/runtime.hpp
                   include/herald/version.hpp)
   if(NOT EXISTS ${prefix}/${installed})
     message(FATAL_ERROR "cmake --install did not install ${installed}")

@@ -6,7 +6,8 @@ HERALD_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 HERALD_PACKAGES=(
   cmake ninja-build g++ llvm-14-dev
   libfmt-dev libcli11-dev doctest-dev re2c bison nlohmann-json3-dev
-  graphviz clang-tidy clang-14 libsqlite3-dev libsqlitecpp-dev
+  libsqlite3-dev libsqlitecpp-dev
+  graphviz clang-tidy clang-14
 )
 # Only tools/dev/fuzz needs this: it adds it to HERALD_PACKAGES (clang-14,
 # which the fuzz targets are built with, is in HERALD_PACKAGES: the tests

@@ -1,0 +1,36 @@
+#pragma once
+// The herald commands as main() runs them: open the database, do the work,
+// print the result on stdout (text or --json), report a refusal on stderr.
+// Each returns the exit status.
+#include <optional>
+#include <string>
+
+#include "tools/herald/replay.hpp"
+
+namespace herald::tool {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitRefused = 1;  // refused or not found
+inline constexpr int kExitUsage = 2;    // the command line (CLI11)
+inline constexpr int kExitInternal = 3;  // a bug in herald
+
+struct Output {
+  bool json = false;
+};
+
+int run_status(const std::string& db, Output output);
+int run_dead_letters_list(const std::string& db,
+                          const std::optional<std::string>& subscription,
+                          Output output);
+int run_dead_letters_show(const std::string& db, const std::string& event_id,
+                          const std::optional<std::string>& subscription,
+                          Output output);
+// `event_id` unset: every letter (of `subscription` when given).
+int run_dead_letters_redrive(const std::string& db,
+                             const std::optional<std::string>& event_id,
+                             const std::optional<std::string>& subscription,
+                             Output output);
+int run_replay(const std::string& db, const ReplayRequest& request,
+               Output output);
+
+}  // namespace herald::tool

@@ -1,0 +1,122 @@
+#include "tools/herald/json_output.hpp"
+
+namespace herald::tool {
+namespace {
+
+Json mark_change(const std::optional<CursorMarks>& before,
+                 std::int64_t CursorMarks::*mark, const CursorMarks& after) {
+  Json j;
+  j["before"] = before ? Json((*before).*mark) : Json(nullptr);
+  j["after"] = after.*mark;
+  return j;
+}
+
+}  // namespace
+
+Json status_json(const Status& status) {
+  Json j;
+  j["database"] = {{"path", status.path},
+                   {"schema_version", status.schema_version}};
+  j["database"]["runtime_version"] =
+      status.runtime_version ? Json(*status.runtime_version) : Json(nullptr);
+  j["subscriptions"] = Json::array();
+  for (const SubscriptionStatus& s : status.subscriptions)
+    j["subscriptions"].push_back({{"name", s.name},
+                                  {"context", s.context},
+                                  {"position", s.position},
+                                  {"lag", s.lag},
+                                  {"retrying", s.retrying},
+                                  {"dead_letters", s.dead_letters},
+                                  {"redriving", s.redriving}});
+  j["agents"] = Json::array();
+  for (const AgentKindStatus& a : status.agents)
+    j["agents"].push_back({{"kind", a.kind}, {"instances", a.instances}});
+  j["logs"] = Json::array();
+  for (const LogStatus& l : status.logs) {
+    Json log = {
+        {"context", l.context}, {"head", l.head}, {"retained", l.retained}};
+    log["oldest_position"] =
+        l.oldest_position ? Json(*l.oldest_position) : Json(nullptr);
+    log["oldest_emitted_at"] = l.oldest_emitted_at
+                                   ? Json(format_instant(*l.oldest_emitted_at))
+                                   : Json(nullptr);
+    j["logs"].push_back(std::move(log));
+  }
+  j["agent_messages"] = {{"pending", status.pending_messages},
+                         {"dead", status.dead_messages}};
+  return j;
+}
+
+Json dead_letter_json(const DeadLetter& d) {
+  Json j = {{"id", d.id},
+            {"subscription", d.subscription},
+            {"event_id", d.event_id},
+            {"event_type", d.event_type},
+            {"context", d.context},
+            {"position", d.position},
+            {"publisher", d.publisher},
+            {"sequence", d.sequence},
+            {"emitted_at", format_instant(d.emitted_at)},
+            {"schema_version", d.schema_version}};
+  j["causation_id"] = d.causation_id ? Json(*d.causation_id) : Json(nullptr);
+  j["correlation_id"] = d.correlation_id;
+  j["depth"] = d.depth;
+  Json payload = Json::parse(d.payload, nullptr, /*allow_exceptions=*/false);
+  j["payload_is_json"] = !payload.is_discarded();
+  j["payload"] = payload.is_discarded() ? Json(d.payload) : std::move(payload);
+  j["attempts"] = d.attempts;
+  j["last_error"] = d.last_error;
+  j["first_attempt_at"] = format_instant(d.first_attempt_at);
+  j["last_attempt_at"] = format_instant(d.last_attempt_at);
+  j["dead_lettered_at"] = format_instant(d.dead_lettered_at);
+  j["redriving"] = d.redriving;
+  return j;
+}
+
+Json dead_letters_json(const std::vector<DeadLetter>& letters) {
+  Json j = Json::array();
+  for (const DeadLetter& d : letters) j.push_back(dead_letter_json(d));
+  return j;
+}
+
+Json redrive_json(const RedriveResult& result) {
+  return {{"marked", result.marked}, {"already_marked", result.already_marked}};
+}
+
+Json replay_json(const ReplayResult& result) {
+  Json j = {{"subscription", result.subscription},
+            {"context", result.context},
+            {"force", result.force},
+            {"start_position",
+             {{"before", result.start_position_before},
+              {"after", result.start_position_after}}}};
+  std::int64_t requeued = 0;
+  std::int64_t skips = 0;
+  j["publishers"] = Json::array();
+  for (const PublisherReplay& r : result.replayed) {
+    j["publishers"].push_back(
+        {{"publisher", r.publisher},
+         {"first_sequence", r.first_sequence},
+         {"first_position", r.first_position},
+         {"cursor_created", !r.before.has_value()},
+         {"acknowledged",
+          mark_change(r.before, &CursorMarks::acknowledged, r.after)},
+         {"committed", mark_change(r.before, &CursorMarks::committed, r.after)},
+         {"requeued", r.requeued},
+         {"dedup_skips", r.dedup_skips}});
+    requeued += r.requeued;
+    skips += r.dedup_skips;
+  }
+  j["held"] = Json::array();
+  for (const PublisherHeld& h : result.held)
+    j["held"].push_back(
+        {{"publisher", h.publisher},
+         {"cursor_created", !h.before.has_value()},
+         {"acknowledged",
+          mark_change(h.before, &CursorMarks::acknowledged, h.after)}});
+  j["requeued"] = requeued;
+  j["dedup_skips"] = skips;
+  return j;
+}
+
+}  // namespace herald::tool

@@ -1,0 +1,23 @@
+#pragma once
+// The `--json` form of each command's result. Keys are stable and listed in
+// tools/herald/README.md; objects keep the order written here; times are
+// ISO-8601 UTC with nanoseconds; absent values are null.
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tools/herald/dead_letters.hpp"
+#include "tools/herald/replay.hpp"
+#include "tools/herald/status.hpp"
+
+namespace herald::tool {
+
+using Json = nlohmann::ordered_json;
+
+Json status_json(const Status& status);
+Json dead_letter_json(const DeadLetter& letter);
+Json dead_letters_json(const std::vector<DeadLetter>& letters);
+Json redrive_json(const RedriveResult& result);
+Json replay_json(const ReplayResult& result);
+
+}  // namespace herald::tool

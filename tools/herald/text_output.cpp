@@ -1,0 +1,223 @@
+#include "tools/herald/text_output.hpp"
+
+#include <numeric>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "tools/herald/table.hpp"
+
+namespace herald::tool {
+namespace {
+
+constexpr std::size_t kErrorWidth = 60;
+
+std::string number(std::int64_t n) { return std::to_string(n); }
+
+std::string plural(std::int64_t n, const char* one, const char* many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
+std::string section(const char* title, const Table& table) {
+  if (table.empty()) return fmt::format("{}: none\n", title);
+  return fmt::format("{}\n{}", title, table.render());
+}
+
+// Each line of `text` indented by four spaces.
+std::string indented(const std::string& text) {
+  std::string out = "    ";
+  for (char c : text) {
+    out += c;
+    if (c == '\n') out += "    ";
+  }
+  while (!out.empty() && (out.back() == ' ' || out.back() == '\n'))
+    out.pop_back();
+  return out + '\n';
+}
+
+std::string marks(const std::optional<CursorMarks>& before,
+                  std::int64_t CursorMarks::*mark, const CursorMarks& after) {
+  if (!before) return fmt::format("(new) {}", after.*mark);
+  if ((*before).*mark == after.*mark) return number(after.*mark);
+  return fmt::format("{} -> {}", (*before).*mark, after.*mark);
+}
+
+}  // namespace
+
+std::string short_instant(Instant at) {
+  const std::string full = format_instant(at);  // ...:SS.nnnnnnnnnZ
+  return full.substr(0, full.size() - 7) + 'Z';
+}
+
+std::string one_line(const std::string& text, std::size_t limit) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\n' || c == '\r' || c == '\t') {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  if (out.size() <= limit) return out;
+  std::size_t cut = limit > 3 ? limit - 3 : 0;
+  // Never split a UTF-8 sequence.
+  while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80)
+    --cut;
+  return out.substr(0, cut) + "...";
+}
+
+std::string status_text(const Status& status) {
+  Table subscriptions({{"SUBSCRIPTION"},
+                       {"CONTEXT"},
+                       {"POSITION", Align::Right},
+                       {"LAG", Align::Right},
+                       {"RETRYING", Align::Right},
+                       {"DEAD LETTERS", Align::Right},
+                       {"RE-DRIVING", Align::Right}});
+  for (const SubscriptionStatus& s : status.subscriptions)
+    subscriptions.add_row({s.name, s.context, number(s.position), number(s.lag),
+                           number(s.retrying), number(s.dead_letters),
+                           number(s.redriving)});
+  Table agents({{"AGENT KIND"}, {"INSTANCES", Align::Right}});
+  for (const AgentKindStatus& a : status.agents)
+    agents.add_row({a.kind, number(a.instances)});
+  Table logs({{"LOG"},
+              {"HEAD", Align::Right},
+              {"RETAINED", Align::Right},
+              {"OLDEST POSITION", Align::Right},
+              {"OLDEST EMITTED AT"}});
+  for (const LogStatus& l : status.logs)
+    logs.add_row(
+        {l.context, number(l.head), number(l.retained),
+         l.oldest_position ? number(*l.oldest_position) : "-",
+         l.oldest_emitted_at ? short_instant(*l.oldest_emitted_at) : "-"});
+  return fmt::format(
+      "Database {} (schema version {}, last opened by runtime {})\n\n"
+      "{}\n{}\n{}\nAgent messages: {} pending, {} dead\n",
+      status.path, status.schema_version,
+      status.runtime_version ? *status.runtime_version : "unknown",
+      section("Subscriptions", subscriptions), section("Agents", agents),
+      section("Logs", logs), status.pending_messages, status.dead_messages);
+}
+
+std::string dead_letter_list_text(const std::vector<DeadLetter>& letters) {
+  if (letters.empty()) return "No dead letters.\n";
+  Table table({{"ID", Align::Right},
+               {"EVENT ID"},
+               {"SUBSCRIPTION"},
+               {"EVENT TYPE"},
+               {"PUBLISHER/SEQUENCE"},
+               {"ATTEMPTS", Align::Right},
+               {"DEAD-LETTERED AT"},
+               {"RE-DRIVE"},
+               {"LAST ERROR"}});
+  for (const DeadLetter& d : letters)
+    table.add_row({number(d.id), d.event_id, d.subscription, d.event_type,
+                   fmt::format("{}/{}", d.publisher, d.sequence),
+                   number(d.attempts), short_instant(d.dead_lettered_at),
+                   d.redriving ? "pending" : "-",
+                   one_line(d.last_error, kErrorWidth)});
+  return table.render();
+}
+
+std::string dead_letter_text(const std::vector<DeadLetter>& letters) {
+  std::string out;
+  for (const DeadLetter& d : letters) {
+    if (!out.empty()) out += '\n';
+    std::string payload = d.payload;
+    const nlohmann::json parsed =
+        nlohmann::json::parse(d.payload, nullptr,
+                              /*allow_exceptions=*/false);
+    if (!parsed.is_discarded())
+      payload = parsed.dump(2);
+    else
+      payload += "\n(not JSON; shown as stored)";
+    out += fmt::format(
+        "Dead letter {} of subscription {}\n"
+        "  event id        {}\n"
+        "  event type      {} (schema version {})\n"
+        "  context         {}, position {}\n"
+        "  publisher       {}, sequence {}\n"
+        "  emitted at      {}\n"
+        "  causation id    {}\n"
+        "  correlation id  {}\n"
+        "  depth           {}\n"
+        "  attempts        {}\n"
+        "  first attempt   {}\n"
+        "  last attempt    {}\n"
+        "  dead-lettered   {}\n"
+        "  re-drive        {}\n"
+        "  last error\n{}"
+        "  payload\n{}",
+        d.id, d.subscription, d.event_id, d.event_type, d.schema_version,
+        d.context, d.position, d.publisher, d.sequence,
+        format_instant(d.emitted_at),
+        d.causation_id ? *d.causation_id : "(none: a root event)",
+        d.correlation_id, d.depth, d.attempts,
+        format_instant(d.first_attempt_at), format_instant(d.last_attempt_at),
+        format_instant(d.dead_lettered_at),
+        d.redriving ? "pending: the program's next start re-drives it"
+                    : "not requested",
+        indented(d.last_error), indented(payload));
+  }
+  return out;
+}
+
+std::string redrive_text(const RedriveResult& result) {
+  std::string out =
+      fmt::format("Marked {} for re-drive",
+                  plural(result.marked, "dead letter", "dead letters"));
+  if (result.already_marked > 0)
+    out += fmt::format(" ({} already marked)", result.already_marked);
+  if (result.marked + result.already_marked == 0)
+    return out + "; there is nothing to re-drive.\n";
+  return out + (result.marked + result.already_marked == 1
+                    ? "; the program's next start re-drives it.\n"
+                    : "; the program's next start re-drives them.\n");
+}
+
+std::string replay_text(const ReplayResult& result) {
+  std::string out = fmt::format("Replay of subscription {} (context {}){}\n",
+                                result.subscription, result.context,
+                                result.force ? ", --force" : "");
+  if (result.replayed.empty())
+    return out +
+           "Nothing to replay: no retained entry falls in the request; "
+           "nothing was changed.\n";
+  Table table({{"PUBLISHER"},
+               {"FROM SEQUENCE", Align::Right},
+               {"FROM POSITION", Align::Right},
+               {"ACKNOWLEDGED", Align::Right},
+               {"COMMITTED", Align::Right},
+               {"RE-QUEUED", Align::Right},
+               {"DEDUP SKIPS", Align::Right}});
+  std::int64_t requeued = 0;
+  std::int64_t skips = 0;
+  for (const PublisherReplay& r : result.replayed) {
+    table.add_row({r.publisher, number(r.first_sequence),
+                   number(r.first_position),
+                   marks(r.before, &CursorMarks::acknowledged, r.after),
+                   marks(r.before, &CursorMarks::committed, r.after),
+                   number(r.requeued), number(r.dedup_skips)});
+    requeued += r.requeued;
+    skips += r.dedup_skips;
+  }
+  out += table.render();
+  if (result.start_position_after != result.start_position_before)
+    out +=
+        fmt::format("Start position lowered: {} -> {}\n",
+                    result.start_position_before, result.start_position_after);
+  for (const PublisherHeld& h : result.held)
+    out += fmt::format(
+        "Publisher {}: acknowledged {} (its entries below the old start "
+        "position stay undelivered)\n",
+        h.publisher, marks(h.before, &CursorMarks::acknowledged, h.after));
+  out += fmt::format(
+      "The program's next start re-queues {}; dedup skips {} of them "
+      "(delivered before{}).\n",
+      plural(requeued, "event", "events"), skips,
+      result.force ? "" : "; --force runs their handlers again");
+  return out;
+}
+
+}  // namespace herald::tool

@@ -1,0 +1,27 @@
+#pragma once
+// The text form of each command's result: tables and labelled fields a
+// person reads at a glance. Times are ISO-8601 UTC to the millisecond.
+#include <string>
+#include <vector>
+
+#include "tools/herald/dead_letters.hpp"
+#include "tools/herald/replay.hpp"
+#include "tools/herald/status.hpp"
+
+namespace herald::tool {
+
+std::string status_text(const Status& status);
+// One line per letter; the last error on one line, cut to a screen's width.
+std::string dead_letter_list_text(const std::vector<DeadLetter>& letters);
+// Every field of each letter, the payload pretty-printed when it is JSON.
+std::string dead_letter_text(const std::vector<DeadLetter>& letters);
+std::string redrive_text(const RedriveResult& result);
+std::string replay_text(const ReplayResult& result);
+
+// `at` as ISO-8601 UTC with milliseconds: 2026-12-02T07:00:00.125Z.
+std::string short_instant(Instant at);
+// `text` on one line (line breaks and tabs become spaces), cut to `limit`
+// characters with "..." when longer.
+std::string one_line(const std::string& text, std::size_t limit);
+
+}  // namespace herald::tool
