@@ -1,7 +1,10 @@
 #include "codegen/codegen.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <set>
+#include <string>
+#include <string_view>
 
 #include "codegen/emit.h"
 #include "codegen/names.h"
@@ -67,24 +70,31 @@ std::set<std::string> generatedHeaders(const check::Program& program,
   return out;
 }
 
-std::string section(const std::string& text) {
-  if (text.empty()) return {};
-  std::string out = text;
-  while (out.size() >= 2 && out[out.size() - 1] == '\n' &&
-         out[out.size() - 2] == '\n')
-    out.pop_back();
-  return out;
+// `text` without the blank lines at its end (one newline stays).
+std::string_view section(std::string_view text) {
+  while (text.size() >= 2 && text[text.size() - 1] == '\n' &&
+         text[text.size() - 2] == '\n')
+    text.remove_suffix(1);
+  return text;
 }
 
-std::string joined(std::initializer_list<const std::string*> parts) {
-  std::string out;
+// Appends the non-empty parts to `out`, a blank line between two.
+void appendJoined(std::string& out,
+                  std::initializer_list<const std::string*> parts) {
+  bool first = true;
   for (const std::string* p : parts) {
-    std::string s = section(*p);
+    std::string_view s = section(*p);
     if (s.empty()) continue;
-    if (!out.empty()) out += "\n";
+    if (!first) out += '\n';
     out += s;
+    first = false;
   }
-  return out;
+}
+
+std::size_t totalSize(std::initializer_list<const std::string*> parts) {
+  std::size_t n = 0;
+  for (const std::string* p : parts) n += p->size();
+  return n;
 }
 
 void emitContext(const check::Program& program, const SourceManager& sources,
@@ -105,30 +115,54 @@ void emitContext(const check::Program& program, const SourceManager& sources,
   headerIncludes.insert("<herald/version.hpp>");
   std::set<std::string> headerContexts = e.header.contextsUsed();
   headerContexts.erase(ctx.name);
-  std::string header =
-      banner(ctx, options) + "#pragma once\n\n" +
-      includes(headerIncludes, generatedHeaders(program, headerContexts)) +
-      "\n" + versionCheck() + "\nnamespace " + ns + " {\n\n";
-  header += joined({&o.forward, &o.values, &o.actorsEvents, &o.capabilities});
+  std::string header = banner(ctx, options);
+  header.reserve(totalSize({&o.forward, &o.values, &o.actorsEvents,
+                            &o.capabilities, &o.codecs, &o.fns, &o.agents,
+                            &o.services, &o.registration, &o.refCodecs}) +
+                 4096);
+  header += "#pragma once\n\n";
+  header += includes(headerIncludes, generatedHeaders(program, headerContexts));
+  header += "\n";
+  header += versionCheck();
+  header += "\nnamespace " + ns + " {\n\n";
+  appendJoined(header,
+               {&o.forward, &o.values, &o.actorsEvents, &o.capabilities});
   header += "\n}  // namespace " + ns + "\n";
-  if (!o.codecs.empty()) header += "\n" + section(o.codecs);
-  std::string rest = joined({&o.fns, &o.agents, &o.services, &o.registration});
-  header +=
-      "\nnamespace " + ns + " {\n\n" + rest + "\n}  // namespace " + ns + "\n";
-  if (!o.refCodecs.empty()) header += "\n" + section(o.refCodecs);
+  if (!o.codecs.empty()) {
+    header += "\n";
+    header += section(o.codecs);
+  }
+  header += "\nnamespace " + ns + " {\n\n";
+  appendJoined(header, {&o.fns, &o.agents, &o.services, &o.registration});
+  header += "\n}  // namespace " + ns + "\n";
+  if (!o.refCodecs.empty()) {
+    header += "\n";
+    header += section(o.refCodecs);
+  }
 
   std::set<std::string> sourceContexts = e.source.contextsUsed();
   sourceContexts.erase(ctx.name);
   std::set<std::string> generated = generatedHeaders(program, sourceContexts);
   generated.insert(stem + ".h");
-  std::string source = banner(ctx, options) +
-                       includes(e.source.headersUsed(), generated) + "\n" +
-                       versionCheck() + "\nnamespace " + ns + " {\n\n";
-  std::string priv = joined({&o.privateDecls, &o.privateDefs});
-  if (!priv.empty())
-    source += "namespace {\n\n" + priv + "\n}  // namespace\n\n";
-  source += section(o.publicDefs) + "\n}  // namespace " + ns + "\n";
-  if (!o.codecDefs.empty()) source += "\n" + section(o.codecDefs);
+  std::string source = banner(ctx, options);
+  source.reserve(totalSize({&o.privateDecls, &o.privateDefs, &o.publicDefs,
+                            &o.codecDefs}) +
+                 4096);
+  source += includes(e.source.headersUsed(), generated);
+  source += "\n";
+  source += versionCheck();
+  source += "\nnamespace " + ns + " {\n\n";
+  if (!section(o.privateDecls).empty() || !section(o.privateDefs).empty()) {
+    source += "namespace {\n\n";
+    appendJoined(source, {&o.privateDecls, &o.privateDefs});
+    source += "\n}  // namespace\n\n";
+  }
+  source += section(o.publicDefs);
+  source += "\n}  // namespace " + ns + "\n";
+  if (!o.codecDefs.empty()) {
+    source += "\n";
+    source += section(o.codecDefs);
+  }
 
   files.push_back({stem + ".h", std::move(header)});
   files.push_back({stem + ".cpp", std::move(source)});

@@ -3,6 +3,7 @@
 // types.
 #include <algorithm>
 #include <set>
+#include <unordered_map>
 #include <vector>
 
 #include <llvm/Support/Casting.h>
@@ -119,21 +120,26 @@ std::vector<const DeclInfo*> typeOrder(const check::ContextInfo& ctx) {
       ranks.push_back(2);
     }
   }
-  std::vector<std::set<const DeclInfo*>> deps;
-  for (const DeclInfo* d : items) deps.push_back(dependenciesOf(*d, ctx));
+  // Each item's dependencies among the items, by index: one that is not an
+  // item (another context's, or not a declared type) needs no order.
+  std::unordered_map<const DeclInfo*, std::size_t> index;
+  for (std::size_t i = 0; i < items.size(); ++i) index.emplace(items[i], i);
+  std::vector<std::vector<std::size_t>> deps(items.size());
+  for (std::size_t i = 0; i < items.size(); ++i)
+    for (const DeclInfo* x : dependenciesOf(*items[i], ctx))
+      if (auto it = index.find(x); it != index.end())
+        deps[i].push_back(it->second);
   std::vector<const DeclInfo*> order;
-  std::set<const DeclInfo*> done;
+  order.reserve(items.size());
   std::vector<bool> placed(items.size(), false);
   while (order.size() < items.size()) {
     std::size_t best = items.size();
     for (std::size_t i = 0; i < items.size(); ++i) {
       if (placed[i]) continue;
-      bool ready =
-          std::all_of(deps[i].begin(), deps[i].end(), [&](const DeclInfo* x) {
-            return done.count(x) != 0 ||
-                   std::find(items.begin(), items.end(), x) == items.end();
-          });
-      if (ready && (best == items.size() || ranks[i] < ranks[best])) best = i;
+      if (best != items.size() && ranks[i] >= ranks[best]) continue;
+      bool ready = std::all_of(deps[i].begin(), deps[i].end(),
+                               [&](std::size_t x) { return placed[x]; });
+      if (ready) best = i;
     }
     // A cycle (which the checker rejects without indirection): keep
     // declaration order for what is left.
@@ -142,7 +148,6 @@ std::vector<const DeclInfo*> typeOrder(const check::ContextInfo& ctx) {
         if (!placed[i] && (best == items.size() || ranks[i] < ranks[best]))
           best = i;
     placed[best] = true;
-    done.insert(items[best]);
     order.push_back(items[best]);
   }
   return order;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 #include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 #include <llvm/Support/Casting.h>
@@ -122,15 +123,28 @@ constexpr std::string_view kReserved[] = {
 };
 
 bool reserved(llvm::StringRef name) {
-  if (std::find(std::begin(kReserved), std::end(kReserved),
-                std::string_view(name.data(), name.size())) !=
-      std::end(kReserved))
-    return true;
   // `_X...` and anything with `__` are the implementation's.
   if (name.size() >= 2 && name[0] == '_' &&
       ((name[1] >= 'A' && name[1] <= 'Z') || name[1] == '_'))
     return true;
-  return name.contains("__");
+  bool upper = false;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    if (name[i] >= 'A' && name[i] <= 'Z') upper = true;
+    if (name[i] == '_' && i + 1 < name.size() && name[i + 1] == '_')
+      return true;
+  }
+  // Of the reserved words only `NULL` has an upper-case letter, so most
+  // type and field names need no look-up.
+  if (upper && name != "NULL") return false;
+  // Sorted once, so that a look-up is a binary search.
+  static const std::vector<std::string_view> sorted = [] {
+    std::vector<std::string_view> words(std::begin(kReserved),
+                                        std::end(kReserved));
+    std::sort(words.begin(), words.end());
+    return words;
+  }();
+  return std::binary_search(sorted.begin(), sorted.end(),
+                            std::string_view(name.data(), name.size()));
 }
 
 }  // namespace
@@ -167,13 +181,18 @@ std::string capabilityParam(const check::ServiceInfo* service,
 }
 
 std::string cppName(llvm::StringRef name) {
-  std::string out = name.str();
-  if (reserved(name)) out += '_';
+  if (!reserved(name)) return name.str();
+  std::string out;
+  out.reserve(name.size() + 1);
+  out.append(name.data(), name.size());
+  out += '_';
   return out;
 }
 
 std::string cppStringLiteral(llvm::StringRef text) {
-  std::string out = "\"";
+  std::string out;
+  out.reserve(text.size() + 2);
+  out += '"';
   for (char ch : text) {
     auto u = static_cast<unsigned char>(ch);
     switch (ch) {
@@ -229,7 +248,9 @@ std::string Spelling::decl(const check::DeclInfo& decl) {
   if (decl.context == nullptr || decl.context == from_)
     return cppName(decl.name);
   used_.insert(decl.context->name);
-  return "::" + namespaceOf(*decl.context) + "::" + cppName(decl.name);
+  auto [it, added] = namespaces_.try_emplace(decl.context);
+  if (added) it->second = "::" + namespaceOf(*decl.context) + "::";
+  return it->second + cppName(decl.name);
 }
 
 std::string Spelling::result(const check::Type* t) {

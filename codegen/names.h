@@ -5,6 +5,7 @@
 
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <llvm/ADT/StringRef.h>
@@ -71,6 +72,8 @@ class Spelling {
   const check::ContextInfo* from_;
   std::set<std::string> used_;
   std::set<std::string> headers_;
+  // `::a::b::` of each other context spelled so far.
+  std::unordered_map<const check::ContextInfo*, std::string> namespaces_;
 };
 
 }  // namespace herald::codegen
