@@ -245,25 +245,18 @@ void SubscriptionActor::fault(Delivery& d, const std::string& message,
                 now + delay);
     return;
   }
-  DeadLetter letter{spec_.service,      d.entry, d.attempt, message,
-                    d.first_attempt_at, now,     now,       false};
-  // term: a re-drive that faulted again puts its attempts back on the letter.
-  if (d.redrive) {
-    store_.update_dead_letter(std::move(letter));
-  } else {
-    store_.dead_letter(std::move(letter));
-  }
-  metrics_.dead_lettered.add();
-  runtime_.write_log(LogLevel::error,
-                     log_line("delivery.dead_letter", d, message));
-  finish(d);
+  term(d, message, now);
 }
 
 void SubscriptionActor::dead_letter_malformed(Delivery& d) {
-  const Instant now = runtime_.executor().now();
-  std::string message = "malformed: " + d.entry->malformed->error;
+  term(d, "malformed: " + d.entry->malformed->error, runtime_.executor().now());
+}
+
+void SubscriptionActor::term(Delivery& d, const std::string& message,
+                             Instant now) {
   DeadLetter letter{spec_.service,      d.entry, d.attempt, message,
                     d.first_attempt_at, now,     now,       false};
+  // term: a re-drive that faulted again puts its attempts back on the letter.
   if (d.redrive) {
     store_.update_dead_letter(std::move(letter));
   } else {

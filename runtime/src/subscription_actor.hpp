@@ -75,6 +75,8 @@ class SubscriptionActor final : public Actor {
   void fault(Delivery& d, const std::string& message, Invocation* tx);
   // D9: the entry's payload did not decode; dead-lettered at once with
   // "malformed: <error>", its handler not run.
+  // Dead-letters the delivery with `message` and finishes it.
+  void term(Delivery& d, const std::string& message, Instant now);
   void dead_letter_malformed(Delivery& d);
   // A fault outside the handler (the store failed): nothing is known to be
   // recorded, so the delivery is tried again after a backoff.
