@@ -70,7 +70,10 @@ struct Program {
 
   std::int64_t counter(const char* name) const {
     std::int64_t total = 0;
-    for (const auto& [sub, m] : rt.metrics_json().at("subscriptions").items())
+    // Held in a variable: a range-for over a member of the temporary would
+    // read it after its end.
+    const nlohmann::json metrics = rt.metrics_json();
+    for (const auto& [sub, m] : metrics.at("subscriptions").items())
       total += m.at(name).get<std::int64_t>();
     return total;
   }
