@@ -5,19 +5,22 @@
 #include <string>
 #include <vector>
 
-#include "herald/backend.hpp"
+#include "context_router.hpp"
 #include "herald/context.hpp"
 #include "herald/invocation.hpp"
+#include "herald/local_store.hpp"
 
 namespace herald {
 
 class AgentKindBase;
-class FanoutActor;
 
 struct ContextRuntime {
   std::string name;
   ContextLog* log = nullptr;
-  std::unique_ptr<FanoutActor> fanout;
+  // The runtime's side of its delivery, and the transport's publication of
+  // its log (woken after each commit that appends to it).
+  std::unique_ptr<ContextRouter> router;
+  std::unique_ptr<Publication> publication;
   std::vector<const EventType*> owned;
   // Invocation sites of this context's services, by service name; std::map
   // keeps the sites (and the string_views into them) in place.

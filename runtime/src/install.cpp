@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 
 #include "context_runtime.hpp"
-#include "fanout_actor.hpp"
 #include "herald/errors.hpp"
 #include "herald/runtime.hpp"
 #include "subscription_actor.hpp"
@@ -96,8 +95,11 @@ void Runtime::install_one(Context& ctx,
   cr.message_targets = std::move(message_targets);
   for (const CapabilitySpec& c : ctx.capabilities())
     cr.capabilities.emplace(c.name, c);
-  cr.log = &backend_->context_log(cr.name);
-  cr.fanout = std::make_unique<FanoutActor>(*this, cr);
+  cr.log = &store_->context_log(cr.name);
+  cr.router = std::make_unique<ContextRouter>(*this, cr);
+  cr.publication = transport_->attach(
+      cr.name, *cr.log, *cr.router,
+      PublicationOptions{&executor_, config_.backend_log_retention});
 
   auto grow = [this](std::uint32_t index) {
     if (owners_.size() <= index) {
@@ -189,7 +191,7 @@ void Runtime::install_one(Context& ctx,
     const EventType* type = spec.type;
     grow(type->index());
     InvocationSite& site = make_site(spec.service);
-    auto& store = backend_->subscription_store(spec.service);
+    auto& store = transport_->subscription_store(spec.service);
     auto& metrics = metrics_.subscription(spec.service, type->name());
     std::string name = spec.service;
     auto actor = std::make_unique<SubscriptionActor>(*this, std::move(spec),

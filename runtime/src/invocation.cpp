@@ -176,8 +176,8 @@ bool Idempotency::seen(std::string_view key) const {
   for (const auto& w : tx_.remembered_) {
     if (w.key == key && w.expires_at > now) return true;
   }
-  if (tx_.runtime_.backend().idempotency_seen(tx_.site_.idempotency_scope, key,
-                                              now))
+  if (tx_.runtime_.store().idempotency_seen(tx_.site_.idempotency_scope, key,
+                                            now))
     return true;
   // Check-then-act across instances: until this invocation ends, another
   // one asking for the same key faults (and retries) instead of acting too.
@@ -188,8 +188,8 @@ bool Idempotency::seen(std::string_view key) const {
   }
   // A commit of another invocation may have landed between the check and
   // the reservation.
-  return tx_.runtime_.backend().idempotency_seen(tx_.site_.idempotency_scope,
-                                                 key, now);
+  return tx_.runtime_.store().idempotency_seen(tx_.site_.idempotency_scope, key,
+                                               now);
 }
 
 void Idempotency::remember(std::string key, Duration ttl) {

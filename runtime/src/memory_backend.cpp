@@ -272,6 +272,13 @@ class MemoryBackend final : public Backend {
     return *slot;
   }
 
+  // Transport: the in-process publication, and the records below.
+  std::unique_ptr<Publication> attach(std::string_view /*context*/,
+                                      ContextLog& log, Router& router,
+                                      PublicationOptions options) override {
+    return make_local_publication(log, router, options);
+  }
+
   SubscriptionStore& subscription_store(
       std::string_view subscription) override {
     std::lock_guard lock(mutex_);

@@ -7,7 +7,6 @@
 #include <fmt/format.h>
 
 #include "context_runtime.hpp"
-#include "fanout_actor.hpp"
 #include "herald/deterministic_executor.hpp"
 #include "herald/errors.hpp"
 #include "herald/fault_injector.hpp"
@@ -18,15 +17,28 @@ namespace herald {
 
 Runtime::Runtime(RuntimeConfig config, Executor& executor,
                  std::shared_ptr<Backend> backend, LogSink* log_sink)
+    : Runtime(std::move(config), executor, std::shared_ptr<LocalStore>(backend),
+              std::shared_ptr<Transport>(backend), log_sink) {}
+
+Runtime::Runtime(RuntimeConfig config, Executor& executor,
+                 std::shared_ptr<LocalStore> store,
+                 std::shared_ptr<Transport> transport, LogSink* log_sink)
     : config_(std::move(config)),
       executor_(executor),
-      backend_(std::move(backend)),
+      store_(std::move(store)),
+      transport_(std::move(transport)),
       owned_sink_(log_sink == nullptr ? std::make_unique<StderrLogSink>()
                                       : nullptr),
       log_(log_sink == nullptr ? *owned_sink_ : *log_sink,
            parse_log_level(config_.log_level)),
       node_id_(node_id(config_)) {
-  if (!backend_) {
+  if (!store_ != !transport_) {
+    throw RegistrationError(
+        "a runtime needs both a local store and a transport, or neither (then "
+        "backend.kind names the backend that is both)");
+  }
+  if (!store_) {
+    std::shared_ptr<Backend> backend;
     // load_config admits only the backends this build has.
     if (config_.backend_kind == "sqlite") {
       SqliteBackendOptions options;
@@ -35,11 +47,13 @@ Runtime::Runtime(RuntimeConfig config, Executor& executor,
                                 ? SqliteSynchronous::normal
                                 : SqliteSynchronous::full;
       options.dedup_window = config_.dedup_window;
-      backend_ = make_sqlite_backend(std::move(options));
+      backend = make_sqlite_backend(std::move(options));
     } else {
-      backend_ = make_memory_backend(MemoryBackendOptions{
+      backend = make_memory_backend(MemoryBackendOptions{
           executor_.concurrent(), config_.dedup_window, {}});
     }
+    store_ = backend;
+    transport_ = std::move(backend);
   }
 }
 
@@ -112,7 +126,7 @@ void Runtime::maybe_purge() {
   // Every 4096 commits: the scan is linear in what is stored, so this keeps
   // its cost per commit constant.
   if ((commits_.fetch_add(1, std::memory_order_relaxed) & 4095) != 4095) return;
-  backend_->purge_expired(executor_.now());
+  store_->purge_expired(executor_.now());
 }
 
 void Runtime::check_emit_limits(const EventType& type, const void* payload,
@@ -158,13 +172,13 @@ EventId Runtime::publish(std::string_view context_name,
   record.now = executor_.now();
   detail::take_spare_outbox(record.events);
   record.events.push_back(std::move(out));
-  backend_->commit(record);
+  store_->commit(record);
   detail::recycle_outbox(record.events);
   // D6: the same eventId published again is stored once.
   if (record.duplicates > 0) {
     event_metrics_[type.index()]->duplicate_publishes.add(record.duplicates);
   } else {
-    cr.fanout->wake();
+    cr.publication->wake();
   }
   return id;
 }
@@ -181,7 +195,7 @@ void Runtime::commit(Invocation& tx, CommitRecord& record) {
   if (!tx.remembered_.empty()) record.idempotency = std::move(tx.remembered_);
   if (!tx.messages_.empty()) record.messages = std::move(tx.messages_);
   try {
-    backend_->commit(record);
+    store_->commit(record);
   } catch (const std::exception& e) {
     // Nothing is applied: the invocation aborts (its caller reports it) and
     // a delivery or message is retried.
@@ -196,7 +210,7 @@ void Runtime::commit(Invocation& tx, CommitRecord& record) {
     detail::recycle_outbox(record.events);
     // D2: released at commit, in emission order, to the publishing context's
     // fan-out actor.
-    tx.site_.context_runtime->fanout->wake();
+    tx.site_.context_runtime->publication->wake();
   }
   if (!record.messages.empty()) post_messages(record.messages);
   tx.messages_.clear();
@@ -327,7 +341,7 @@ std::size_t Runtime::redrive_all(std::string_view subscription_name) {
 }
 
 std::vector<DeadMessage> Runtime::dead_messages() {
-  return backend_->dead_messages();
+  return store_->dead_messages();
 }
 
 nlohmann::json Runtime::dead_letter_json(const DeadLetter& letter) const {
@@ -413,7 +427,7 @@ void Runtime::recover_from_store() {
   // Messages first: a delivery queued below may run at once on a threaded
   // executor, and the message it sends must reach its agent after the ones
   // earlier deliveries committed (per-agent order of one sender's messages).
-  for (AgentMessage& m : backend_->pending_messages()) {
+  for (AgentMessage& m : store_->pending_messages()) {
     post_message(std::move(m));
     ++report.messages_reposted;
   }
@@ -453,7 +467,7 @@ void Runtime::recover_from_store() {
     }
     // The fan-out routes what is committed from here on; what is older was
     // queued above.
-    cr->fanout->recover(cr->log->head(), entries);
+    cr->publication->resume(cr->log->head(), entries);
   }
   for (auto& [name, sub] : subscriptions_) {
     for (DeadLetter& letter : sub->store().dead_letters()) {
@@ -547,7 +561,7 @@ std::shared_ptr<AgentInstanceBase> find_agent(Runtime& rt,
 void run_message(Runtime& rt, AgentInstanceBase& agent, AgentMessage& message) {
   try {
     // A copy posted again by a recovery after its commit: already run.
-    if (!rt.backend_->message_pending(message.id)) return;
+    if (!rt.store_->message_pending(message.id)) return;
     if (!message.malformed.empty()) {
       // D9: stored arguments that are not JSON cannot reach a handler.
       std::string error = "malformed: " + message.malformed;
@@ -558,19 +572,18 @@ void run_message(Runtime& rt, AgentInstanceBase& agent, AgentMessage& message) {
                                      {"handler", message.handler},
                                      {"attempt", 0},
                                      {"message", error}});
-      rt.backend_->dead_message(DeadMessage{
+      rt.store_->dead_message(DeadMessage{
           std::move(message), 0, std::move(error), rt.executor_.now()});
       return;
     }
     std::optional<std::string> fault =
         agent.kind().run_message(rt, agent, message);
     if (!fault) return;
-    const std::uint32_t attempts =
-        rt.backend_->message_attempts(message.id) + 1;
+    const std::uint32_t attempts = rt.store_->message_attempts(message.id) + 1;
     const auto max_attempts =
         static_cast<std::uint32_t>(rt.config_.retry_max_attempts);
     if (attempts < max_attempts) {
-      rt.backend_->record_message_attempt(message.id, attempts);
+      rt.store_->record_message_attempt(message.id, attempts);
       const Duration delay = rt.retry_delay(attempts);
       rt.write_log(LogLevel::warn, {{"event", "message.retry"},
                                     {"messageId", message.id.str()},
@@ -593,8 +606,8 @@ void run_message(Runtime& rt, AgentInstanceBase& agent, AgentMessage& message) {
                                    {"handler", message.handler},
                                    {"attempt", attempts},
                                    {"message", *fault}});
-    rt.backend_->dead_message(DeadMessage{
-        std::move(message), attempts, std::move(*fault), rt.executor_.now()});
+    rt.store_->dead_message(DeadMessage{std::move(message), attempts,
+                                        std::move(*fault), rt.executor_.now()});
   } catch (const SimulatedCrash&) {
     throw;
   } catch (const std::exception& e) {
@@ -606,7 +619,7 @@ void run_message(Runtime& rt, AgentInstanceBase& agent, AgentMessage& message) {
 
 std::shared_ptr<const void> load_agent_state(Runtime& rt,
                                              const AgentInstanceBase& agent) {
-  return rt.backend_->load_agent_state(agent.kind(), agent.key());
+  return rt.store_->load_agent_state(agent.kind(), agent.key());
 }
 
 void commit_agent(Runtime& rt, Invocation& tx, AgentInstanceBase& agent,

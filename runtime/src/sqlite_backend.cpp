@@ -379,6 +379,14 @@ class SqliteBackend final : public Backend {
     return *slot;
   }
 
+  // Transport: the in-process publication; the records are tables of the
+  // same database.
+  std::unique_ptr<Publication> attach(std::string_view /*context*/,
+                                      ContextLog& log, Router& router,
+                                      PublicationOptions options) override {
+    return make_local_publication(log, router, options);
+  }
+
   SubscriptionStore& subscription_store(
       std::string_view subscription) override {
     std::lock_guard lock(objects_mutex_);

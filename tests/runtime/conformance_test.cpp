@@ -144,7 +144,7 @@ TEST_CASE_TEMPLATE(
     w.order(fmt::format("o-{}", i), "u-1")
         .markPaid(InternalCaller{}, AuthId::from_raw("a"));
   // Committed and logged; the fan-out never ran.
-  CHECK(w.rt().backend().context_log("commerce.order").head() == 3);
+  CHECK(w.rt().store().context_log("commerce.order").head() == 3);
   w.restart();
   CHECK(w.rt().recovery().deliveries_redriven == 6);
   w.run_all();
@@ -349,7 +349,7 @@ TEST_CASE_TEMPLATE(
   w.restart();
   w.rt().publish("commerce.order", "relay", e, id);
   w.run_all();
-  CHECK(w.rt().backend().context_log("commerce.order").head() == 1);
+  CHECK(w.rt().store().context_log("commerce.order").head() == 1);
   CHECK(w.inbox("u-9").size() == 1);
   // Past the window it is a new event.
   w.executor.advance(std::chrono::hours(20));

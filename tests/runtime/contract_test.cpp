@@ -84,7 +84,7 @@ TEST_CASE("D2: committed events are released at commit, in emission order") {
   o.splitPayment(InternalCaller{}, 3);
   // Logged by the commit, stamped with their sequences, and released to the
   // fan-out actor, which has not run yet.
-  auto& log = w.rt().backend().context_log("commerce.order");
+  auto& log = w.rt().store().context_log("commerce.order");
   CHECK(log.head() == 3);
   std::vector<LogEntryPtr> logged;
   log.read(0, 10, logged);
@@ -109,7 +109,7 @@ TEST_CASE("D2: an aborted handler emits nothing") {
                                          1);
   Order o = w.order("o-1", "u-1");
   CHECK_THROWS_AS(o.splitPayment(InternalCaller{}, 5), HandlerFault);
-  CHECK(w.rt().backend().context_log("commerce.order").head() == 0);
+  CHECK(w.rt().store().context_log("commerce.order").head() == 0);
   w.executor.run_all();
   CHECK(w.type_metric(kPaymentConfirmed, "emitted") == 5);
   CHECK(w.type_metric(kPaymentConfirmed, "aborted") == 5);

@@ -112,6 +112,11 @@ class FaultyBackend final : public Backend {
   std::size_t purge_expired(Instant now) override {
     return inner_->purge_expired(now);
   }
+  std::unique_ptr<Publication> attach(std::string_view context,
+                                      ContextLog& log, Router& router,
+                                      PublicationOptions options) override {
+    return inner_->attach(context, log, router, options);
+  }
   SubscriptionStore& subscription_store(std::string_view s) override {
     auto& slot = stores_[std::string(s)];
     if (!slot)
@@ -250,7 +255,7 @@ TEST_CASE(
     // The last fan-out run truncates what was settled before it.
     w.order("o-last", "u-1").markPaid(InternalCaller{}, AuthId::from_raw("a"));
     w.run_all();
-    auto& log = w.rt().backend().context_log("commerce.order");
+    auto& log = w.rt().store().context_log("commerce.order");
     CHECK(log.head() == 21);
     CHECK(log.size() <= 1);
   }
@@ -262,7 +267,7 @@ TEST_CASE(
     w.run_all();
     w.order("o-next", "u-1").markPaid(InternalCaller{}, AuthId::from_raw("a"));
     w.run_all();
-    auto& log = w.rt().backend().context_log("commerce.order");
+    auto& log = w.rt().store().context_log("commerce.order");
     CHECK(log.size() == 21);  // kept for replay
     w.executor.advance(std::chrono::hours(2));
     w.order("o-last", "u-1").markPaid(InternalCaller{}, AuthId::from_raw("a"));
@@ -288,10 +293,10 @@ TEST_CASE(
                      {}};
   for (int i = 0; i < 10; ++i)
     w.rt().publish("commerce.order", "relay", e, new_event_id());
-  CHECK(w.rt().backend().purge_expired(w.executor.now()) == 0);
+  CHECK(w.rt().store().purge_expired(w.executor.now()) == 0);
   w.executor.advance(std::chrono::hours(2));
-  CHECK(w.rt().backend().purge_expired(w.executor.now()) == 60);
-  CHECK(w.rt().backend().purge_expired(w.executor.now()) == 0);
+  CHECK(w.rt().store().purge_expired(w.executor.now()) == 60);
+  CHECK(w.rt().store().purge_expired(w.executor.now()) == 0);
 }
 
 TEST_CASE(

@@ -53,7 +53,7 @@ TEST_CASE(
       o.splitPayment(InternalCaller{}, 1025),
       doctest::Contains("more than limits.emits_per_invocation = 1024"),
       HandlerFault);
-  CHECK(w.rt().backend().context_log("commerce.order").head() == 0);
+  CHECK(w.rt().store().context_log("commerce.order").head() == 0);
   o.splitPayment(InternalCaller{}, 1024);
   w.executor.run_until_idle();
   CHECK(w.type_metric(kPaymentConfirmed, "released") == 1024);
@@ -275,9 +275,9 @@ TEST_CASE(
     w.run_all();
     CHECK_MESSAGE(w.executor.crashes() == 1, "crash step ", n);
     CHECK_MESSAGE(w.restarts == 1, "crash step ", n);
-    CHECK_MESSAGE(w.rt().backend().context_log("commerce.order").head() == 6,
+    CHECK_MESSAGE(w.rt().store().context_log("commerce.order").head() == 6,
                   "crash step ", n);
-    CHECK_MESSAGE(w.rt().backend().context_log("test.loop").head() == 6,
+    CHECK_MESSAGE(w.rt().store().context_log("test.loop").head() == 6,
                   "crash step ", n);
     std::set<std::string> distinct(handled.begin(), handled.end());
     CHECK_MESSAGE(distinct.size() == 6, "crash step ", n);

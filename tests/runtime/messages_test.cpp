@@ -22,6 +22,11 @@ class RecordingBackend final : public Backend {
   ContextLog& context_log(std::string_view context) override {
     return inner_->context_log(context);
   }
+  std::unique_ptr<Publication> attach(std::string_view context,
+                                      ContextLog& log, Router& router,
+                                      PublicationOptions options) override {
+    return inner_->attach(context, log, router, options);
+  }
   SubscriptionStore& subscription_store(
       std::string_view subscription) override {
     return inner_->subscription_store(subscription);
@@ -148,7 +153,7 @@ TEST_CASE(
         "agent commerce.notifications.Inbox has no message handler 'archive'");
   // The eventId of the delivery that sent the message.
   std::vector<LogEntryPtr> released;
-  w.rt().backend().context_log("commerce.order").read(0, 10, released);
+  w.rt().store().context_log("commerce.order").read(0, 10, released);
   REQUIRE(released.size() == 1);
   CHECK(faults[0]["eventId"] == released[0]->envelope.eventId.str());
   // The message after it ran.

@@ -65,7 +65,7 @@ TEST_CASE(
   CHECK(w.gateway.calls == 4);
 
   w.restart();
-  CHECK(w.rt().backend().context_log("commerce.order").head() == 2);
+  CHECK(w.rt().store().context_log("commerce.order").head() == 2);
   CHECK(w.rt().recovery().retries_resumed == 1);
   CHECK(status_of(w, "o-d") == Status::Paid);
   CHECK(status_of(w, "o-r") == Status::Paid);
@@ -155,7 +155,7 @@ TEST_CASE(
       DeterministicExecutor executor(1);
       MemoryLogSink log;
       Runtime rt(config, executor, nullptr, &log);
-      CHECK(rt.backend().name() == "sqlite");
+      CHECK(rt.store().name() == "sqlite");
       rt.install(commerce::order::context());
       rt.install(commerce::notifications::context(gateway));
       rt.recover();
@@ -288,7 +288,7 @@ TEST_CASE_TEMPLATE(
     // The subscriptions known before keep their start: nothing twice.
     CHECK(w.inbox("u-1").size() == 3);
     CHECK(w.rt()
-              .backend()
+              .transport()
               .subscription_store("test.late.Late")
               .acked_position() == 3);
     // A further restart keeps the recorded start.

@@ -85,7 +85,7 @@ TEST_CASE(
   rt.install(commerce::notifications::context(gateway));
   rt.recover();
   CHECK(rt.recovery().deliveries_redriven == 0);
-  CHECK(rt.backend().context_log("commerce.order").head() == kPaid);
+  CHECK(rt.store().context_log("commerce.order").head() == kPaid);
   for (int t = 0; t < kThreads; ++t) {
     for (int i = 0; i < kOrders; ++i) {
       CHECK(Order::at(rt, OrderId::from_raw(fmt::format("o-{}-{}", t, i)))

@@ -38,7 +38,7 @@
 
 namespace herald {
 
-class FanoutActor;
+class ContextRouter;
 class SubscriptionActor;
 struct ContextRuntime;
 
@@ -58,12 +58,18 @@ struct RecoveryReport {
 
 class Runtime {
  public:
-  // `backend` defaults to the one named by config.backend_kind; `log_sink` to
-  // stderr. The executor and the sink must outlive the runtime; the backend
-  // may outlive it (a restart is a new Runtime over the same backend).
+  // `backend` (a local store and a transport in one) defaults to the one
+  // named by config.backend_kind; `log_sink` to stderr. The executor and the
+  // sink must outlive the runtime; the backend may outlive it (a restart is
+  // a new Runtime over the same backend).
   Runtime(RuntimeConfig config, Executor& executor,
           std::shared_ptr<Backend> backend = nullptr,
           LogSink* log_sink = nullptr);
+  // A local store and a transport apart (both, or neither for the
+  // configured backend). Throws RegistrationError when only one is given.
+  Runtime(RuntimeConfig config, Executor& executor,
+          std::shared_ptr<LocalStore> store,
+          std::shared_ptr<Transport> transport, LogSink* log_sink);
   ~Runtime();
   Runtime(const Runtime&) = delete;
   Runtime& operator=(const Runtime&) = delete;
@@ -134,7 +140,8 @@ class Runtime {
 
   const RuntimeConfig& config() const { return config_; }
   Executor& executor() { return executor_; }
-  Backend& backend() { return *backend_; }
+  LocalStore& store() { return *store_; }
+  Transport& transport() { return *transport_; }
   const RecoveryReport& recovery() const { return recovery_; }
 
   // Writes one structured log line (adds "level" and "ts").
@@ -146,7 +153,7 @@ class Runtime {
   friend class Logger;
   friend class Idempotency;
   friend class Random;
-  friend class FanoutActor;
+  friend class ContextRouter;
   friend class SubscriptionActor;
   friend std::shared_ptr<AgentInstanceBase> detail::find_agent(
       Runtime&, const AgentKindBase&, std::string_view);
@@ -215,7 +222,8 @@ class Runtime {
 
   RuntimeConfig config_;
   Executor& executor_;
-  std::shared_ptr<Backend> backend_;
+  std::shared_ptr<LocalStore> store_;
+  std::shared_ptr<Transport> transport_;
   std::unique_ptr<LogSink> owned_sink_;
   RuntimeLog log_;
   std::string node_id_;  // on every log line

@@ -1,0 +1,157 @@
+#pragma once
+// The transport half of the storage seam: how logged events reach
+// subscriptions (publish from the log) and what a subscription's consumer
+// reports about them (ack, nak, term) and keeps (dead letters).
+//
+// Publish: at install the runtime attaches each publishing context's log to
+// the transport with a Router, the runtime's side of delivery: it matches an
+// entry against the subscriptions (pattern, `via`, start position) and
+// queues it in the lanes of each one that takes it. After a commit appends
+// to the log the runtime wakes the context's Publication; the transport
+// takes the new entries from the log to the Router, in log order. Both local
+// backends (memory, sqlite) attach the in-process publication
+// (make_local_publication: a fan-out actor per context); a broker transport
+// relays the log to the broker and hands what its consumers receive to the
+// Router.
+//
+// Consume: per (subscription, publisher id) the highest sequence
+// acknowledged (ack), the attempts of a delivery that faulted (nak) and the
+// dead letters (term), kept in a SubscriptionStore. Publisher ids are
+// strings everywhere the seam stores them: a restarted runtime must find the
+// same cursors and sequences.
+//
+// Concurrency: every method may be called from any worker thread;
+// implementations lock accordingly.
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "herald/envelope.hpp"
+#include "herald/log_entry.hpp"
+#include "herald/time.hpp"
+
+namespace herald {
+
+class ContextLog;
+class Executor;
+
+struct DeadLetter {
+  std::string subscription;
+  LogEntryPtr event;  // envelope and payload, kept for inspection and re-drive
+  std::uint32_t attempts = 0;
+  std::string last_error;
+  Instant first_attempt_at{};
+  Instant last_attempt_at{};
+  Instant dead_lettered_at{};
+  // A re-drive was asked for and has not committed yet: the letter stays
+  // until the re-driven delivery commits (the commit removes it), so a crash
+  // in between re-drives it again after the restart.
+  bool redriving = false;
+};
+
+// A delivery that faulted and waits for its next attempt (nak).
+struct PendingAttempt {
+  std::uint32_t attempts = 0;  // made so far
+  std::string last_error;
+  Instant first_attempt_at{};
+  Instant retry_at{};
+};
+
+// The transport's records for one subscription.
+class SubscriptionStore {
+ public:
+  virtual ~SubscriptionStore() = default;
+  // D6: has a delivery of this event committed here? Exact: deliveries of
+  // one publisher commit in sequence order (D7).
+  virtual bool recorded(std::string_view publisher, std::int64_t sequence) = 0;
+  // Where the subscription starts in its publishing context's log: entries
+  // at or below this position are never delivered to it. The first call in
+  // a store that has never seen the subscription records `context` and
+  // `start_if_new` (at `now`); every later call returns what was recorded.
+  virtual std::int64_t start_position(std::string_view context,
+                                      std::int64_t start_if_new,
+                                      Instant now) = 0;
+  // Highest sequence of `publisher` acknowledged (delivered, deduplicated or
+  // dead-lettered) here; 0 if none.
+  virtual std::int64_t acknowledged(std::string_view publisher) = 0;
+  // `position`: the entry's log position, kept as the highest acknowledged.
+  virtual void acknowledge(std::string_view publisher, std::int64_t sequence,
+                           std::int64_t position) = 0;
+  // Highest log position acknowledged or dead-lettered here; 0 if none.
+  virtual std::int64_t acked_position() = 0;
+  // nak: the attempt of the delivery at `position` faulted.
+  virtual void record_attempt(std::int64_t position,
+                              PendingAttempt attempt) = 0;
+  virtual std::optional<PendingAttempt> pending_attempt(
+      std::int64_t position) = 0;
+  // term: records the dead letter, settles its sequence and clears its
+  // pending attempt.
+  virtual void dead_letter(DeadLetter letter) = 0;
+  // Oldest first.
+  virtual std::vector<DeadLetter> dead_letters() = 0;
+  virtual std::optional<DeadLetter> find_dead_letter(const EventId& id) = 0;
+  // Marks the letter as being re-driven; false if there is none (or it is
+  // already being re-driven).
+  virtual bool mark_redriving(const EventId& id) = 0;
+  // Clears the mark of a re-drive that faulted again (its new attempts
+  // went back to the letter).
+  virtual void update_dead_letter(DeadLetter letter) = 0;
+};
+
+// The runtime's side of one publishing context's delivery.
+class Router {
+ public:
+  virtual ~Router() = default;
+  // Routes one logged entry to the subscriptions that take it (D3) and sets
+  // entry.pending to how many of them owe it an acknowledgement.
+  virtual void route(const LogEntryPtr& entry) = 0;
+  // Reading the log after `position` failed: nothing is lost (the entries
+  // are in the store) and the next wake reads from the same position.
+  virtual void publish_fault(std::int64_t position,
+                             const std::exception& error) noexcept = 0;
+};
+
+// One publishing context attached to the transport.
+class Publication {
+ public:
+  virtual ~Publication() = default;
+  // A commit appended entries to the context's log: they go to the Router,
+  // in log order, after every entry published before them.
+  virtual void wake() = 0;
+  // Recovery (before the first wake): publishing goes on after `position`;
+  // `unsettled` are the retained entries at or below it that recovery queued
+  // to their subscriptions again. The log is truncated past an entry once
+  // every subscription settled it and the retention has passed.
+  virtual void resume(std::int64_t position,
+                      const std::vector<LogEntryPtr>& unsettled) = 0;
+};
+
+struct PublicationOptions {
+  Executor* executor = nullptr;  // runs the publication's work
+  // How long an entry every subscription settled is kept (for replay).
+  Duration retention{};
+};
+
+class Transport {
+ public:
+  virtual ~Transport() = default;
+  // Publish from the log: called once per publishing context, at install.
+  virtual std::unique_ptr<Publication> attach(std::string_view context,
+                                              ContextLog& log, Router& router,
+                                              PublicationOptions options) = 0;
+  // Consume: the records of one subscription (ack, nak, term).
+  virtual SubscriptionStore& subscription_store(
+      std::string_view subscription) = 0;
+};
+
+// The in-process publication of the local backends: an actor on the
+// executor that reads the log from its position on and routes each entry.
+std::unique_ptr<Publication> make_local_publication(ContextLog& log,
+                                                    Router& router,
+                                                    PublicationOptions options);
+
+}  // namespace herald

@@ -1,0 +1,55 @@
+#include "context_router.hpp"
+
+#include "context_runtime.hpp"
+#include "herald/runtime.hpp"
+#include "subscription_actor.hpp"
+
+namespace herald {
+
+void ContextRouter::route(const LogEntryPtr& entry) {
+  matched_.clear();
+  const auto* routes = runtime_.routes_of(*entry);
+  if (routes == nullptr) {
+    // Not routed (an event type this build does not know): nothing owes
+    // it an acknowledgement.
+    entry->pending.store(0, std::memory_order_release);
+    return;
+  }
+  runtime_.event_metrics_[entry->type->index()]->released.add();
+  // The routes are in qualified-service-name order (D11), so every run
+  // enqueues in the same order.
+  for (SubscriptionActor* sub : *routes) {
+    if (entry->position <= sub->start()) continue;
+    if (sub->accepts(*entry)) {
+      matched_.push_back(sub);
+    } else {
+      sub->metrics().filtered.add();
+    }
+  }
+  // Set before enqueueing: a subscription may acknowledge on another thread
+  // before this loop ends.
+  entry->pending.store(static_cast<std::int32_t>(matched_.size()),
+                       std::memory_order_release);
+  // The subscriptions this event wakes go to the executor together (one
+  // lock on the threaded executor instead of one per subscription), in
+  // route order, so the deterministic executor sees the same sequence.
+  wake_.clear();
+  for (SubscriptionActor* sub : matched_) {
+    if (sub->enqueue_deferred(entry)) wake_.push_back(sub);
+  }
+  runtime_.executor().schedule_batch(wake_.data(), wake_.size());
+}
+
+void ContextRouter::publish_fault(std::int64_t position,
+                                  const std::exception& error) noexcept {
+  try {
+    runtime_.write_log(LogLevel::error, {{"event", "publish.fault"},
+                                         {"context", context_.name},
+                                         {"position", position},
+                                         {"message", error.what()}});
+  } catch (...) {
+    // The log line could not be written either; the next wake retries.
+  }
+}
+
+}  // namespace herald
