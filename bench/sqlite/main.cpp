@@ -12,7 +12,8 @@
 // (default 1): how long each run emits. The databases go into a new
 // directory under $BENCH_DIR (default /tmp), removed at the end.
 //
-// Prints a Markdown table: median (min–max) over the rounds. The last three
+// Prints a Markdown table: median (min–max) over the rounds; each round's
+// counts go to stderr. The last three
 // arguments pick one row (for profiling); without them every row runs.
 #include <cstdio>
 #include <cstdlib>
@@ -62,6 +63,18 @@ Rounds measure(const Load& load, int runs, const std::filesystem::path& dir) {
       h = sqlbench::herald_throughput(load, herald_db);
       l = sqlbench::herald_latency(load, herald_db);
     }
+    std::fprintf(stderr,
+                 "%s, %lld per commit, %zu subscriptions, round %d: Herald "
+                 "%lld events in %.2f s, %lld deliveries timed; raw %lld "
+                 "events in %lld transactions, %.2f s\n",
+                 sqlbench::synchronous_name(load.synchronous),
+                 static_cast<long long>(load.events_per_commit),
+                 load.subscriptions, i + 1, static_cast<long long>(h.events),
+                 static_cast<double>(h.events) / h.events_per_s,
+                 static_cast<long long>(l.deliveries),
+                 static_cast<long long>(raw.events),
+                 static_cast<long long>(raw.transactions),
+                 static_cast<double>(raw.events) / raw.events_per_s);
     r.herald_events.push_back(h.events_per_s);
     r.herald_deliveries.push_back(h.deliveries_per_s);
     r.raw_events.push_back(raw.events_per_s);
@@ -111,8 +124,10 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
       "and the raw baseline alternate which goes first; median (min–max) "
       "over the rounds. Batched: %lld events per host call (one handler "
       "emitting them, one commit). Threaded executor, 2 workers. Latency: "
-      "one host call in flight, emit-to-handler wall clock per delivery.\n\n",
-      runs, seconds, static_cast<long long>(sqlbench::kBatch));
+      "one host call in flight, emit-to-handler wall clock per delivery. "
+      "SQLite %s.\n\n",
+      runs, seconds, static_cast<long long>(sqlbench::kBatch),
+      sqlbench::sqlite_version().c_str());
   std::printf(
       "| synchronous | load | subscriptions | Herald events/s | Herald "
       "deliveries/s | raw events/s | raw transactions/event | Herald ÷ raw | "

@@ -158,6 +158,8 @@ RowTemplates read_row_templates(const std::string& path) {
   return t;
 }
 
+std::string sqlite_version() { return sqlite3_libversion(); }
+
 RawThroughput raw_throughput(const Load& load, const RowTemplates& t,
                              const std::string& path) {
   for (const char* suffix : {"", "-wal", "-shm"})

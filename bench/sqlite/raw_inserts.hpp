@@ -38,6 +38,9 @@ struct RowTemplates {
 
 RowTemplates read_row_templates(const std::string& db);
 
+// The SQLite library's version, which both sides use.
+std::string sqlite_version();
+
 struct RawThroughput {
   std::int64_t events = 0;
   double events_per_s = 0;
