@@ -8,13 +8,13 @@
 //
 // runs (default 5): rounds per configuration; each round runs the program's
 // throughput and latency runs and the raw baseline, starting with the
-// program in even rounds and with the raw baseline in odd ones. seconds
-// (default 1): how long each run emits. The databases go into a new
-// directory under $BENCH_DIR (default /tmp), removed at the end.
+// program in the first, third, ... round and with the raw baseline in the
+// others. seconds (default 1): how long each run emits. The databases go
+// into a new directory under $BENCH_DIR (default /tmp), removed at the end.
 //
 // Prints a Markdown table: median (min–max) over the rounds; each round's
-// counts go to stderr. The last three
-// arguments pick one row (for profiling); without them every row runs.
+// counts go to stderr. The last three arguments pick one row (for
+// profiling); without them every row runs.
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
