@@ -18,7 +18,6 @@
 #include "stored_entry.hpp"
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
-#include <SQLiteCpp/Transaction.h>
 
 namespace herald {
 namespace {
@@ -62,6 +61,24 @@ void bind_optional_id(SQLite::Statement& s, int index,
   }
 }
 
+struct Statements;
+
+// One IMMEDIATE write transaction through the prepared BEGIN, COMMIT and
+// ROLLBACK of `Statements` (SQLite::Transaction would compile its statement
+// again on every use); rolled back if it ends without commit().
+class WriteTransaction {
+ public:
+  explicit WriteTransaction(Statements& sql);
+  ~WriteTransaction();
+  WriteTransaction(const WriteTransaction&) = delete;
+  WriteTransaction& operator=(const WriteTransaction&) = delete;
+  void commit();
+
+ private:
+  Statements& sql_;
+  bool open_ = true;
+};
+
 // The log row's columns after `position`, in StoredEvent order.
 constexpr const char* kEventColumns =
     "event_id, event_type, publisher, sequence, emitted_at, schema_version, "
@@ -87,6 +104,9 @@ StoredEvent stored_event(SQLite::Statement& s, int first,
 struct Statements {
   explicit Statements(SQLite::Database& db);
 
+  SQLite::Statement begin;
+  SQLite::Statement commit;
+  SQLite::Statement rollback;
   SQLite::Statement load_state;
   SQLite::Statement write_state;
   SQLite::Statement idempotency_get;
@@ -138,7 +158,10 @@ constexpr const char* kMessageColumns =
     "depth";
 
 Statements::Statements(SQLite::Database& db)
-    : load_state(db,
+    : begin(db, "BEGIN IMMEDIATE"),
+      commit(db, "COMMIT"),
+      rollback(db, "ROLLBACK"),
+      load_state(db,
                  "SELECT state_version, state FROM agent_state "
                  "WHERE kind = ?1 AND key = ?2"),
       write_state(db,
@@ -281,6 +304,24 @@ Statements::Statements(SQLite::Database& db)
       purge_idempotency(db, "DELETE FROM idempotency WHERE expires_at <= ?1"),
       purge_supplied(db,
                      "DELETE FROM supplied_event_id WHERE expires_at <= ?1") {}
+
+WriteTransaction::WriteTransaction(Statements& sql) : sql_(sql) {
+  Use(sql_.begin)->exec();
+}
+
+WriteTransaction::~WriteTransaction() {
+  if (!open_) return;
+  try {
+    Use(sql_.rollback)->exec();
+  } catch (const SQLite::Exception&) {
+    // The transaction is gone already (SQLite rolled it back itself).
+  }
+}
+
+void WriteTransaction::commit() {
+  Use(sql_.commit)->exec();
+  open_ = false;
+}
 
 // An agent message row, in kMessageColumns order from column 0. Arguments
 // that are not JSON keep their text and the parse error (D9).
@@ -470,7 +511,7 @@ class SqliteBackend final : public Backend {
 
   void dead_message(DeadMessage message) override {
     std::lock_guard lock(mutex_);
-    SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
+    WriteTransaction tx(*sql_);
     {
       Use del(sql_->message_delete);
       del->bind(1, message.message.id.str());
@@ -504,7 +545,7 @@ class SqliteBackend final : public Backend {
 
   std::size_t purge_expired(Instant now) override {
     std::lock_guard lock(mutex_);
-    SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
+    WriteTransaction tx(*sql_);
     std::size_t n = 0;
     for (SQLite::Statement* s :
          {&sql_->purge_idempotency, &sql_->purge_supplied}) {
@@ -516,11 +557,10 @@ class SqliteBackend final : public Backend {
     return n;
   }
 
-  // For the context logs and subscription stores: the connection and its
+  // For the context logs and subscription stores: the connection's
   // statements, used under mutex().
   std::mutex& mutex() { return mutex_; }
   Statements& sql() { return *sql_; }
-  SQLite::Database& db() { return db_; }
   const std::string& path() const { return options_.path; }
 
  private:
@@ -528,7 +568,7 @@ class SqliteBackend final : public Backend {
     std::vector<std::size_t> duplicates(batch.size(), 0);
     {
       std::lock_guard lock(mutex_);
-      SQLite::Transaction tx(db_, SQLite::TransactionBehavior::IMMEDIATE);
+      WriteTransaction tx(*sql_);
       for (std::size_t i = 0; i < batch.size(); ++i)
         duplicates[i] = apply(*batch[i]);
       tx.commit();
@@ -797,7 +837,7 @@ void SqliteSubscriptionStore::acknowledge(std::string_view publisher,
                                           std::int64_t sequence,
                                           std::int64_t position) {
   std::lock_guard lock(backend_.mutex());
-  SQLite::Transaction tx(backend_.db(), SQLite::TransactionBehavior::IMMEDIATE);
+  WriteTransaction tx(backend_.sql());
   {
     Use q(backend_.sql().cursor_ack);
     q->bind(1, name_);
@@ -872,7 +912,7 @@ void SqliteSubscriptionStore::dead_letter(DeadLetter letter) {
   const std::string payload = stored_payload(entry);
   std::lock_guard lock(backend_.mutex());
   Statements& sql = backend_.sql();
-  SQLite::Transaction tx(backend_.db(), SQLite::TransactionBehavior::IMMEDIATE);
+  WriteTransaction tx(backend_.sql());
   {
     Use q(sql.cursor_settle);
     q->bind(1, name_);
