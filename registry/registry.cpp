@@ -6,6 +6,7 @@
 #include <llvm/Support/Casting.h>
 
 #include "registry/evolve.h"
+#include "registry/lock_source.h"
 #include "registry/shape.h"
 
 namespace herald::registry {
@@ -25,15 +26,11 @@ std::vector<check::EventInfo*> eventsByName(check::Program& program) {
   return events;
 }
 
-// The lock line of `entry`, as a range in the lock's source file.
+// The lock line of `entry`, when the lock was read from a file.
 std::optional<SourceRange> entryRange(const RegistryOptions& options,
                                       const LockEvent& entry) {
   if (options.lockSource == nullptr || entry.line == 0) return std::nullopt;
-  const SourceFile& file = *options.lockSource;
-  std::string_view line = file.lineText(entry.line);
-  auto begin = static_cast<std::uint32_t>(line.data() - file.text().data());
-  return SourceRange{file.id(), begin,
-                     begin + static_cast<std::uint32_t>(line.size())};
+  return lineRange(*options.lockSource, entry.line);
 }
 
 class Registry {

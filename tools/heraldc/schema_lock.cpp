@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "registry/lock.h"
+#include "registry/lock_source.h"
 #include "tools/heraldc/inputs.h"
 #include "tools/heraldc/outputs.h"
 
@@ -85,17 +86,10 @@ std::optional<SchemaLockRun> runSchemaLock(
     run.text = text.str();
     FileId id = session.sources().addFile(name, run.text);
     const SourceFile& file = session.sources().file(id);
-    registry::ParsedLock parsed = registry::parseLock(file.text());
-    if (parsed.error) {
-      std::string_view line = file.lineText(parsed.error->line);
-      auto begin = static_cast<std::uint32_t>(line.data() - file.text().data());
-      session.diags().report<diag::SchemaRegistryCorrupt>(
-          SourceRange{id, begin,
-                      begin + static_cast<std::uint32_t>(line.size())},
-          name, parsed.error->message);
-      return std::nullopt;
-    }
-    lock = std::move(parsed.lock);
+    std::optional<registry::Lock> read =
+        registry::readLockSource(file, session.diags());
+    if (!read) return std::nullopt;
+    lock = std::move(*read);
     registryOptions.lockSource = &file;
   }
   run.result =
