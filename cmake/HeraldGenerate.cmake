@@ -29,7 +29,8 @@
 # The schema lock (language reference, section 11) is SCHEMA_LOCK, by
 # default herald.schema.lock in the calling CMakeLists' source directory;
 # heraldc reads and updates it on every generation, and a change of the
-# lock (a checkout, an edit) generates again. LOCKED passes `--locked`, so
+# lock (a checkout, an edit) generates again. A missing lock is created
+# empty when CMake runs. LOCKED passes `--locked`, so
 # a build that would change the lock fails instead (for CI).
 include_guard(GLOBAL)
 
@@ -105,6 +106,11 @@ function(herald_generate)
   endif()
   get_filename_component(lock "${HG_SCHEMA_LOCK}" ABSOLUTE
                          BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
+  # The build depends on the lock, so it must exist: an empty file is an
+  # empty lock, which the first generation fills.
+  if(NOT EXISTS "${lock}")
+    file(TOUCH "${lock}")
+  endif()
 
   set(sources "")
   foreach(source IN LISTS HG_SOURCES)
