@@ -90,7 +90,7 @@ class Reader {
       return;
     }
     result_.lock.events.push_back({std::string(name), *version, {}, line});
-    fieldNames_.clear();
+    fieldNames_ = llvm::StringSet<>();  // clear() would cost its capacity
   }
 
   void field(std::uint32_t line, std::string_view rest) {
