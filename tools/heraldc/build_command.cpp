@@ -64,8 +64,10 @@ int runBuild(const GlobalOptions& global, const BuildOptions& options) {
       session.fail(fmt::format("cannot write '{}': {}", path, *error));
   }
   // The lock records what the generated code stamps: it changes only
-  // with the generated files written.
-  if (!session.failed()) writeSchemaLock(session, *lock);
+  // with the generated files written, and never under --locked, which
+  // only verifies it.
+  if (!session.failed() && !options.schemaLock.locked)
+    writeSchemaLock(session, *lock);
   const int status = session.finish();
   // The evolution report: on stdout, unless stdout holds the JSON
   // diagnostics.
