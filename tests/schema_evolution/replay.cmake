@@ -34,9 +34,10 @@ endif()
 run(${V1} place "${DB}" o1 100 o2 200 o3 300)
 run(${V2} place "${DB}" o4 400 o5 500)
 
-# Version 1 events read by v2: the defaults filled in.
-set(v1_events "v1 o1 100 Domestic -\nv1 o2 200 Domestic -\nv1 o3 300 Domestic -\n")
-set(v2_events "v2 o4 400 Abroad gift\nv2 o5 500 Abroad gift\n")
+# Version 1 events read by v2: the defaults filled in (a variant, None, a
+# record, an opaque and a refined value).
+set(v1_events "v1 o1 100 Domestic - 0 EUR untagged 1\nv1 o2 200 Domestic - 0 EUR untagged 1\nv1 o3 300 Domestic - 0 EUR untagged 1\n")
+set(v2_events "v2 o4 400 Abroad gift 400 CHF tagged 3\nv2 o5 500 Abroad gift 500 CHF tagged 3\n")
 expect_log(${V2} "v1" "${v1_events}")
 expect_log(${V2} "v2.." "${v2_events}")
 expect_log(${V2} "_" "${v1_events}${v2_events}")
