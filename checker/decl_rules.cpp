@@ -78,6 +78,8 @@ void checkSchemaAnnotations(Sema& sema, EventInfo& event) {
       continue;
     }
     event.pinnedSchema = *version;
+    event.pinnedRange = annotation.args[0]->range;
+    event.schemaVersion = *version;
   }
 }
 

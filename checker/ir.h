@@ -187,6 +187,11 @@ struct TypeInfo : DeclInfoOf<DeclInfoKind::Type> {
 struct EventInfo : DeclInfoOf<DeclInfoKind::Event> {
   std::vector<FieldInfo> fields;
   std::optional<std::int64_t> pinnedSchema;  // `@schema(N)`
+  SourceRange pinnedRange;                   // its argument, when pinned
+  // The version emissions are stamped with: the pinned version or 1 as the
+  // checker leaves it, then the version the schema registry (registry/)
+  // computes from herald.schema.lock when a build runs it.
+  std::int64_t schemaVersion = 1;
   const Type* type = nullptr;
 
   [[nodiscard]] const FieldInfo* field(llvm::StringRef n) const;

@@ -1,4 +1,5 @@
-# herald_generate(TARGET <target> SOURCES <file.herald>... [OUT_DIR <dir>])
+# herald_generate(TARGET <target> SOURCES <file.herald>... [OUT_DIR <dir>]
+#                 [SCHEMA_LOCK <file>] [LOCKED])
 #
 # Compiles the Herald sources of one program to C++ at build time with
 # `heraldc build`, adds the generated sources and their include directory to
@@ -24,6 +25,13 @@
 #
 # heraldc writes only the files whose content changed, so an edit of one
 # context recompiles what includes that context's header and nothing else.
+#
+# The schema lock (language reference, section 11) is SCHEMA_LOCK, by
+# default herald.schema.lock in the calling CMakeLists' source directory;
+# heraldc reads and updates it on every generation, and a change of the
+# lock (a checkout, an edit) generates again. A missing lock is created
+# empty when CMake runs. LOCKED passes `--locked`, so
+# a build that would change the lock fails instead (for CI).
 include_guard(GLOBAL)
 
 set(_HERALD_GENERATE_RUN ${CMAKE_CURRENT_LIST_DIR}/HeraldGenerateRun.cmake)
@@ -55,8 +63,9 @@ function(_herald_outputs_from_contexts out_var)
 endfunction()
 
 # The files `heraldc build` writes for `sources`, as heraldc lists them.
-function(_herald_outputs_from_heraldc out_var heraldc)
-  execute_process(COMMAND ${heraldc} --color=never build --list-outputs ${ARGN}
+function(_herald_outputs_from_heraldc out_var heraldc lock)
+  execute_process(COMMAND ${heraldc} --color=never build --list-outputs
+                          --schema-lock ${lock} ${ARGN}
                   RESULT_VARIABLE status OUTPUT_VARIABLE listed
                   ERROR_VARIABLE errors)
   if(NOT status EQUAL 0)
@@ -69,7 +78,8 @@ function(_herald_outputs_from_heraldc out_var heraldc)
 endfunction()
 
 function(herald_generate)
-  cmake_parse_arguments(PARSE_ARGV 0 HG "" "TARGET;OUT_DIR" "SOURCES")
+  cmake_parse_arguments(PARSE_ARGV 0 HG "LOCKED" "TARGET;OUT_DIR;SCHEMA_LOCK"
+                        "SOURCES")
   if(HG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "herald_generate: unexpected arguments: "
                         "${HG_UNPARSED_ARGUMENTS}")
@@ -91,6 +101,17 @@ function(herald_generate)
   get_filename_component(out_dir "${HG_OUT_DIR}" ABSOLUTE
                          BASE_DIR ${CMAKE_CURRENT_BINARY_DIR})
 
+  if(NOT HG_SCHEMA_LOCK)
+    set(HG_SCHEMA_LOCK ${CMAKE_CURRENT_SOURCE_DIR}/herald.schema.lock)
+  endif()
+  get_filename_component(lock "${HG_SCHEMA_LOCK}" ABSOLUTE
+                         BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
+  # The build depends on the lock, so it must exist: an empty file is an
+  # empty lock, which the first generation fills.
+  if(NOT EXISTS "${lock}")
+    file(TOUCH "${lock}")
+  endif()
+
   set(sources "")
   foreach(source IN LISTS HG_SOURCES)
     get_filename_component(absolute "${source}" ABSOLUTE
@@ -102,7 +123,7 @@ function(herald_generate)
   get_target_property(imported Herald::heraldc IMPORTED)
   if(imported)
     get_target_property(heraldc Herald::heraldc LOCATION)
-    _herald_outputs_from_heraldc(outputs ${heraldc} ${sources})
+    _herald_outputs_from_heraldc(outputs ${heraldc} ${lock} ${sources})
   else()
     _herald_outputs_from_contexts(outputs ${sources})
   endif()
@@ -123,8 +144,9 @@ function(herald_generate)
     COMMAND ${CMAKE_COMMAND} -DHERALDC=$<TARGET_FILE:Herald::heraldc>
             -DSOURCES=${sources_arg} -DOUT_DIR=${out_dir}
             -DEXPECTED=${outputs_arg} -DSTAMP=${stamp}
+            -DSCHEMA_LOCK=${lock} -DLOCKED=${HG_LOCKED}
             -P ${_HERALD_GENERATE_RUN}
-    DEPENDS ${sources} Herald::heraldc $<TARGET_FILE:Herald::heraldc>
+    DEPENDS ${sources} ${lock} Herald::heraldc $<TARGET_FILE:Herald::heraldc>
             ${_HERALD_GENERATE_RUN}
     WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}
     COMMENT "Generating C++ for ${HG_TARGET} from its Herald sources"

@@ -210,7 +210,7 @@ void emitCodecs(Emitter& e) {
                       ";\n  static constexpr std::string_view name = " +
                       cppStringLiteral(ev->qualified) +
                       ";\n  static constexpr std::int64_t schema_version = " +
-                      std::to_string(ev->pinnedSchema.value_or(1)) + ";\n";
+                      std::to_string(ev->schemaVersion) + ";\n";
       if (std::optional<std::size_t> bound = wireBound(*ev)) {
         e.header.useHeader("<cstddef>");
         e.out.codecs += "  static constexpr std::size_t max_encoded_bytes = " +

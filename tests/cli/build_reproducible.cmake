@@ -18,6 +18,7 @@ build_ok(${INPUT} -o ${SCRATCH}/from_here)
 
 # From another directory, by absolute path.
 execute_process(COMMAND ${HERALDC} build ${input_abs} -o ../from_there
+                        --schema-lock ${SCRATCH}/herald.schema.lock
                 WORKING_DIRECTORY ${SCRATCH}/elsewhere
                 RESULT_VARIABLE status ERROR_VARIABLE err)
 if(NOT status EQUAL 0)

@@ -1,9 +1,11 @@
 # Shared by the `heraldc build` test scripts.
 include(${CMAKE_CURRENT_LIST_DIR}/heraldc.cmake)
 
-# Runs `heraldc build` and stops the test unless it exits 0 silently.
+# Runs `heraldc build` and stops the test unless it exits 0 silently. The
+# schema lock is kept in SCRATCH, never beside the sources.
 function(build_ok)
-  run_heraldc(out err status build ${ARGN})
+  run_heraldc(out err status build --schema-lock ${SCRATCH}/herald.schema.lock
+              ${ARGN})
   if(NOT status EQUAL 0 OR NOT out STREQUAL "" OR NOT err STREQUAL "")
     string(REPLACE ";" " " shown "${ARGN}")
     message(FATAL_ERROR "heraldc build ${shown}: exit ${status}, expected 0 "

@@ -41,7 +41,9 @@ set(failed 0)
 
 # Builds one program into OUT and compiles what it wrote.
 function(build_and_compile out)
-  execute_process(COMMAND "${HERALDC}" --color=never build ${ARGN} -o "${out}"
+  # The schema lock goes beside the output, never into the sources.
+  execute_process(COMMAND "${HERALDC}" --color=never build
+                          --schema-lock "${out}.schema.lock" ${ARGN} -o "${out}"
                   RESULT_VARIABLE status OUTPUT_VARIABLE text ERROR_VARIABLE err)
   if(NOT status EQUAL 0)
     message(FATAL_ERROR "heraldc build ${ARGN} failed (exit ${status}):\n${text}${err}")

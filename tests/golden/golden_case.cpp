@@ -12,6 +12,9 @@
 #include "frontend/diagnostic_render.h"
 #include "frontend/format.h"
 #include "frontend/parser.h"
+#include "registry/lock.h"
+#include "registry/lock_source.h"
+#include "registry/registry.h"
 
 namespace herald::golden {
 
@@ -83,6 +86,24 @@ CaseOutput runCase(const GoldenCase& c) {
     files.reserve(results.size());
     for (const ParseResult& result : results) files.push_back(result.file);
     program = check::checkProgram(files, sources, diags);
+    // A case with a schema lock also runs the registry against it, as
+    // `heraldc check` does.
+    fs::path lock = c.dir / std::string(registry::kLockFileName);
+    if (!diags.hasErrors() && fs::exists(lock)) {
+      std::optional<std::string> text = readFile(lock);
+      if (!text) {
+        out.problem = "cannot read " + lock.string();
+        return out;
+      }
+      const SourceFile& file = sources.file(sources.addFile(
+          std::string(registry::kLockFileName), std::move(*text)));
+      if (std::optional<registry::Lock> read =
+              registry::readLockSource(file, diags)) {
+        registry::RegistryOptions options;
+        options.lockSource = &file;
+        (void)registry::runRegistry(*program, *read, options, diags);
+      }
+    }
   }
   diags.finalize();
 
@@ -106,8 +127,10 @@ CaseOutput runCase(const GoldenCase& c) {
     case CaseKind::Gen:
       if (!out.hasErrors && !out.hasWarnings) {
         codegen::Options options;
-        for (FileId id : ids) options.displayPaths.push_back(sources.file(id).name());
-        for (const codegen::GeneratedFile& file : codegen::generate(*program, sources, options))
+        for (FileId id : ids)
+          options.displayPaths.push_back(sources.file(id).name());
+        for (const codegen::GeneratedFile& file :
+             codegen::generate(*program, sources, options))
           out.text += "=== " + file.path + "\n" + file.content;
       }
       return out;

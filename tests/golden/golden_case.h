@@ -9,7 +9,8 @@
 // (it is not checked) and keeps the AST dump of each input in `ast.txt`.
 // A `gen_*` case must check with no diagnostic and keeps the C++ that code
 // generation writes for it in `generated.txt`, every file after a
-// `=== <path>` line.
+// `=== <path>` line. A checked case holding a `herald.schema.lock` also runs
+// the schema registry against it (never writing it), after a clean check.
 #pragma once
 
 #include <algorithm>

@@ -59,6 +59,26 @@ if(NOT out MATCHES "no work to do")
   message(FATAL_ERROR "a second build of the consumer did work:\n${out}")
 endif()
 
+# The schema lock: by default beside the consumer's CMakeLists.txt, written
+# by the generation; a change to it generates again (and the rewritten lock
+# drops the hand-added line), recompiling nothing.
+set(lock ${WORK}/consumer/herald.schema.lock)
+if(NOT EXISTS ${lock})
+  message(FATAL_ERROR "herald_generate wrote no schema lock at ${lock}")
+endif()
+file(READ ${lock} written_lock)
+file(APPEND ${lock} "# touched\n")
+run("building the consumer after a lock edit" ${CMAKE_COMMAND} --build ${build}
+    -- -v)
+if(NOT out MATCHES "HeraldGenerateRun\\.cmake" OR out MATCHES "-c [^\n]*\\.cpp")
+  message(FATAL_ERROR "after an edit of the schema lock, the build did not "
+                      "regenerate or recompiled:\n${out}")
+endif()
+file(READ ${lock} rewritten_lock)
+if(NOT rewritten_lock STREQUAL written_lock)
+  message(FATAL_ERROR "the regenerated schema lock holds\n${rewritten_lock}")
+endif()
+
 # A comment changes no generated file: the generation step runs again, the
 # compiler does not.
 file(APPEND ${WORK}/consumer/counter.herald "-- touched\n")

@@ -1,3 +1,4 @@
+#include <cstdio>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -6,10 +7,12 @@
 #include <fmt/format.h>
 
 #include "codegen/codegen.h"
+#include "registry/report.h"
 #include "tools/heraldc/commands.h"
 #include "tools/heraldc/display_paths.h"
 #include "tools/heraldc/outputs.h"
 #include "tools/heraldc/pipeline.h"
+#include "tools/heraldc/schema_lock.h"
 #include "tools/heraldc/session.h"
 #include "tools/heraldc/stdout_output.h"
 
@@ -36,7 +39,14 @@ int runBuild(const GlobalOptions& global, const BuildOptions& options) {
   }
 
   codegen::Options codegenOptions;
+  // Before the schema lock joins the sources: it is not an input.
   codegenOptions.displayPaths = displayPaths(session.sources());
+  // The registry gives every event its version; with an error in it
+  // nothing is written, the lock included.
+  std::optional<SchemaLockRun> lock = runSchemaLock(
+      session, options.paths,
+      {options.schemaLock.path, options.schemaLock.locked}, *checked.program);
+  if (!lock || session.diags().hasErrors()) return session.finish();
   std::vector<codegen::GeneratedFile> files =
       codegen::generate(*checked.program, session.sources(), codegenOptions);
 
@@ -53,7 +63,26 @@ int runBuild(const GlobalOptions& global, const BuildOptions& options) {
     if (std::optional<std::string> error = updateFile(path, file.content))
       session.fail(fmt::format("cannot write '{}': {}", path, *error));
   }
-  return session.finish();
+  // The lock records what the generated code stamps: it changes only
+  // with the generated files written, and never under --locked, which
+  // only verifies it.
+  if (!session.failed() && !options.schemaLock.locked)
+    writeSchemaLock(session, *lock);
+  const int status = session.finish();
+  // The evolution report: on stdout, unless stdout holds the JSON
+  // diagnostics.
+  if (status == kExitOk) {
+    std::string report = registry::evolutionReport(lock->result.changes);
+    switch (global.format) {
+      case DiagnosticsFormat::Text:
+        writeOut(report);
+        break;
+      case DiagnosticsFormat::Json:
+        std::fwrite(report.data(), 1, report.size(), stderr);
+        break;
+    }
+  }
+  return status;
 }
 
 }  // namespace herald::driver

@@ -1,6 +1,7 @@
 #include "checker/ir_dump.h"
 #include "tools/heraldc/commands.h"
 #include "tools/heraldc/pipeline.h"
+#include "tools/heraldc/schema_lock.h"
 #include "tools/heraldc/session.h"
 #include "tools/heraldc/stdout_output.h"
 
@@ -17,6 +18,11 @@ int runCheck(const GlobalOptions& global, const CheckOptions& options) {
     (void)session.finish();
     return kExitInternal;
   }
+  // The registry's diagnostics too; `check` never writes the lock.
+  if (!session.diags().hasErrors() && checked.program != nullptr)
+    (void)runSchemaLock(session, options.paths,
+                        {options.schemaLock.path, options.schemaLock.locked},
+                        *checked.program);
   // With errors the IR is incomplete; the diagnostics say why.
   if (options.dumpIr && !session.diags().hasErrors())
     writeOut(check::dumpIr(*checked.program, session.sources()));

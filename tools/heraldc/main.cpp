@@ -68,6 +68,18 @@ std::optional<std::string> unknownSubcommand(
                      fmt::join(names, ", "));
 }
 
+// `--schema-lock` and `--locked`, shared by check and build.
+void addSchemaLockFlags(CLI::App& command, SchemaLockFlags& flags) {
+  command
+      .add_option("--schema-lock", flags.path,
+                  "The schema lock to use (default: the nearest "
+                  "herald.schema.lock above the inputs, else one beside them)")
+      ->type_name("FILE");
+  command.add_flag("--locked", flags.locked,
+                   "Fail, naming each event, when the schema lock needs a "
+                   "change (for CI)");
+}
+
 int run(int argc, char** argv) {
   CLI::App app("heraldc: the Herald compiler", "heraldc");
   app.set_version_flag("--version", std::string("heraldc ") + HERALD_VERSION);
@@ -132,6 +144,7 @@ int run(int argc, char** argv) {
       ->required();
   check->add_flag("--dump-ir", checkOptions.dumpIr,
                   "Print the checked IR on stdout (when there are no errors)");
+  addSchemaLockFlags(*check, checkOptions.schemaLock);
   check->callback([&] { command = Command::Check; });
 
   GraphOptions graphOptions;
@@ -190,6 +203,7 @@ int run(int argc, char** argv) {
                  "Print the paths (relative to the output directory) of the "
                  "files a build would write, one per line; write nothing")
       ->excludes(buildOutput);
+  addSchemaLockFlags(*build, buildOptions.schemaLock);
   build->callback([&] { command = Command::Build; });
 
   std::vector<std::string> names;

@@ -33,9 +33,17 @@ struct ParseOptions {
   std::string dumpTokens;  // empty: not requested
 };
 
+// Where herald.schema.lock is and whether it may change (language
+// reference, section 11).
+struct SchemaLockFlags {
+  std::string path;     // `--schema-lock PATH`; empty: found from the inputs
+  bool locked = false;  // `--locked`: a needed lock change is an error
+};
+
 struct CheckOptions {
   std::vector<std::string> paths;
-  bool dumpIr = false;  // print the checked IR when there are no errors
+  bool dumpIr = false;         // print the checked IR when there are no errors
+  SchemaLockFlags schemaLock;  // read, never written
 };
 
 enum class GraphFormat { Dot, Svg };
@@ -50,6 +58,7 @@ struct BuildOptions {
   std::vector<std::string> paths;
   std::string outputDir;     // where the generated files go
   bool listOutputs = false;  // print their paths instead of writing them
+  SchemaLockFlags schemaLock;
 };
 
 struct FmtOptions {

@@ -38,6 +38,7 @@ class Session {
   // text mode, an object of the array in JSON mode. Makes finish() return
   // kExitUsage.
   void fail(std::string message);
+  [[nodiscard]] bool failed() const { return failed_; }
 
   // Sorts and de-duplicates everything reported, renders it once (text on
   // stderr, or one JSON array on stdout) and returns the exit code.

@@ -1,0 +1,21 @@
+// The evolution report `heraldc build` prints when versions change.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "registry/registry.h"
+
+namespace herald::registry {
+
+// One line per bumped event, then one indented line per field it adds:
+//
+//   schema: commerce.order.PaymentConfirmed 1 -> 2
+//     + region: commerce.order.Region = commerce.order.Region.Domestic
+//
+// Events new in the lock are not listed: no version of theirs changes.
+// Empty when nothing was bumped.
+[[nodiscard]] std::string evolutionReport(
+    const std::vector<VersionChange>& changes);
+
+}  // namespace herald::registry

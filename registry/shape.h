@@ -1,0 +1,14 @@
+// An event's shape as the lock records it, read off the checked IR.
+#pragma once
+
+#include "checker/ir.h"
+#include "registry/lock.h"
+
+namespace herald::registry {
+
+// The event's lock entry at `version`: its fields sorted by name, each with
+// its qualified type and its default constant as the IR dump spells them.
+[[nodiscard]] LockEvent shapeOf(const check::EventInfo& event,
+                                std::int64_t version);
+
+}  // namespace herald::registry
