@@ -111,7 +111,6 @@ void emitContext(const check::Program& program, const SourceManager& sources,
   std::string stem = fileStemOf(ctx);
 
   std::set<std::string> headerIncludes = e.header.headersUsed();
-  headerIncludes.insert("<herald/codec.hpp>");
   headerIncludes.insert("<herald/version.hpp>");
   std::set<std::string> headerContexts = e.header.contextsUsed();
   headerContexts.erase(ctx.name);

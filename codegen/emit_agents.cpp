@@ -120,6 +120,11 @@ class AgentEmitter {
     sp.useHeader("<herald/runtime.hpp>");
     sp.useHeader("<string>");
     sp.useHeader("<string_view>");
+    sp.useHeader("<herald/wire.hpp>");
+    sp.useHeader("<nlohmann/json.hpp>");
+    e_.source.useHeader("<herald/codec.hpp>");
+    e_.source.useHeader("<herald/wire.hpp>");
+    e_.source.useHeader("<nlohmann/json.hpp>");
     std::string& out = e_.out.agents;
     out += "class " + name_ + " {\n public:\n";
     out += "  using Key = " + sp.type(keyType_) + ";\n\n";
@@ -199,8 +204,9 @@ class AgentEmitter {
       // The message table's entry: decode the argument struct, then run.
       std::string args;
       for (const FieldInfo& p : h.params)
-        args += std::string(args.empty() ? "" : ", ") + "args.at(" +
-                cppStringLiteral(p.name) + ").get<" + sp.type(p.type) + ">()";
+        args += std::string(args.empty() ? "" : ", ") + "herald::wire::get<" +
+                sp.type(p.type) + ">(herald::wire::at(args, " +
+                cppStringLiteral(p.name) + "))";
       e_.out.privateDefs +=
           "void " + name_ + "_run_" + cppName(h.name) +
           "(herald::Invocation& tx, " + name_ +
@@ -216,7 +222,8 @@ class AgentEmitter {
     Spelling& sp = e_.source;
     std::string st = name_ + "::State";
     std::string init = st + "{";
-    std::string encode = "  nlohmann::json j = nlohmann::json::object();\n";
+    std::string encode =
+        "  nlohmann::json j;\n  herald::wire::set_object(j);\n";
     std::string decode = st + "{";
     for (std::size_t k = 0; k < a_.stores.size(); ++k) {
       const check::StoreInfo& s = a_.stores[k];
@@ -225,9 +232,11 @@ class AgentEmitter {
       init += sep + "." + n + " = " +
               (s.body == check::kNoBody ? sp.type(s.field.type) + "()"
                                         : e_.bodies.expression(s.body));
-      encode += "  j[" + cppStringLiteral(s.field.name) + "] = s." + n + ";\n";
-      decode += sep + "." + n + " = j.at(" + cppStringLiteral(s.field.name) +
-                ").get<" + sp.type(s.field.type) + ">()";
+      encode += "  herald::wire::put(herald::wire::member(j, " +
+                cppStringLiteral(s.field.name) + "), s." + n + ");\n";
+      decode += sep + "." + n + " = herald::wire::get<" +
+                sp.type(s.field.type) + ">(herald::wire::at(j, " +
+                cppStringLiteral(s.field.name) + "))";
     }
     std::string& out = e_.out.privateDefs;
     out += st + " " + name_ + "_initial() { return " + init + "}; }\n\n";
@@ -296,10 +305,11 @@ class AgentEmitter {
       std::string ps = Emitter::params(sp, h.params, false);
       out += "void " + name_ + "::Ref::" + cppName(h.name) +
              "(herald::Invocation& tx" + (ps.empty() ? "" : ", " + ps) +
-             ") const {\n  nlohmann::json args = nlohmann::json::object();\n";
+             ") const {\n  nlohmann::json args;\n  "
+             "herald::wire::set_object(args);\n";
       for (const FieldInfo& p : h.params)
-        out += "  args[" + cppStringLiteral(p.name) + "] = " + cppName(p.name) +
-               ";\n";
+        out += "  herald::wire::put(herald::wire::member(args, " +
+               cppStringLiteral(p.name) + "), " + cppName(p.name) + ");\n";
       out += "  tx.send(" + name_ + "::kind(), " + name_ + "::key_text(key), " +
              cppStringLiteral(h.name) + ", std::move(args));\n}\n\n";
     }
@@ -308,11 +318,12 @@ class AgentEmitter {
     // A Ref (a store or a parameter of type Ref[A]) travels as its key.
     std::string ref = e_.global(a_) + "::Ref";
     std::string serializer = "nlohmann::adl_serializer<" + ref + ">";
-    e_.out.refCodecs += "template <>\nstruct " + serializer +
-                        " {\n  static void to_json(nlohmann::json& j, const " +
-                        ref + "& v) { j = v.key; }\n  static " + ref +
-                        " from_json(const nlohmann::json& j) { return " + ref +
-                        "{j.get<" + e_.global(a_) + "::Key>()}; }\n};\n\n";
+    e_.out.refCodecs +=
+        "template <>\nstruct " + serializer +
+        " {\n  static void to_json(nlohmann::json& j, const " + ref +
+        "& v) { herald::wire::put(j, v.key); }\n  static " + ref +
+        " from_json(const nlohmann::json& j) { return " + ref +
+        "{herald::wire::get<" + e_.global(a_) + "::Key>(j)}; }\n};\n\n";
   }
 
   void keyText() {

@@ -1,5 +1,7 @@
-// JSON codecs (nlohmann::adl_serializer specialisations), text forms
-// (append_text) and herald::EventInfo, for every value type and event.
+// JSON codecs (nlohmann::adl_serializer specialisations, written against
+// herald/wire.hpp so that they instantiate none of nlohmann's templates),
+// text forms (append_text) and herald::EventInfo, for every value type and
+// event.
 //
 // Wire forms: a record or event is an object of its fields; an enum-class
 // sum the variant's name; a sum with payloads an object with one member,
@@ -32,10 +34,10 @@ std::string decodeFields(Emitter& e, const std::string& type,
   for (std::size_t k = 0; k < fields.size(); ++k) {
     const FieldInfo& f = fields[k];
     std::string key = cppStringLiteral(f.name);
-    std::string get =
-        j + ".at(" + key + ").get<" + e.source.type(f.type) + ">()";
+    std::string get = "herald::wire::get<" + e.source.type(f.type) +
+                      ">(herald::wire::at(" + j + ", " + key + "))";
     if (defaults && f.defaultBody != check::kNoBody)
-      get = j + ".contains(" + key + ") ? " + get + " : " +
+      get = "herald::wire::contains(" + j + ", " + key + ") ? " + get + " : " +
             e.bodies.expression(f.defaultBody);
     out +=
         std::string(k == 0 ? "" : ", ") + "." + cppName(f.name) + " = " + get;
@@ -43,12 +45,14 @@ std::string decodeFields(Emitter& e, const std::string& type,
   return out + "}";
 }
 
+// Statements making `j` the object of `v`'s fields.
 std::string encodeFields(const std::vector<FieldInfo>& fields,
                          const std::string& j, const std::string& v) {
-  std::string out = "  " + j + " = nlohmann::json::object();\n";
+  std::string out = "  herald::wire::set_object(" + j + ");\n";
   for (const FieldInfo& f : fields)
-    out += "  " + j + "[" + cppStringLiteral(f.name) + "] = " + v + "." +
-           cppName(f.name) + ";\n";
+    out += "  herald::wire::put(herald::wire::member(" + j + ", " +
+           cppStringLiteral(f.name) + "), " + v + "." + cppName(f.name) +
+           ");\n";
   return out;
 }
 
@@ -92,8 +96,8 @@ Codec typeCodec(Emitter& e, const TypeInfo& t) {
         for (const check::VariantInfo& var : t.variants) {
           std::string alt = name + "::" + cppName(var.name);
           c.encode += "    case " + alt +
-                      ":\n      j = " + cppStringLiteral(var.name) +
-                      ";\n      return;\n";
+                      ":\n      herald::wire::set_text(j, " +
+                      cppStringLiteral(var.name) + ");\n      return;\n";
           c.text += "    case " + alt +
                     ":\n      out += " + cppStringLiteral(var.name) +
                     ";\n      return;\n";
@@ -103,9 +107,7 @@ Codec typeCodec(Emitter& e, const TypeInfo& t) {
         c.encode += "  }\n";
         c.text += "  }\n";
         c.decode =
-            "  const std::string& text = j.get_ref<const "
-            "std::string&>();\n" +
-            c.decode;
+            "  const std::string& text = herald::wire::text(j);\n" + c.decode;
       } else {
         for (const check::VariantInfo& var : t.variants) {
           std::string alt = name + "::" + cppName(var.name);
@@ -114,14 +116,16 @@ Codec typeCodec(Emitter& e, const TypeInfo& t) {
               var.fields.empty()
                   ? "std::holds_alternative<" + alt + ">(v.value)"
                   : "const auto* p = std::get_if<" + alt + ">(&v.value)";
-          c.encode += "  if (" + test + ") {\n" +
+          c.encode += "  if (" + test +
+                      ") {\n    herald::wire::set_object(j);\n    "
+                      "herald::wire::Json& payload = herald::wire::member(j, " +
+                      cppStringLiteral(var.name) + ");\n" +
                       indent(encodeFields(var.fields, "payload", "(*p)"), 2) +
-                      "    j = nlohmann::json::object();\n    j[" +
-                      cppStringLiteral(var.name) +
-                      "] = std::move(payload);\n    return;\n" + "  }\n";
+                      "    return;\n  }\n";
           c.decode +=
-              "  if (j.contains(" + cppStringLiteral(var.name) + ")) {\n" +
-              "    [[maybe_unused]] const nlohmann::json& p = j.at(" +
+              "  if (herald::wire::contains(j, " + cppStringLiteral(var.name) +
+              ")) {\n    [[maybe_unused]] const herald::wire::Json& p = "
+              "herald::wire::at(j, " +
               cppStringLiteral(var.name) + ");\n    return " + name + "{" +
               decodeFields(e, alt, var.fields, "p", false) + "};\n  }\n";
           c.text += "  if (" + test +
@@ -129,24 +133,23 @@ Codec typeCodec(Emitter& e, const TypeInfo& t) {
                     indent(textFields(var.fields, "(*p)", "(", ")"), 2) +
                     "    return;\n  }\n";
         }
-        c.encode = "  nlohmann::json payload;\n" + c.encode;
         e.source.useHeader("<variant>");
       }
       c.decode += "  throw std::invalid_argument(" +
                   cppStringLiteral("not a variant of " + t.qualified + ": ") +
-                  " + j.dump());\n";
+                  " + herald::wire::dump(j));\n";
       e.source.useHeader("<stdexcept>");
       break;
     case TypeDefKind::Opaque:
-      c.encode = "  j = v.raw();\n";
-      c.decode = "  return " + name + "::from_raw(j.get<" +
-                 e.source.type(t.base) + ">());\n";
+      c.encode = "  herald::wire::put(j, v.raw());\n";
+      c.decode = "  return " + name + "::from_raw(herald::wire::get<" +
+                 e.source.type(t.base) + ">(j));\n";
       c.text = "  out += " + cppStringLiteral(t.name) + ";\n";
       break;
     case TypeDefKind::Refined:
-      c.encode = "  j = v.value();\n";
-      c.decode = "  return " + name + "::from(j.get<" + e.source.type(t.base) +
-                 ">());\n";
+      c.encode = "  herald::wire::put(j, v.value());\n";
+      c.decode = "  return " + name + "::from(herald::wire::get<" +
+                 e.source.type(t.base) + ">(j));\n";
       c.text = "  append_text(out, v.value());\n";
       break;
   }
@@ -181,11 +184,10 @@ void emitCodec(Emitter& e, const check::DeclInfo& d, const Codec& c) {
 }  // namespace
 
 void emitCodecs(Emitter& e) {
-  e.header.useHeader("<nlohmann/json.hpp>");
+  e.header.useHeader("<nlohmann/json_fwd.hpp>");
   e.header.useHeader("<string>");
-  e.source.useHeader("<herald/codec.hpp>");
   e.source.useHeader("<herald/text.hpp>");
-  e.source.useHeader("<nlohmann/json.hpp>");
+  e.source.useHeader("<herald/wire.hpp>");
   bool any = false;
   for (const auto& d : e.context.decls) {
     if (const auto* t = dyn_cast<TypeInfo>(d.get())) {

@@ -40,6 +40,9 @@ void emitService(Emitter& e, const ServiceInfo& svc) {
       e.out.privateDefs +=
           sig + " {\n" + e.bodies.statements(fn->body, 2) + "}\n\n";
   }
+  // Handler bodies use the transaction; herald/context.hpp only declares
+  // it.
+  if (!svc.handlers.empty()) sp.useHeader("<herald/invocation.hpp>");
   for (const HandlerInfo& h : svc.handlers) {
     std::string ps = "[[maybe_unused]] herald::Invocation& tx";
     for (const check::CapabilityInfo* c : passedCapabilities(&svc, h))

@@ -231,11 +231,11 @@ void emitConstructor(Emitter& e, const TypeInfo& t) {
       text += c;
     }
     e.source.useHeader("<herald/errors.hpp>");
-    e.source.useHeader("<nlohmann/json.hpp>");
+    e.source.useHeader("<herald/wire.hpp>");
     out += "  if (!(" + test + "))\n";
     out += "    throw herald::RefinementError(" +
-           cppStringLiteral(t.qualified + ": ") + " + nlohmann::json(" +
-           member + ").dump() + " +
+           cppStringLiteral(t.qualified + ": ") +
+           " + herald::wire::dump_value(" + member + ") + " +
            cppStringLiteral(" does not satisfy '" + text + "'") + ");\n";
   }
   out += "  return " + name + "(std::move(" + member + "));\n}\n\n";

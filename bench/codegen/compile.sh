@@ -7,16 +7,19 @@
 # generated source set RUNS times per optimisation level, in fresh
 # processes, interleaved:
 #
-#   Herald:       g++ -std=c++20 -OX -c CONTEXT.cpp     for each context
-#                 (-I runtime/include: the runtime's headers, nlohmann json,
-#                 fmt)
+#   Herald:       g++ -std=c++20 -OX -c herald_program.cpp, the one unit
+#                 herald_generate compiles: each context's .cpp included in
+#                 sorted order (-I runtime/include: the runtime's headers,
+#                 nlohmann json's json_fwd.hpp, fmt)
 #   protobuf:     g++ -std=c++20 -OX -c schema.pb.cc
 #   flatbuffers:  g++ -std=c++20 -OX -c TU.cpp, a file holding only
 #                 #include "schema_generated.h" (flatc writes no source)
 #
-# and, when SETS names it, herald-includes: for each context a unit holding
-# only the #include lines of its .cpp, the part of Herald's time that is
-# headers.
+# and, when SETS names them, herald-contexts: each context's .cpp as its own
+# unit (what a build that does not amalgamate compiles), and
+# herald-includes: one unit holding only the #include lines of the
+# contexts' .cpp files (library headers, then the generated headers), the
+# part of Herald's time that is headers and type declarations.
 #
 # Prints a markdown table: medians and ranges of CPU time (user + system of
 # the compiler processes, from wait4), the same per 50 events, peak RSS,
@@ -25,8 +28,9 @@
 #   bench/codegen/compile.sh [BUILD_DIR]      (default: <repo>/build-bench)
 #
 # Environment: RUNS (default 3), LINES (default 5000), OPTS (default
-# "-O0 -O2"), SETS (default "herald proto fbs"; herald-includes can be
-# added; fbs must be one), CXX (default g++), SEED (default 1).
+# "-O0 -O2"), SETS (default "herald proto fbs"; herald-contexts and
+# herald-includes can be added; fbs must be one), CXX (default g++), SEED
+# (default 1).
 set -euo pipefail
 
 BENCH_BUILD_DIR="${1:-}"
@@ -44,7 +48,8 @@ read -r -a sets <<<"${SETS:-herald proto fbs}"
 
 label() {
   case "$1" in
-    herald) echo "Herald (heraldc build)" ;;
+    herald) echo "Herald (heraldc build, one unit as herald_generate)" ;;
+    herald-contexts) echo "Herald, one unit per context" ;;
     herald-includes) echo "Herald, the #include lines alone" ;;
     proto) echo "protobuf (protoc --cpp_out)" ;;
     fbs) echo "flatbuffers (flatc --cpp)" ;;
@@ -66,34 +71,43 @@ mkdir -p "$d/herald" "$d/proto" "$d/fbs"
 protoc "--cpp_out=$d/proto" "-I$d/proto-src" "$d/proto-src/schema.proto"
 flatc --cpp -o "$d/fbs" "$d/fbs-src/schema.fbs"
 echo '#include "schema_generated.h"' >"$d/fbs/tu.cpp"
-mkdir -p "$d/herald-includes"
-for u in $(find "$d/herald" -name '*.cpp' | sort); do
-  grep '^#include' "$u" \
-    >"$d/herald-includes/$(basename "$(dirname "$u")")_$(basename "$u")"
-done
+# herald_program.cpp as herald_generate (cmake/HeraldGenerate.cmake) writes
+# it, outside the generated tree.
+mkdir -p "$d/herald-program" "$d/herald-includes"
+(cd "$d/herald" && find . -name '*.cpp' | sed 's|^\./||' | LC_ALL=C sort) |
+  sed 's|.*|#include "&"|' >"$d/herald-program/herald_program.cpp"
+{
+  find "$d/herald" -name '*.cpp' -exec grep -h '^#include <' {} + |
+    LC_ALL=C sort -u
+  find "$d/herald" -name '*.cpp' -exec grep -h '^#include "' {} + |
+    LC_ALL=C sort -u
+} >"$d/herald-includes/includes.cpp"
 
 # units SET: the translation units of one set; flags SET: its include paths.
 units() {
   case "$1" in
-    herald) find "$d/herald" -name '*.cpp' | sort ;;
-    herald-includes) find "$d/herald-includes" -name '*.cpp' | sort ;;
+    herald) echo "$d/herald-program/herald_program.cpp" ;;
+    herald-contexts) find "$d/herald" -name '*.cpp' | sort ;;
+    herald-includes) echo "$d/herald-includes/includes.cpp" ;;
     proto) echo "$d/proto/schema.pb.cc" ;;
     fbs) echo "$d/fbs/tu.cpp" ;;
   esac
 }
 flags() {
   case "$1" in
-    herald | herald-includes) echo "-I$repo/runtime/include -I$d/herald" ;;
+    herald | herald-contexts | herald-includes)
+      echo "-I$repo/runtime/include -I$d/herald" ;;
     proto) echo "-I$d/proto" ;;
     fbs) echo "-I$d/fbs" ;;
   esac
 }
 # written SET: "FILES files, LINES lines" of what the generator wrote.
 written() {
-  local files n
+  local files n dir="$1"
   [ "$1" = herald-includes ] && { echo "—"; return; }
-  files="$(find "$d/$1" -type f ! -name tu.cpp | wc -l)"
-  n="$(find "$d/$1" -type f ! -name tu.cpp -exec cat {} + | wc -l)"
+  [ "$1" = herald-contexts ] && dir=herald
+  files="$(find "$d/$dir" -type f ! -name tu.cpp | wc -l)"
+  n="$(find "$d/$dir" -type f ! -name tu.cpp -exec cat {} + | wc -l)"
   echo "$files files, $n lines"
 }
 

@@ -4,6 +4,9 @@
 #include <map>
 #include <mutex>
 #include <shared_mutex>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
 
 namespace herald {
 namespace {
@@ -60,11 +63,51 @@ EventType::EventType(std::string owner, std::string name,
   r.by_name.insert_or_assign(name_, this);
 }
 
+EventType::EventType(
+    std::string_view owner, std::string_view name, std::int64_t schema_version,
+    std::optional<std::size_t> max_encoded_bytes,
+    void (*encode)(nlohmann::json&, const void*),
+    std::shared_ptr<const void> (*decode)(const nlohmann::json&))
+    : EventType(std::string(owner), std::string(name), schema_version,
+                max_encoded_bytes,
+                std::make_unique<FunctionEventCodec>(name, encode, decode)) {}
+
 EventType::~EventType() {
   Registry& r = registry();
   std::unique_lock lock(r.mutex);
   auto it = r.by_name.find(name_);
   if (it != r.by_name.end() && it->second == this) r.by_name.erase(it);
+}
+
+namespace detail {
+
+std::shared_ptr<const void> own_payload(const void* payload,
+                                        void (*destroy)(const void*)) {
+  return std::shared_ptr<const void>(payload, destroy);
+}
+
+}  // namespace detail
+
+nlohmann::json FunctionEventCodec::encode(const void* payload) const {
+  nlohmann::json j;
+  encode_(j, payload);
+  return j;
+}
+
+std::shared_ptr<const void> FunctionEventCodec::decode(
+    const nlohmann::json& wire, std::int64_t schema_version) const {
+  // A newer version only adds fields with defaults, which this build does
+  // not know and ignores (language.md §7).
+  if (schema_version < 1) {
+    throw std::invalid_argument("schema version " +
+                                std::to_string(schema_version) + " of " +
+                                std::string(name_) + " is not positive");
+  }
+  return decode_(wire);
+}
+
+std::size_t FunctionEventCodec::encoded_size(const void* payload) const {
+  return json_encoded_size(encode(payload));
 }
 
 std::size_t json_encoded_size(const nlohmann::json& j) {

@@ -13,6 +13,7 @@
 
 #include "herald/backend.hpp"
 #include "herald/context.hpp"
+#include "herald/invocation.hpp"
 #include "herald/mailbox.hpp"
 #include "herald/metrics.hpp"
 

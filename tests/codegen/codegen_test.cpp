@@ -180,10 +180,11 @@ TEST_CASE("refinements, defaults, patterns and key texts in the source") {
   CHECK(contains(s,
                  "if (!((herald::ops::len(raw) > 0)))\n    throw "
                  "herald::RefinementError(\"shop.order.OrderId: \" + "
-                 "nlohmann::json(raw).dump() + \" does not satisfy "
+                 "herald::wire::dump_value(raw) + \" does not satisfy "
                  "'len(self) > 0'\");"));
   CHECK(contains(s,
-                 "j.contains(\"region\") ? j.at(\"region\").get<Region>() "
+                 "herald::wire::contains(j, \"region\") ? "
+                 "herald::wire::get<Region>(herald::wire::at(j, \"region\")) "
                  ": Region{Region::Home{}}"));
   CHECK(contains(s,
                  "std::string Order::key_text([[maybe_unused]] const Key& "

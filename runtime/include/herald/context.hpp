@@ -25,11 +25,13 @@
 
 #include "herald/envelope.hpp"
 #include "herald/event_type.hpp"
-#include "herald/invocation.hpp"
 
 namespace herald {
 
 class AgentKindBase;
+// Handlers take it by reference; what calls them includes
+// herald/invocation.hpp.
+class Invocation;
 
 using ViaPredicate = std::function<bool(const EventEnvelope&)>;
 

@@ -16,11 +16,13 @@
 #include <system_error>
 #include <vector>
 
-#include "herald/envelope.hpp"
 #include "herald/ops.hpp"
 #include "herald/time.hpp"
 
 namespace herald {
+
+class EventId;
+struct EventEnvelope;
 
 inline void append_text(std::string& out, std::string_view s) { out += s; }
 inline void append_text(std::string& out, const std::string& s) { out += s; }
@@ -59,9 +61,7 @@ inline void append_text(std::string& out, const Instant& at) {
 inline void append_text(std::string& out, const Duration& d) {
   out += format_duration(d);
 }
-inline void append_text(std::string& out, const EventId& id) {
-  out += id.str();
-}
+void append_text(std::string& out, const EventId& id);
 
 template <class T>
 void append_text(std::string& out, const std::optional<T>& value);
@@ -111,33 +111,8 @@ void append_text(std::string& out, const std::map<K, V>& map) {
   out += ']';
 }
 
-inline void append_text(std::string& out, const EventEnvelope& env) {
-  out += "EventEnvelope { eventId: ";
-  append_text(out, env.eventId);
-  out += ", eventType: ";
-  out += env.eventType;
-  out += ", publisherId: ";
-  out += env.publisherId;
-  out += ", sequence: ";
-  append_text(out, env.sequence);
-  out += ", emittedAt: ";
-  append_text(out, env.emittedAt);
-  out += ", schemaVersion: ";
-  append_text(out, env.schemaVersion);
-  out += ", causationId: ";
-  if (env.causationId) {
-    out += "Some(";
-    append_text(out, *env.causationId);
-    out += ')';
-  } else {
-    out += "None";
-  }
-  out += ", correlationId: ";
-  append_text(out, env.correlationId);
-  out += ", depth: ";
-  append_text(out, env.depth);
-  out += " }";
-}
+// Out of line (text.cpp), so that this header needs neither type complete.
+void append_text(std::string& out, const EventEnvelope& env);
 
 // `"a \(b) c"` is `herald::text("a ", b, " c")`.
 template <class... Parts>

@@ -1,0 +1,83 @@
+// herald/wire.hpp over nlohmann::json: each function is the nlohmann
+// operation the codecs of herald/codec.hpp perform, so forms and errors are
+// the same.
+#include "herald/wire.hpp"
+
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "herald/codec.hpp"
+
+namespace herald::wire {
+
+void set_object(Json& j) { j = Json::object(); }
+void set_array(Json& j) { j = Json::array(); }
+void set_null(Json& j) { j = nullptr; }
+void set_text(Json& j, std::string_view text) { j = text; }
+Json& member(Json& j, std::string_view key) { return j[key]; }
+Json& append(Json& j) {
+  j.push_back(nullptr);
+  return j.back();
+}
+
+void put(Json& j, std::int64_t v) { j = v; }
+void put(Json& j, double v) { j = v; }
+void put(Json& j, bool v) { j = v; }
+void put(Json& j, const std::string& v) { j = v; }
+void put(Json& j, Instant v) { j = v; }
+void put(Json& j, Duration v) { j = v; }
+void put(Json& j, Unit v) { j = v; }
+
+std::string dump_with(void (*encode)(Json&, const void*), const void* value) {
+  Json j;
+  encode(j, value);
+  return j.dump();
+}
+
+const Json& at(const Json& j, std::string_view key) { return j.at(key); }
+bool contains(const Json& j, std::string_view key) { return j.contains(key); }
+bool is_null(const Json& j) { return j.is_null(); }
+const std::string& text(const Json& j) {
+  return j.get_ref<const std::string&>();
+}
+std::string dump(const Json& j) { return j.dump(); }
+
+std::int64_t get_int(const Json& j) { return j.get<std::int64_t>(); }
+double get_float(const Json& j) { return j.get<double>(); }
+bool get_bool(const Json& j) { return j.get<bool>(); }
+std::string get_string(const Json& j) { return j.get<std::string>(); }
+Instant get_instant(const Json& j) { return j.get<Instant>(); }
+Duration get_duration(const Json& j) { return j.get<Duration>(); }
+Unit get_unit(const Json& j) { return j.get<Unit>(); }
+
+void each_element(const Json& j, void (*visit)(void*, const Json&),
+                  void* context) {
+  // The check and message of nlohmann's from_json for sequences.
+  if (!j.is_array()) {
+    throw Json::type_error::create(
+        302, std::string("type must be array, but is ") + j.type_name(), &j);
+  }
+  for (const Json& element : j) visit(context, element);
+}
+
+void each_value(const Json& j, void (*visit)(void*, const Json&),
+                void* context) {
+  for (const Json& value : j) visit(context, value);
+}
+
+void each_member(const Json& j,
+                 void (*visit)(void*, const std::string&, const Json&),
+                 void* context) {
+  for (const auto& [key, value] : j.items()) visit(context, key, value);
+}
+
+std::pair<const Json*, const Json*> pair_elements(const Json& j) {
+  if (!j.is_array() || j.size() != 2) {
+    throw std::invalid_argument("expected a [key, value] pair, got " +
+                                j.dump());
+  }
+  return {&j[0], &j[1]};
+}
+
+}  // namespace herald::wire
