@@ -201,20 +201,22 @@ class AgentEmitter {
                                     : e_.bodies.statements(h.body, 2)) +
           "}\n\n";
       if (!messageable(h)) continue;
-      // The message table's entry: decode the argument struct, then run.
+      // The message table's entry: decode the key and the arguments (a
+      // failure is a MalformedMessage, D9), then run.
       std::string args;
       for (const FieldInfo& p : h.params)
-        args += std::string(args.empty() ? "" : ", ") + "herald::wire::get<" +
+        args += std::string(args.empty() ? "" : ",\n      ") +
+                "herald::decode_message([&] { return herald::wire::get<" +
                 sp.type(p.type) + ">(herald::wire::at(args, " +
-                cppStringLiteral(p.name) + "))";
+                cppStringLiteral(p.name) + ")); })";
       e_.out.privateDefs +=
           "void " + name_ + "_run_" + cppName(h.name) +
           "(herald::Invocation& tx, " + name_ +
           "::State& s, std::string_view key, [[maybe_unused]] const "
           "nlohmann::json& args) {\n  const " +
-          name_ + "::Key k = " + name_ + "::key_from_text(key);\n  " +
-          handlerCall(h, "k", args) + ";\n" + indent(checkCall("k"), 2) +
-          "}\n\n";
+          name_ + "::Key k = herald::decode_message([&] { return " + name_ +
+          "::key_from_text(key); });\n  " + handlerCall(h, "k", args) + ";\n" +
+          indent(checkCall("k"), 2) + "}\n\n";
     }
   }
 

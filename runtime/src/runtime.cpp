@@ -562,23 +562,34 @@ void run_message(Runtime& rt, AgentInstanceBase& agent, AgentMessage& message) {
   try {
     // A copy posted again by a recovery after its commit: already run.
     if (!rt.store_->message_pending(message.id)) return;
-    if (!message.malformed.empty()) {
-      // D9: stored arguments that are not JSON cannot reach a handler.
-      std::string error = "malformed: " + message.malformed;
+    // D9: a message whose stored arguments are not JSON, or whose key or
+    // arguments do not decode through the handler's codec, never reaches a
+    // handler and is not retried.
+    auto dead_malformed = [&](const std::string& why, std::uint32_t attempt) {
+      std::string error = "malformed: " + why;
       rt.write_log(LogLevel::error, {{"event", "message.dead_letter"},
                                      {"messageId", message.id.str()},
                                      {"agent", message.agent_kind},
                                      {"key", message.key},
                                      {"handler", message.handler},
-                                     {"attempt", 0},
+                                     {"attempt", attempt},
                                      {"message", error}});
       rt.store_->dead_message(DeadMessage{
-          std::move(message), 0, std::move(error), rt.executor_.now()});
+          std::move(message), attempt, std::move(error), rt.executor_.now()});
+    };
+    if (!message.malformed.empty()) {
+      dead_malformed(message.malformed, 0);
       return;
     }
-    std::optional<std::string> fault =
+    std::optional<AgentKindBase::MessageFault> outcome =
         agent.kind().run_message(rt, agent, message);
-    if (!fault) return;
+    if (!outcome) return;
+    if (outcome->malformed) {
+      dead_malformed(outcome->message,
+                     rt.store_->message_attempts(message.id) + 1);
+      return;
+    }
+    std::string& fault = outcome->message;
     const std::uint32_t attempts = rt.store_->message_attempts(message.id) + 1;
     const auto max_attempts =
         static_cast<std::uint32_t>(rt.config_.retry_max_attempts);
@@ -593,7 +604,7 @@ void run_message(Runtime& rt, AgentInstanceBase& agent, AgentMessage& message) {
                                     {"attempt", attempts},
                                     {"nextAttempt", attempts + 1},
                                     {"delay", format_duration(delay)},
-                                    {"message", *fault}});
+                                    {"message", fault}});
       rt.executor_.schedule_at(
           rt.executor_.now() + delay,
           [&rt, m = message]() mutable { rt.post_message_or_keep(m); });
@@ -605,9 +616,9 @@ void run_message(Runtime& rt, AgentInstanceBase& agent, AgentMessage& message) {
                                    {"key", message.key},
                                    {"handler", message.handler},
                                    {"attempt", attempts},
-                                   {"message", *fault}});
+                                   {"message", fault}});
     rt.store_->dead_message(DeadMessage{std::move(message), attempts,
-                                        std::move(*fault), rt.executor_.now()});
+                                        std::move(fault), rt.executor_.now()});
   } catch (const SimulatedCrash&) {
     throw;
   } catch (const std::exception& e) {

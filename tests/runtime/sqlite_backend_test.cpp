@@ -249,6 +249,32 @@ TEST_CASE(
   CHECK(w.backend->pending_messages().empty());
 }
 
+TEST_CASE(
+    "Sqlite D9: agent message arguments of the wrong shape make a dead "
+    "message at once, without running the handler or retrying") {
+  World w(BackendKind::sqlite, 1, {{"retry.max_attempts", "5"}});
+  w.order("o-1", "u-1").markPaid(InternalCaller{}, AuthId::from_raw("a"));
+  w.executor.injector().crash_at_step(4);
+  w.executor.run_all();
+  REQUIRE(w.crashed);
+  // Valid JSON, but not the handler's argument struct.
+  execute(w.database_path(),
+          "UPDATE agent_message SET args = '{\"text\": 42}' WHERE agent_key "
+          "= 'u-1'");
+  w.restart();
+  w.run_all();
+  CHECK(w.inbox("u-1").empty());
+  CHECK(w.inbox("audit").size() == 1);
+  const auto dead = w.rt().dead_messages();
+  REQUIRE(dead.size() == 1);
+  CHECK(dead[0].message.key == "u-1");
+  CHECK(dead[0].last_error.starts_with("malformed: "));
+  // One attempt: decoding failed, nothing to retry.
+  CHECK(dead[0].attempts == 1);
+  CHECK(w.log.lines("message.retry").empty());
+  CHECK(w.backend->pending_messages().empty());
+}
+
 // A subscription installed by a later process: it starts at the log's head
 // (subscriptions.start = now) or from the oldest retained entry (oldest).
 TEST_CASE_TEMPLATE(

@@ -61,12 +61,17 @@ class AgentKindBase {
 
   // The runtime's side: a new instance, and one message run on a held
   // instance of this kind. run_message never throws: it returns the fault
-  // (an unknown handler, malformed arguments, a failing body or commit), or
-  // nullopt once the message's invocation committed.
+  // (an unknown handler, a failing body or commit; `malformed` when the key
+  // or the arguments did not decode), or nullopt once the message's
+  // invocation committed.
   virtual std::shared_ptr<AgentInstanceBase> make_instance(
       Runtime& rt, Executor& executor, std::string key,
       InvocationSite site) const = 0;
-  virtual std::optional<std::string> run_message(
+  struct MessageFault {
+    std::string message;
+    bool malformed = false;  // D9: dead-lettered at once, never retried
+  };
+  virtual std::optional<MessageFault> run_message(
       Runtime& rt, AgentInstanceBase& agent,
       const AgentMessage& message) const = 0;
 
@@ -243,7 +248,7 @@ class AgentKind final : public AgentKindBase {
     return std::make_shared<AgentInstance<State>>(rt, executor, *this,
                                                   std::move(key), site);
   }
-  std::optional<std::string> run_message(
+  std::optional<MessageFault> run_message(
       Runtime& rt, AgentInstanceBase& agent,
       const AgentMessage& message) const override;
 
@@ -309,6 +314,9 @@ auto invoke(Runtime& rt, const AgentKind<State>& kind,
       finish();
       return result;
     }
+  } catch (const MalformedMessage& e) {
+    abort_invocation(rt, tx, e.what());
+    throw;
   } catch (const std::exception& e) {
     abort_invocation(rt, tx, e.what());
     throw HandlerFault(tx.handler_name(), e.what());
@@ -319,26 +327,40 @@ auto invoke(Runtime& rt, const AgentKind<State>& kind,
 }
 }  // namespace detail
 
+// D9: a message's key or one of its arguments, decoded by `decode` (in the
+// generated message table); any failure is a MalformedMessage.
+template <class Decode>
+auto decode_message(Decode&& decode) -> decltype(decode()) {
+  try {
+    return decode();
+  } catch (const std::exception& e) {
+    throw MalformedMessage(e.what());
+  }
+}
+
 template <class State>
-std::optional<std::string> AgentKind<State>::run_message(
-    Runtime& rt, AgentInstanceBase& base, const AgentMessage& message) const {
+std::optional<typename AgentKindBase::MessageFault>
+AgentKind<State>::run_message(Runtime& rt, AgentInstanceBase& base,
+                              const AgentMessage& message) const {
   auto& agent = static_cast<AgentInstance<State>&>(base);
   const MessageHandler<State>* h = handler(message.handler);
   if (h == nullptr) {
     detail::report_unknown_handler(rt, agent, message);
-    return "agent " + qualified() + " has no message handler '" +
-           message.handler + "'";
+    return MessageFault{"agent " + qualified() + " has no message handler '" +
+                        message.handler + "'"};
   }
   auto body = [&](Invocation& tx, State& s) {
     h->run(tx, s, agent.key(), message.args);
   };
   try {
     detail::invoke(rt, *this, agent, h->name, message.cause, body, &message.id);
+  } catch (const MalformedMessage& e) {
+    return MessageFault{e.what(), true};
   } catch (const HandlerFault& fault) {
     // Already reported by invoke; the caller retries or dead-letters it.
-    return fault.fault();
+    return MessageFault{fault.fault()};
   } catch (const std::exception& e) {
-    return e.what();
+    return MessageFault{e.what()};
   }
   return std::nullopt;
 }

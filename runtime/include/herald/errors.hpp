@@ -85,6 +85,15 @@ class ShutdownError : public Error {
 
 // What a host call sees when the handler it called faulted: the handler's
 // qualified name and the fault message. Nothing of the invocation committed.
+// A stored agent message whose key or arguments do not decode through the
+// receiving handler's codec (D9). Generated code raises it while decoding,
+// before the handler runs; the runtime dead-letters the message with
+// "malformed: ..." at once instead of retrying it.
+class MalformedMessage : public Error {
+ public:
+  using Error::Error;
+};
+
 class HandlerFault : public Error {
  public:
   HandlerFault(std::string handler, std::string message)
