@@ -68,13 +68,24 @@ struct Statements;
 // again on every use); rolled back if it ends without commit().
 class WriteTransaction {
  public:
-  explicit WriteTransaction(Statements& sql);
+  // With synchronous = full, a write that only records how far a consumer
+  // got (an acknowledgement, a log truncation) is `deferred`: it skips its
+  // own fsync (the connection is at synchronous = normal for it). WAL frames
+  // reach the disk in order, so the next durable commit makes it durable
+  // too, and a power loss can undo only a suffix of such writes. An
+  // acknowledgement undone that way means a redelivery, which meets the
+  // delivery's dedup record (written by its own, durable commit) and runs
+  // nothing; a truncation undone keeps entries longer.
+  enum class Sync { durable, deferred };
+  explicit WriteTransaction(Statements& sql, Sync sync = Sync::durable);
   ~WriteTransaction();
   WriteTransaction(const WriteTransaction&) = delete;
   WriteTransaction& operator=(const WriteTransaction&) = delete;
   void commit();
 
  private:
+  void restore_sync();
+
   Statements& sql_;
   bool open_ = true;
 };
@@ -107,6 +118,12 @@ struct Statements {
   SQLite::Statement begin;
   SQLite::Statement commit;
   SQLite::Statement rollback;
+  // Pragmas are run, never prepared and kept: SQLite may apply a pragma
+  // when it is prepared, not when it is stepped.
+  SQLite::Database& db;
+  // The connection is at synchronous = normal for a deferred write
+  // (WriteTransaction::Sync) and not yet back at full.
+  bool sync_deferred = false;
   SQLite::Statement load_state;
   SQLite::Statement write_state;
   SQLite::Statement idempotency_get;
@@ -161,6 +178,7 @@ Statements::Statements(SQLite::Database& db)
     : begin(db, "BEGIN IMMEDIATE"),
       commit(db, "COMMIT"),
       rollback(db, "ROLLBACK"),
+      db(db),
       load_state(db,
                  "SELECT state_version, state FROM agent_state "
                  "WHERE kind = ?1 AND key = ?2"),
@@ -305,22 +323,46 @@ Statements::Statements(SQLite::Database& db)
       purge_supplied(db,
                      "DELETE FROM supplied_event_id WHERE expires_at <= ?1") {}
 
-WriteTransaction::WriteTransaction(Statements& sql) : sql_(sql) {
+WriteTransaction::WriteTransaction(Statements& sql, Sync sync) : sql_(sql) {
+  switch (sync) {
+    case Sync::durable:
+      // A deferred write whose restore failed left the connection at
+      // normal: a durable commit never runs there.
+      if (sql_.sync_deferred) restore_sync();
+      break;
+    case Sync::deferred:
+      sql_.db.exec("PRAGMA synchronous = NORMAL");
+      sql_.sync_deferred = true;
+      break;
+  }
   Use(sql_.begin)->exec();
 }
 
 WriteTransaction::~WriteTransaction() {
-  if (!open_) return;
-  try {
-    Use(sql_.rollback)->exec();
-  } catch (const SQLite::Exception&) {
-    // The transaction is gone already (SQLite rolled it back itself).
+  if (open_) {
+    try {
+      Use(sql_.rollback)->exec();
+    } catch (const SQLite::Exception&) {
+      // The transaction is gone already (SQLite rolled it back itself).
+    }
+  }
+  if (sql_.sync_deferred) {
+    try {
+      restore_sync();
+    } catch (const SQLite::Exception&) {
+      // Still marked: the next durable transaction restores it first.
+    }
   }
 }
 
 void WriteTransaction::commit() {
   Use(sql_.commit)->exec();
   open_ = false;
+}
+
+void WriteTransaction::restore_sync() {
+  sql_.db.exec("PRAGMA synchronous = FULL");
+  sql_.sync_deferred = false;
 }
 
 // An agent message row, in kMessageColumns order from column 0. Arguments
@@ -560,6 +602,9 @@ class SqliteBackend final : public Backend {
   // For the context logs and subscription stores: the connection's
   // statements, used under mutex().
   std::mutex& mutex() { return mutex_; }
+  bool full_sync() const {
+    return options_.synchronous == SqliteSynchronous::full;
+  }
   Statements& sql() { return *sql_; }
   const std::string& path() const { return options_.path; }
 
@@ -789,11 +834,17 @@ std::size_t SqliteContextLog::size() {
 
 void SqliteContextLog::truncate(std::int64_t position, Instant retain_until) {
   std::lock_guard lock(backend_.mutex());
-  Use q(backend_.sql().log_truncate);
-  q->bind(1, context_);
-  q->bind(2, position);
-  q->bind(3, to_stored_time(retain_until));
-  q->exec();
+  WriteTransaction tx(backend_.sql(), backend_.full_sync()
+                                          ? WriteTransaction::Sync::deferred
+                                          : WriteTransaction::Sync::durable);
+  {
+    Use q(backend_.sql().log_truncate);
+    q->bind(1, context_);
+    q->bind(2, position);
+    q->bind(3, to_stored_time(retain_until));
+    q->exec();
+  }
+  tx.commit();
 }
 
 // --- the subscription store ------------------------------------------------
@@ -837,7 +888,9 @@ void SqliteSubscriptionStore::acknowledge(std::string_view publisher,
                                           std::int64_t sequence,
                                           std::int64_t position) {
   std::lock_guard lock(backend_.mutex());
-  WriteTransaction tx(backend_.sql());
+  WriteTransaction tx(backend_.sql(), backend_.full_sync()
+                                          ? WriteTransaction::Sync::deferred
+                                          : WriteTransaction::Sync::durable);
   {
     Use q(backend_.sql().cursor_ack);
     q->bind(1, name_);
