@@ -19,7 +19,8 @@ fs::path absolutePath(const std::string& name) {
   return absolute.lexically_normal();
 }
 
-// The longest common leading run of directory components.
+}  // namespace
+
 fs::path commonDirectory(const fs::path& a, const fs::path& b) {
   fs::path common;
   auto i = a.begin();
@@ -27,8 +28,6 @@ fs::path commonDirectory(const fs::path& a, const fs::path& b) {
   for (; i != a.end() && j != b.end() && *i == *j; ++i, ++j) common /= *i;
   return common;
 }
-
-}  // namespace
 
 std::vector<std::string> displayPaths(const SourceManager& sources) {
   std::vector<fs::path> absolute(sources.size());

@@ -2,6 +2,7 @@
 // current directory or the checkout location, so a build is reproducible.
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -13,5 +14,10 @@ namespace herald::driver {
 // that holds every input, `/`-separated. Standard input keeps its name.
 [[nodiscard]] std::vector<std::string> displayPaths(
     const SourceManager& sources);
+
+// The longest common leading run of directory components of two absolute,
+// normalised paths.
+[[nodiscard]] std::filesystem::path commonDirectory(
+    const std::filesystem::path& a, const std::filesystem::path& b);
 
 }  // namespace herald::driver

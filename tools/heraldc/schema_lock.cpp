@@ -8,6 +8,7 @@
 
 #include "registry/lock.h"
 #include "registry/lock_source.h"
+#include "tools/heraldc/display_paths.h"
 #include "tools/heraldc/inputs.h"
 #include "tools/heraldc/outputs.h"
 
@@ -24,14 +25,6 @@ fs::path inputDirectory(const std::string& input) {
   std::error_code ec;
   if (fs::is_directory(path, ec)) return path;
   return path.parent_path();
-}
-
-fs::path commonDirectory(const fs::path& a, const fs::path& b) {
-  fs::path common;
-  auto i = a.begin();
-  auto j = b.begin();
-  for (; i != a.end() && j != b.end() && *i == *j; ++i, ++j) common /= *i;
-  return common;
 }
 
 std::string displayName(const fs::path& path) {
