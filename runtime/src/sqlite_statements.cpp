@@ -1,0 +1,253 @@
+#include "sqlite_statements.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace herald::sqlite_detail {
+
+StoredEvent stored_event(SQLite::Statement& s, int first,
+                         std::int64_t position) {
+  StoredEvent row;
+  row.event_id = s.getColumn(first).getString();
+  row.event_type = s.getColumn(first + 1).getString();
+  row.publisher = s.getColumn(first + 2).getString();
+  row.sequence = s.getColumn(first + 3).getInt64();
+  row.emitted_at = s.getColumn(first + 4).getInt64();
+  row.schema_version = s.getColumn(first + 5).getInt64();
+  row.causation_id = optional_text(s.getColumn(first + 6));
+  row.correlation_id = s.getColumn(first + 7).getString();
+  row.depth = s.getColumn(first + 8).getInt64();
+  row.payload = s.getColumn(first + 9).getString();
+  row.position = position;
+  return row;
+}
+
+Statements::Statements(SQLite::Database& db)
+    : begin(db, "BEGIN IMMEDIATE"),
+      commit(db, "COMMIT"),
+      rollback(db, "ROLLBACK"),
+      db(db),
+      load_state(db,
+                 "SELECT state_version, state FROM agent_state "
+                 "WHERE kind = ?1 AND key = ?2"),
+      write_state(db,
+                  "INSERT INTO agent_state(kind, key, state_version, state, "
+                  "updated_at) VALUES (?1, ?2, ?3, ?4, ?5) "
+                  "ON CONFLICT(kind, key) DO UPDATE SET "
+                  "state_version = excluded.state_version, "
+                  "state = excluded.state, updated_at = excluded.updated_at"),
+      idempotency_get(db,
+                      "SELECT expires_at FROM idempotency "
+                      "WHERE scope = ?1 AND key = ?2"),
+      idempotency_put(db,
+                      "INSERT INTO idempotency(scope, key, expires_at) "
+                      "VALUES (?1, ?2, ?3) ON CONFLICT(scope, key) DO UPDATE "
+                      "SET expires_at = excluded.expires_at"),
+      supplied_get(db,
+                   "SELECT expires_at FROM supplied_event_id "
+                   "WHERE event_id = ?1"),
+      supplied_put(db,
+                   "INSERT INTO supplied_event_id(event_id, expires_at) "
+                   "VALUES (?1, ?2) ON CONFLICT(event_id) DO UPDATE "
+                   "SET expires_at = excluded.expires_at"),
+      next_sequence(db,
+                    "INSERT INTO publisher_sequence(context, publisher, "
+                    "sequence) VALUES (?1, ?2, 1) "
+                    "ON CONFLICT(context, publisher) DO UPDATE "
+                    "SET sequence = sequence + 1 RETURNING sequence"),
+      next_head(db,
+                "INSERT INTO log_head(context, head) VALUES (?1, 1) "
+                "ON CONFLICT(context) DO UPDATE SET head = head + 1 "
+                "RETURNING head"),
+      log_insert(db, fmt::format("INSERT INTO log(context, position, {}) "
+                                 "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
+                                 "?10, ?11, ?12)",
+                                 kEventColumns)),
+      log_read(db, fmt::format("SELECT position, {} FROM log WHERE context = "
+                               "?1 AND position > ?2 ORDER BY position "
+                               "LIMIT ?3",
+                               kEventColumns)),
+      log_head(db, "SELECT head FROM log_head WHERE context = ?1"),
+      log_size(db, "SELECT count(*) FROM log WHERE context = ?1"),
+      // Drops the oldest entries at or below ?2 up to the first one emitted
+      // after ?3 (the memory backend's front-first truncation).
+      log_truncate(db,
+                   "DELETE FROM log WHERE context = ?1 AND position <= ?2 AND "
+                   "position < coalesce((SELECT min(position) FROM log WHERE "
+                   "context = ?1 AND position <= ?2 AND emitted_at > ?3), "
+                   "?2 + 1)"),
+      subscription_insert(db,
+                          "INSERT INTO subscription(name, context, "
+                          "start_position, acked_position, created_at) "
+                          "VALUES (?1, ?2, ?3, 0, ?4) "
+                          "ON CONFLICT(name) DO NOTHING"),
+      subscription_get(db,
+                       "SELECT start_position, acked_position FROM "
+                       "subscription WHERE name = ?1"),
+      subscription_ack(db,
+                       "UPDATE subscription SET acked_position = "
+                       "max(acked_position, ?2) WHERE name = ?1"),
+      cursor_get(db,
+                 "SELECT committed, acknowledged FROM cursor "
+                 "WHERE subscription = ?1 AND publisher = ?2"),
+      cursor_commit(db,
+                    "INSERT INTO cursor(subscription, publisher, committed, "
+                    "acknowledged) VALUES (?1, ?2, ?3, 0) "
+                    "ON CONFLICT(subscription, publisher) DO UPDATE "
+                    "SET committed = max(committed, excluded.committed)"),
+      cursor_ack(db,
+                 "INSERT INTO cursor(subscription, publisher, committed, "
+                 "acknowledged) VALUES (?1, ?2, 0, ?3) "
+                 "ON CONFLICT(subscription, publisher) DO UPDATE "
+                 "SET acknowledged = max(acknowledged, excluded.acknowledged)"),
+      cursor_settle(db,
+                    "INSERT INTO cursor(subscription, publisher, committed, "
+                    "acknowledged) VALUES (?1, ?2, ?3, ?3) "
+                    "ON CONFLICT(subscription, publisher) DO UPDATE "
+                    "SET committed = max(committed, excluded.committed), "
+                    "acknowledged = max(acknowledged, excluded.acknowledged)"),
+      attempt_put(db,
+                  "INSERT INTO pending_attempt(subscription, position, "
+                  "attempts, last_error, first_attempt_at, retry_at) "
+                  "VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
+                  "ON CONFLICT(subscription, position) DO UPDATE "
+                  "SET attempts = excluded.attempts, "
+                  "last_error = excluded.last_error, "
+                  "first_attempt_at = excluded.first_attempt_at, "
+                  "retry_at = excluded.retry_at"),
+      attempt_get(db,
+                  "SELECT attempts, last_error, first_attempt_at, retry_at "
+                  "FROM pending_attempt WHERE subscription = ?1 AND "
+                  "position = ?2"),
+      attempt_delete(db,
+                     "DELETE FROM pending_attempt WHERE subscription = ?1 AND "
+                     "position = ?2"),
+      letter_delete(db,
+                    "DELETE FROM dead_letter WHERE subscription = ?1 AND "
+                    "event_id = ?2"),
+      letter_insert(
+          db,
+          "INSERT INTO dead_letter(subscription, event_id, context, position, "
+          "event_type, publisher, sequence, emitted_at, schema_version, "
+          "causation_id, correlation_id, depth, payload, attempts, "
+          "last_error, first_attempt_at, last_attempt_at, dead_lettered_at, "
+          "redriving) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
+          "?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)"),
+      letters_all(db, fmt::format("SELECT {} FROM dead_letter WHERE "
+                                  "subscription = ?1 ORDER BY id",
+                                  kLetterColumns)),
+      letter_find(db, fmt::format("SELECT {} FROM dead_letter WHERE "
+                                  "subscription = ?1 AND event_id = ?2",
+                                  kLetterColumns)),
+      letter_mark(db,
+                  "UPDATE dead_letter SET redriving = 1 WHERE subscription = "
+                  "?1 AND event_id = ?2 AND redriving = 0"),
+      letter_update(db,
+                    "UPDATE dead_letter SET attempts = ?3, last_error = ?4, "
+                    "first_attempt_at = ?5, last_attempt_at = ?6, "
+                    "dead_lettered_at = ?7, redriving = ?8 "
+                    "WHERE subscription = ?1 AND event_id = ?2"),
+      message_insert(db,
+                     fmt::format("INSERT INTO agent_message({}, attempts, "
+                                 "created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
+                                 "?7, ?8, 0, ?9)",
+                                 kMessageColumns)),
+      message_delete(db, "DELETE FROM agent_message WHERE id = ?1"),
+      messages_all(db, fmt::format("SELECT {} FROM agent_message ORDER BY seq",
+                                   kMessageColumns)),
+      message_get(db, "SELECT attempts FROM agent_message WHERE id = ?1"),
+      message_attempt(db,
+                      "UPDATE agent_message SET attempts = ?2 WHERE id = ?1"),
+      dead_message_insert(
+          db, fmt::format("INSERT OR REPLACE INTO dead_message({}, attempts, "
+                          "last_error, dead_lettered_at) VALUES (?1, ?2, ?3, "
+                          "?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                          kMessageColumns)),
+      dead_messages_all(db, fmt::format("SELECT {}, attempts, last_error, "
+                                        "dead_lettered_at FROM dead_message "
+                                        "ORDER BY seq",
+                                        kMessageColumns)),
+      purge_idempotency(db, "DELETE FROM idempotency WHERE expires_at <= ?1"),
+      purge_supplied(db,
+                     "DELETE FROM supplied_event_id WHERE expires_at <= ?1") {}
+
+WriteTransaction::WriteTransaction(Statements& sql, Sync sync) : sql_(sql) {
+  switch (sync) {
+    case Sync::durable:
+      // A deferred write whose restore failed left the connection at
+      // normal: a durable commit never runs there.
+      if (sql_.sync_deferred) restore_sync();
+      break;
+    case Sync::deferred:
+      sql_.db.exec("PRAGMA synchronous = NORMAL");
+      sql_.sync_deferred = true;
+      break;
+  }
+  Use(sql_.begin)->exec();
+}
+
+WriteTransaction::~WriteTransaction() {
+  if (open_) {
+    try {
+      Use(sql_.rollback)->exec();
+    } catch (const SQLite::Exception&) {
+      // The transaction is gone already (SQLite rolled it back itself).
+    }
+  }
+  if (sql_.sync_deferred) {
+    try {
+      restore_sync();
+    } catch (const SQLite::Exception&) {
+      // Still marked: the next durable transaction restores it first.
+    }
+  }
+}
+
+void WriteTransaction::commit() {
+  Use(sql_.commit)->exec();
+  open_ = false;
+}
+
+void WriteTransaction::restore_sync() {
+  sql_.db.exec("PRAGMA synchronous = FULL");
+  sql_.sync_deferred = false;
+}
+
+AgentMessage stored_message(SQLite::Statement& s) {
+  AgentMessage m;
+  m.id = id_or_nil(s.getColumn(0).getString());
+  m.agent_kind = s.getColumn(1).getString();
+  m.key = s.getColumn(2).getString();
+  m.handler = s.getColumn(3).getString();
+  std::string args = s.getColumn(4).getString();
+  try {
+    m.args = nlohmann::json::parse(args);
+  } catch (const nlohmann::json::exception& e) {
+    m.malformed = e.what();
+    m.args = std::move(args);
+  }
+  m.cause.causation = optional_id(s.getColumn(5));
+  m.cause.correlation = id_or_nil(s.getColumn(6).getString());
+  m.cause.depth = s.getColumn(7).getInt64();
+  return m;
+}
+
+namespace {
+std::string stored_args(const AgentMessage& m) {
+  if (!m.malformed.empty() && m.args.is_string())
+    return m.args.get<std::string>();
+  return m.args.dump();
+}
+}  // namespace
+
+void bind_message(SQLite::Statement& s, const AgentMessage& m) {
+  s.bind(1, m.id.str());
+  s.bind(2, m.agent_kind);
+  s.bind(3, m.key);
+  s.bind(4, m.handler);
+  s.bind(5, stored_args(m));
+  bind_optional_id(s, 6, m.cause.causation);
+  s.bind(7, m.cause.correlation.str());
+  s.bind(8, m.cause.depth);
+}
+
+}  // namespace herald::sqlite_detail

@@ -1,0 +1,162 @@
+#pragma once
+// Internal to the sqlite backend: the connection's prepared statements, its
+// write transaction, and the row helpers the backend's stores share.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "herald/agent_message.hpp"
+#include "herald/event_id.hpp"
+#include "stored_entry.hpp"
+#include <SQLiteCpp/Database.h>
+#include <SQLiteCpp/Statement.h>
+
+namespace herald::sqlite_detail {
+
+// Resets a prepared statement when its use ends, so it holds no read
+// transaction open and is ready for the next bind.
+class Use {
+ public:
+  explicit Use(SQLite::Statement& s) : s_(s) {}
+  ~Use() { s_.tryReset(); }
+  Use(const Use&) = delete;
+  Use& operator=(const Use&) = delete;
+  SQLite::Statement* operator->() { return &s_; }
+
+ private:
+  SQLite::Statement& s_;
+};
+
+inline std::string text(std::string_view v) { return std::string(v); }
+
+inline std::optional<std::string> optional_text(const SQLite::Column& c) {
+  if (c.isNull()) return std::nullopt;
+  return c.getString();
+}
+
+inline std::optional<EventId> optional_id(const SQLite::Column& c) {
+  if (c.isNull()) return std::nullopt;
+  return EventId::parse(c.getString());
+}
+
+inline EventId id_or_nil(const std::string& s) {
+  return EventId::parse(s).value_or(EventId{});
+}
+
+inline void bind_optional_id(SQLite::Statement& s, int index,
+                             const std::optional<EventId>& id) {
+  if (id) {
+    s.bind(index, id->str());
+  } else {
+    s.bind(index);
+  }
+}
+
+struct Statements;
+
+// One IMMEDIATE write transaction through the prepared BEGIN, COMMIT and
+// ROLLBACK of `Statements` (SQLite::Transaction would compile its statement
+// again on every use); rolled back if it ends without commit().
+class WriteTransaction {
+ public:
+  // With synchronous = full, a write that only records how far a consumer
+  // got (an acknowledgement, a log truncation) is `deferred`: it skips its
+  // own fsync (the connection is at synchronous = normal for it). WAL frames
+  // reach the disk in order, so the next durable commit makes it durable
+  // too, and a power loss can undo only a suffix of such writes. An
+  // acknowledgement undone that way means a redelivery, which meets the
+  // delivery's dedup record (written by its own, durable commit) and runs
+  // nothing; a truncation undone keeps entries longer.
+  enum class Sync { durable, deferred };
+  explicit WriteTransaction(Statements& sql, Sync sync = Sync::durable);
+  ~WriteTransaction();
+  WriteTransaction(const WriteTransaction&) = delete;
+  WriteTransaction& operator=(const WriteTransaction&) = delete;
+  void commit();
+
+ private:
+  void restore_sync();
+
+  Statements& sql_;
+  bool open_ = true;
+};
+
+// The log row's columns after `position`, in StoredEvent order.
+constexpr const char* kEventColumns =
+    "event_id, event_type, publisher, sequence, emitted_at, schema_version, "
+    "causation_id, correlation_id, depth, payload";
+
+// A log row's event columns from column `first` on (kEventColumns order).
+StoredEvent stored_event(SQLite::Statement& s, int first,
+                         std::int64_t position);
+
+struct Statements {
+  explicit Statements(SQLite::Database& db);
+
+  SQLite::Statement begin;
+  SQLite::Statement commit;
+  SQLite::Statement rollback;
+  // Pragmas are run, never prepared and kept: SQLite may apply a pragma
+  // when it is prepared, not when it is stepped.
+  SQLite::Database& db;
+  // The connection is at synchronous = normal for a deferred write
+  // (WriteTransaction::Sync) and not yet back at full.
+  bool sync_deferred = false;
+  SQLite::Statement load_state;
+  SQLite::Statement write_state;
+  SQLite::Statement idempotency_get;
+  SQLite::Statement idempotency_put;
+  SQLite::Statement supplied_get;
+  SQLite::Statement supplied_put;
+  SQLite::Statement next_sequence;
+  SQLite::Statement next_head;
+  SQLite::Statement log_insert;
+  SQLite::Statement log_read;
+  SQLite::Statement log_head;
+  SQLite::Statement log_size;
+  SQLite::Statement log_truncate;
+  SQLite::Statement subscription_insert;
+  SQLite::Statement subscription_get;
+  SQLite::Statement subscription_ack;
+  SQLite::Statement cursor_get;
+  SQLite::Statement cursor_commit;
+  SQLite::Statement cursor_ack;
+  SQLite::Statement cursor_settle;
+  SQLite::Statement attempt_put;
+  SQLite::Statement attempt_get;
+  SQLite::Statement attempt_delete;
+  SQLite::Statement letter_delete;
+  SQLite::Statement letter_insert;
+  SQLite::Statement letters_all;
+  SQLite::Statement letter_find;
+  SQLite::Statement letter_mark;
+  SQLite::Statement letter_update;
+  SQLite::Statement message_insert;
+  SQLite::Statement message_delete;
+  SQLite::Statement messages_all;
+  SQLite::Statement message_get;
+  SQLite::Statement message_attempt;
+  SQLite::Statement dead_message_insert;
+  SQLite::Statement dead_messages_all;
+  SQLite::Statement purge_idempotency;
+  SQLite::Statement purge_supplied;
+};
+
+constexpr const char* kLetterColumns =
+    "position, event_id, event_type, publisher, sequence, emitted_at, "
+    "schema_version, causation_id, correlation_id, depth, payload, attempts, "
+    "last_error, first_attempt_at, last_attempt_at, dead_lettered_at, "
+    "redriving";
+
+constexpr const char* kMessageColumns =
+    "id, agent_kind, agent_key, handler, args, causation_id, correlation_id, "
+    "depth";
+
+// An agent message row, in kMessageColumns order from column 0. Arguments
+// that are not JSON keep their text and the parse error (D9).
+AgentMessage stored_message(SQLite::Statement& s);
+// Binds a message's columns 1..8 (kMessageColumns order).
+void bind_message(SQLite::Statement& s, const AgentMessage& m);
+
+}  // namespace herald::sqlite_detail
