@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "sqlite_schema.hpp"
 #include <SQLiteCpp/Statement.h>
 #include <unistd.h>
 
@@ -23,151 +24,11 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(path_, ignored);
 }
 
-const char* const kHeraldSchemaSql = R"sql(
-CREATE TABLE herald_meta(
-  key   TEXT PRIMARY KEY,
-  value TEXT NOT NULL
-) WITHOUT ROWID;
-
-CREATE TABLE agent_state(
-  kind          TEXT NOT NULL,
-  key           TEXT NOT NULL,
-  state_version INTEGER NOT NULL,
-  state         TEXT NOT NULL,
-  updated_at    INTEGER NOT NULL,
-  PRIMARY KEY (kind, key)
-) WITHOUT ROWID;
-
-CREATE TABLE log(
-  context        TEXT NOT NULL,
-  position       INTEGER NOT NULL,
-  event_id       TEXT NOT NULL,
-  event_type     TEXT NOT NULL,
-  publisher      TEXT NOT NULL,
-  sequence       INTEGER NOT NULL,
-  emitted_at     INTEGER NOT NULL,
-  schema_version INTEGER NOT NULL,
-  causation_id   TEXT,
-  correlation_id TEXT NOT NULL,
-  depth          INTEGER NOT NULL,
-  payload        TEXT NOT NULL,
-  PRIMARY KEY (context, position)
-) WITHOUT ROWID;
-CREATE INDEX log_by_publisher ON log(context, publisher, sequence);
-CREATE INDEX log_by_time ON log(context, emitted_at);
-
-CREATE TABLE log_head(
-  context TEXT PRIMARY KEY,
-  head    INTEGER NOT NULL
-) WITHOUT ROWID;
-
-CREATE TABLE publisher_sequence(
-  context   TEXT NOT NULL,
-  publisher TEXT NOT NULL,
-  sequence  INTEGER NOT NULL,
-  PRIMARY KEY (context, publisher)
-) WITHOUT ROWID;
-
-CREATE TABLE supplied_event_id(
-  event_id   TEXT PRIMARY KEY,
-  expires_at INTEGER NOT NULL
-) WITHOUT ROWID;
-
-CREATE TABLE subscription(
-  name           TEXT PRIMARY KEY,
-  context        TEXT NOT NULL,
-  start_position INTEGER NOT NULL,
-  acked_position INTEGER NOT NULL DEFAULT 0,
-  created_at     INTEGER NOT NULL
-) WITHOUT ROWID;
-
-CREATE TABLE cursor(
-  subscription TEXT NOT NULL,
-  publisher    TEXT NOT NULL,
-  committed    INTEGER NOT NULL,
-  acknowledged INTEGER NOT NULL,
-  PRIMARY KEY (subscription, publisher)
-) WITHOUT ROWID;
-
-CREATE TABLE pending_attempt(
-  subscription     TEXT NOT NULL,
-  position         INTEGER NOT NULL,
-  attempts         INTEGER NOT NULL,
-  last_error       TEXT NOT NULL,
-  first_attempt_at INTEGER NOT NULL,
-  retry_at         INTEGER NOT NULL,
-  PRIMARY KEY (subscription, position)
-) WITHOUT ROWID;
-
-CREATE TABLE dead_letter(
-  id               INTEGER PRIMARY KEY AUTOINCREMENT,
-  subscription     TEXT NOT NULL,
-  event_id         TEXT NOT NULL,
-  context          TEXT NOT NULL,
-  position         INTEGER NOT NULL,
-  event_type       TEXT NOT NULL,
-  publisher        TEXT NOT NULL,
-  sequence         INTEGER NOT NULL,
-  emitted_at       INTEGER NOT NULL,
-  schema_version   INTEGER NOT NULL,
-  causation_id     TEXT,
-  correlation_id   TEXT NOT NULL,
-  depth            INTEGER NOT NULL,
-  payload          TEXT NOT NULL,
-  attempts         INTEGER NOT NULL,
-  last_error       TEXT NOT NULL,
-  first_attempt_at INTEGER NOT NULL,
-  last_attempt_at  INTEGER NOT NULL,
-  dead_lettered_at INTEGER NOT NULL,
-  redriving        INTEGER NOT NULL DEFAULT 0,
-  UNIQUE (subscription, event_id)
-);
-
-CREATE TABLE idempotency(
-  scope      TEXT NOT NULL,
-  key        TEXT NOT NULL,
-  expires_at INTEGER NOT NULL,
-  PRIMARY KEY (scope, key)
-) WITHOUT ROWID;
-
-CREATE TABLE agent_message(
-  seq            INTEGER PRIMARY KEY AUTOINCREMENT,
-  id             TEXT NOT NULL UNIQUE,
-  agent_kind     TEXT NOT NULL,
-  agent_key      TEXT NOT NULL,
-  handler        TEXT NOT NULL,
-  args           TEXT NOT NULL,
-  causation_id   TEXT,
-  correlation_id TEXT NOT NULL,
-  depth          INTEGER NOT NULL,
-  attempts       INTEGER NOT NULL DEFAULT 0,
-  created_at     INTEGER NOT NULL
-);
-
-CREATE TABLE dead_message(
-  seq              INTEGER PRIMARY KEY AUTOINCREMENT,
-  id               TEXT NOT NULL UNIQUE,
-  agent_kind       TEXT NOT NULL,
-  agent_key        TEXT NOT NULL,
-  handler          TEXT NOT NULL,
-  args             TEXT NOT NULL,
-  causation_id     TEXT,
-  correlation_id   TEXT NOT NULL,
-  depth            INTEGER NOT NULL,
-  attempts         INTEGER NOT NULL,
-  last_error       TEXT NOT NULL,
-  dead_lettered_at INTEGER NOT NULL
-);
-)sql";
-
 HeraldDbFixture::HeraldDbFixture(const std::string& path)
     : db_(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE) {
+  // The runtime's own tables, as a program's first start creates them.
   db_.exec("PRAGMA journal_mode = WAL");
-  db_.exec(kHeraldSchemaSql);
-  db_.exec("PRAGMA user_version = 1");
-  db_.exec(
-      "INSERT INTO herald_meta(key, value) VALUES ('runtime_version', "
-      "'0.1.0')");
+  prepare_sqlite_schema(db_, path);
 }
 
 std::string HeraldDbFixture::next_id() {

@@ -30,9 +30,6 @@ class TempDir {
   std::filesystem::path path_;
 };
 
-// The contract's schema, as one script.
-extern const char* const kHeraldSchemaSql;
-
 struct LoggedEntry {
   std::int64_t position = 0;
   std::int64_t sequence = 0;

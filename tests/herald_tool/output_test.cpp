@@ -83,7 +83,7 @@ TEST_CASE("status text and JSON") {
   CHECK(has_keys(j["database"], {"path", "schema_version", "runtime_version"}));
   CHECK(
       text.starts_with("Database " + s.path +
-                       " (schema version 1, last opened by runtime 0.1.0)\n"));
+                       " (schema version 1, last opened by runtime 1)\n"));
   REQUIRE(j["subscriptions"].size() == 3);
   CHECK(has_keys(j["subscriptions"][0],
                  {"name", "context", "position", "lag", "retrying",

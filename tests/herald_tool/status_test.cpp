@@ -21,7 +21,7 @@ TEST_CASE("status counts subscriptions, agents, logs and messages") {
 
   CHECK(status.path == path);
   CHECK(status.schema_version == 1);
-  CHECK(status.runtime_version == "0.1.0");
+  CHECK(status.runtime_version == "1");
   REQUIRE(status.subscriptions.size() == 3);
   const auto& ledger = status.subscriptions[0];
   CHECK(ledger.name == kLedger);
