@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "herald/backend.hpp"
 #include "herald/deterministic_executor.hpp"
 #include "herald/executor.hpp"
 #include "herald/local_store.hpp"
@@ -110,6 +111,13 @@ class FanoutActor final : public Actor, public Publication {
 };
 
 }  // namespace
+
+std::unique_ptr<Publication> LocalBackend::attach(std::string_view /*context*/,
+                                                  ContextLog& log,
+                                                  Router& router,
+                                                  PublicationOptions options) {
+  return make_local_publication(log, router, options);
+}
 
 std::unique_ptr<Publication> make_local_publication(
     ContextLog& log, Router& router, PublicationOptions options) {

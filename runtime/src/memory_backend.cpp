@@ -254,7 +254,7 @@ class MemorySubscriptionStore final : public SubscriptionStore {
   std::uint64_t next_order_ = 0;
 };
 
-class MemoryBackend final : public Backend {
+class MemoryBackend final : public LocalBackend {
  public:
   explicit MemoryBackend(MemoryBackendOptions options)
       : options_(std::move(options)),
@@ -272,13 +272,7 @@ class MemoryBackend final : public Backend {
     return *slot;
   }
 
-  // Transport: the in-process publication, and the records below.
-  std::unique_ptr<Publication> attach(std::string_view /*context*/,
-                                      ContextLog& log, Router& router,
-                                      PublicationOptions options) override {
-    return make_local_publication(log, router, options);
-  }
-
+  // Transport records (published in process: LocalBackend).
   SubscriptionStore& subscription_store(
       std::string_view subscription) override {
     std::lock_guard lock(mutex_);

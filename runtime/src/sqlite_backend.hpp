@@ -60,7 +60,7 @@ class SqliteSubscriptionStore final : public SubscriptionStore {
   std::string name_;
 };
 
-class SqliteBackend final : public Backend {
+class SqliteBackend final : public LocalBackend {
  public:
   explicit SqliteBackend(SqliteBackendOptions options);
 
@@ -74,14 +74,8 @@ class SqliteBackend final : public Backend {
     return *slot;
   }
 
-  // Transport: the in-process publication; the records are tables of the
-  // same database.
-  std::unique_ptr<Publication> attach(std::string_view /*context*/,
-                                      ContextLog& log, Router& router,
-                                      PublicationOptions options) override {
-    return make_local_publication(log, router, options);
-  }
-
+  // Transport records: tables of the same database (published in process:
+  // LocalBackend).
   SubscriptionStore& subscription_store(
       std::string_view subscription) override {
     std::lock_guard lock(objects_mutex_);

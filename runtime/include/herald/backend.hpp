@@ -16,6 +16,15 @@ namespace herald {
 
 class Backend : public LocalStore, public Transport {};
 
+// A backend whose transport publishes in process: every context's log is
+// attached with make_local_publication (the memory and sqlite backends).
+class LocalBackend : public Backend {
+ public:
+  std::unique_ptr<Publication> attach(std::string_view context, ContextLog& log,
+                                      Router& router,
+                                      PublicationOptions options) override;
+};
+
 struct MemoryBackendOptions {
   bool concurrent = true;  // false: one thread only, no locking
   // How long a supplied eventId stays known after it was logged: a
