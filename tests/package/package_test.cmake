@@ -59,6 +59,14 @@ if(NOT out MATCHES "no work to do")
   message(FATAL_ERROR "a second build of the consumer did work:\n${out}")
 endif()
 
+# Builds compare modification times, which the file system keeps in coarse
+# ticks (a few milliseconds here, a second on some): an edit made in the
+# tick the last build ended in would look older than what that build wrote.
+# Every edit below waits a second first, as a person's would.
+function(after_a_tick)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E sleep 1)
+endfunction()
+
 # The schema lock: by default beside the consumer's CMakeLists.txt, written
 # by the generation; a change to it generates again (and the rewritten lock
 # drops the hand-added line), recompiling nothing.
@@ -67,6 +75,7 @@ if(NOT EXISTS ${lock})
   message(FATAL_ERROR "herald_generate wrote no schema lock at ${lock}")
 endif()
 file(READ ${lock} written_lock)
+after_a_tick()
 file(APPEND ${lock} "# touched\n")
 run("building the consumer after a lock edit" ${CMAKE_COMMAND} --build ${build}
     -- -v)
@@ -81,6 +90,7 @@ endif()
 
 # A comment changes no generated file: the generation step runs again, the
 # compiler does not.
+after_a_tick()
 file(APPEND ${WORK}/consumer/counter.herald "-- touched\n")
 run("building the consumer after an edit" ${CMAKE_COMMAND} --build ${build}
     -- -v)
@@ -94,6 +104,7 @@ endif()
 # does what the new source says.
 file(READ ${WORK}/consumer/counter.herald source)
 string(REPLACE "count + step" "count + step * 10" source "${source}")
+after_a_tick()
 file(WRITE ${WORK}/consumer/counter.herald "${source}")
 run("building the consumer after a change" ${CMAKE_COMMAND} --build ${build})
 run("running the changed consumer" ${build}/counter)
