@@ -52,7 +52,8 @@ SqliteBackend::SqliteBackend(SqliteBackendOptions options)
         break;
     }
     prepare_sqlite_schema(db_, options_.path);
-    sql_ = std::make_unique<Statements>(db_);
+    sql_ = std::make_unique<Statements>(
+        db_, options_.synchronous == SqliteSynchronous::full);
   } catch (const SQLite::Exception& e) {
     throw Error(fmt::format("database {}: {}", options_.path, e.what()));
   }

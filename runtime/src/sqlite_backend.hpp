@@ -208,9 +208,6 @@ class SqliteBackend final : public LocalBackend {
   // For the context logs and subscription stores: the connection's
   // statements, used under mutex().
   std::mutex& mutex() { return mutex_; }
-  bool full_sync() const {
-    return options_.synchronous == SqliteSynchronous::full;
-  }
   Statements& sql() { return *sql_; }
   const std::string& path() const { return options_.path; }
 

@@ -40,9 +40,7 @@ std::size_t SqliteContextLog::size() {
 
 void SqliteContextLog::truncate(std::int64_t position, Instant retain_until) {
   std::lock_guard lock(backend_.mutex());
-  WriteTransaction tx(backend_.sql(), backend_.full_sync()
-                                          ? WriteTransaction::Sync::deferred
-                                          : WriteTransaction::Sync::durable);
+  WriteTransaction tx(backend_.sql(), WriteTransaction::Sync::deferred);
   {
     Use q(backend_.sql().log_truncate);
     q->bind(1, context_);

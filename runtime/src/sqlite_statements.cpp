@@ -21,11 +21,12 @@ StoredEvent stored_event(SQLite::Statement& s, int first,
   return row;
 }
 
-Statements::Statements(SQLite::Database& db)
+Statements::Statements(SQLite::Database& db, bool full_sync)
     : begin(db, "BEGIN IMMEDIATE"),
       commit(db, "COMMIT"),
       rollback(db, "ROLLBACK"),
       db(db),
+      full_sync(full_sync),
       load_state(db,
                  "SELECT state_version, state FROM agent_state "
                  "WHERE kind = ?1 AND key = ?2"),
@@ -178,6 +179,8 @@ WriteTransaction::WriteTransaction(Statements& sql, Sync sync) : sql_(sql) {
       if (sql_.sync_deferred) restore_sync();
       break;
     case Sync::deferred:
+      // At synchronous = normal every write is deferred already.
+      if (!sql_.full_sync) break;
       sql_.db.exec("PRAGMA synchronous = NORMAL");
       sql_.sync_deferred = true;
       break;

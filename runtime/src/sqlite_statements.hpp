@@ -60,8 +60,8 @@ struct Statements;
 // again on every use); rolled back if it ends without commit().
 class WriteTransaction {
  public:
-  // With synchronous = full, a write that only records how far a consumer
-  // got (an acknowledgement, a log truncation) is `deferred`: it skips its
+  // A write that only records how far a consumer got (an acknowledgement,
+  // a log truncation) is `deferred`: with synchronous = full it skips its
   // own fsync (the connection is at synchronous = normal for it). WAL frames
   // reach the disk in order, so the next durable commit makes it durable
   // too, and a power loss can undo only a suffix of such writes. An
@@ -92,7 +92,8 @@ StoredEvent stored_event(SQLite::Statement& s, int first,
                          std::int64_t position);
 
 struct Statements {
-  explicit Statements(SQLite::Database& db);
+  // `full_sync`: the connection runs at synchronous = full.
+  Statements(SQLite::Database& db, bool full_sync);
 
   SQLite::Statement begin;
   SQLite::Statement commit;
@@ -100,6 +101,7 @@ struct Statements {
   // Pragmas are run, never prepared and kept: SQLite may apply a pragma
   // when it is prepared, not when it is stepped.
   SQLite::Database& db;
+  const bool full_sync;
   // The connection is at synchronous = normal for a deferred write
   // (WriteTransaction::Sync) and not yet back at full.
   bool sync_deferred = false;

@@ -43,9 +43,7 @@ void SqliteSubscriptionStore::acknowledge(std::string_view publisher,
                                           std::int64_t sequence,
                                           std::int64_t position) {
   std::lock_guard lock(backend_.mutex());
-  WriteTransaction tx(backend_.sql(), backend_.full_sync()
-                                          ? WriteTransaction::Sync::deferred
-                                          : WriteTransaction::Sync::durable);
+  WriteTransaction tx(backend_.sql(), WriteTransaction::Sync::deferred);
   {
     Use q(backend_.sql().cursor_ack);
     q->bind(1, name_);
