@@ -54,8 +54,20 @@ SqliteBackend::SqliteBackend(SqliteBackendOptions options)
     prepare_sqlite_schema(db_, options_.path);
     sql_ = std::make_unique<Statements>(
         db_, options_.synchronous == SqliteSynchronous::full);
+    counters_ = std::make_unique<SqliteCounters>(*sql_);
   } catch (const SQLite::Exception& e) {
     throw Error(fmt::format("database {}: {}", options_.path, e.what()));
+  }
+}
+
+SqliteBackend::~SqliteBackend() {
+  std::lock_guard lock(mutex_);
+  if (holding_.empty() && truncating_.empty()) return;
+  try {
+    write_held_now();
+  } catch (const std::exception&) {
+    // Not written: the next start re-queues those deliveries, and their
+    // dedup records absorb them (D6); the next truncation covers this one.
   }
 }
 

@@ -11,11 +11,21 @@
 #include "herald/agent.hpp"
 #include "herald/backend.hpp"
 #include "herald/errors.hpp"
+#include "herald/ring_queue.hpp"
+#include "sqlite_counters.hpp"
 #include "sqlite_statements.hpp"
 
 namespace herald::sqlite_detail {
 
 class SqliteBackend;
+
+// An event this process committed, as its log's tail keeps it: the
+// publisher's entry (which owns the payload) under the envelope the commit
+// stamped.
+struct CommittedLogEntry final : LogEntry {
+  LogEntryPtr emitted;
+  std::string publisher;  // what envelope.publisherId points to
+};
 
 class SqliteContextLog final : public ContextLog {
  public:
@@ -23,15 +33,39 @@ class SqliteContextLog final : public ContextLog {
       : backend_(backend), context_(std::move(context)) {}
   const std::string& context() const { return context_; }
 
+  // Entries after `after` come from the tail when it reaches back that far
+  // (the fan-out, which reads what was just committed), else from the
+  // table, decoded (D9).
   void read(std::int64_t after, std::size_t max,
             std::vector<LogEntryPtr>& out) override;
   std::int64_t head() override;
   std::size_t size() override;
+  // Held for the backend's next write transaction (SqliteBackend::hold).
   void truncate(std::int64_t position, Instant retain_until) override;
 
+  // Under the backend's mutex, once the transaction that logged `entry`
+  // committed. Never throws: a tail that cannot grow is emptied, and reads
+  // go to the table.
+  void committed(LogEntryPtr entry) noexcept;
+
+  // Under the backend's mutex: runs the held truncation inside the open
+  // transaction; once it committed, drops the same entries from the tail.
+  void write_truncation(Statements& sql);
+  void truncation_written() noexcept;
+
  private:
+  // The newest entries this process committed, at consecutive positions
+  // ending at the log's head, at most kTail of them (or none); under the
+  // backend's mutex.
+  static constexpr std::size_t kTail = 1024;
+  RingQueue<LogEntryPtr> tail_;
   SqliteBackend& backend_;
   std::string context_;
+  // The latest truncation asked for and not yet written (under the
+  // backend's mutex); position 0: none. Truncation is front-first and
+  // monotonic, so the latest stands for every earlier one.
+  std::int64_t truncate_to_ = 0;
+  Instant retain_until_{};
 };
 
 class SqliteSubscriptionStore final : public SubscriptionStore {
@@ -42,6 +76,9 @@ class SqliteSubscriptionStore final : public SubscriptionStore {
 
   bool recorded(std::string_view publisher, std::int64_t sequence) override;
   std::int64_t acknowledged(std::string_view publisher) override;
+  // Held in memory and written by the backend's next write transaction (a
+  // commit or a truncation) or when it closes, not in a transaction of its
+  // own: see SqliteBackend::hold.
   void acknowledge(std::string_view publisher, std::int64_t sequence,
                    std::int64_t position) override;
   std::int64_t start_position(std::string_view context,
@@ -55,14 +92,27 @@ class SqliteSubscriptionStore final : public SubscriptionStore {
   bool mark_redriving(const EventId& id) override;
   void update_dead_letter(DeadLetter letter) override;
 
+  // Under the backend's mutex: writes the held acknowledgements inside the
+  // open transaction; once it committed, forgets them.
+  void write_acknowledgements(Statements& sql);
+  void acknowledgements_written() noexcept;
+
  private:
   SqliteBackend& backend_;
   std::string name_;
+  // Acknowledged and not yet written: per publisher the highest sequence,
+  // and the highest position (under the backend's mutex).
+  std::map<std::string, std::int64_t, std::less<>> held_;
+  std::int64_t held_position_ = 0;
 };
 
 class SqliteBackend final : public LocalBackend {
  public:
   explicit SqliteBackend(SqliteBackendOptions options);
+  // Writes what is still held (hold()).
+  ~SqliteBackend() override;
+  SqliteBackend(const SqliteBackend&) = delete;
+  SqliteBackend& operator=(const SqliteBackend&) = delete;
 
   std::string_view name() const override { return "sqlite"; }
 
@@ -211,15 +261,63 @@ class SqliteBackend final : public LocalBackend {
   Statements& sql() { return *sql_; }
   const std::string& path() const { return options_.path; }
 
+  // Under mutex(): a record of how far a consumer got, held for the next
+  // write transaction (a commit batch) instead of a transaction of its own,
+  // so that a delivery costs one transaction, not three: a subscription's
+  // acknowledgements (SqliteSubscriptionStore::acknowledge) and a context's
+  // log truncation (SqliteContextLog::truncate). Past kHeld acknowledgements
+  // held, and when the backend closes, they are written in one of their own.
+  // A crash loses what was held: an acknowledgement lost re-queues its
+  // delivery, which meets the dedup record its commit wrote and runs nothing
+  // (D6); a truncation lost is redone by the next one.
+  void hold(SqliteSubscriptionStore& store, bool first) {
+    if (first) holding_.push_back(&store);
+    if (++held_ >= kHeld) write_held_now();
+  }
+  void hold(SqliteContextLog& log, bool first) {
+    if (first) truncating_.push_back(&log);
+  }
+
  private:
+  static constexpr std::size_t kHeld = 1024;
+
+  // Under mutex_, inside an open write transaction; and once it committed.
+  void write_held() {
+    for (SqliteSubscriptionStore* store : holding_)
+      store->write_acknowledgements(*sql_);
+    for (SqliteContextLog* log : truncating_) log->write_truncation(*sql_);
+  }
+  void held_written() noexcept {
+    for (SqliteSubscriptionStore* store : holding_)
+      store->acknowledgements_written();
+    for (SqliteContextLog* log : truncating_) log->truncation_written();
+    holding_.clear();
+    truncating_.clear();
+    held_ = 0;
+  }
+  void write_held_now() {
+    WriteTransaction tx(*sql_, WriteTransaction::Sync::deferred);
+    write_held();
+    tx.commit();
+    held_written();
+  }
+
   void apply_batch(std::vector<CommitRecord*>& batch) {
     std::vector<std::size_t> duplicates(batch.size(), 0);
     {
       std::lock_guard lock(mutex_);
+      committed_.clear();
+      counters_->begin();
       WriteTransaction tx(*sql_);
       for (std::size_t i = 0; i < batch.size(); ++i)
         duplicates[i] = apply(*batch[i]);
+      counters_->write();
+      write_held();
       tx.commit();
+      counters_->committed();
+      held_written();
+      for (auto& [log, entry] : committed_) log->committed(std::move(entry));
+      committed_.clear();
     }
     // Committed: only now does anything outside the database change.
     for (std::size_t i = 0; i < batch.size(); ++i)
@@ -262,10 +360,9 @@ class SqliteBackend final : public LocalBackend {
     }
     std::size_t duplicates = 0;
     if (!r.events.empty()) {
-      const std::string& context =
-          static_cast<SqliteContextLog&>(*r.log).context();
+      auto& log = static_cast<SqliteContextLog&>(*r.log);
       for (const OutboxEvent& e : r.events) {
-        if (!append(context, e, r.now)) ++duplicates;
+        if (!append(log, e, r.now)) ++duplicates;
       }
     }
     if (options_.commit_hook) options_.commit_hook(CommitPoint::after_apply);
@@ -298,7 +395,8 @@ class SqliteBackend final : public LocalBackend {
 
   // Stamps and logs one emission as MemoryContextLog::append does; false if
   // its supplied id is already known within the dedup window.
-  bool append(const std::string& context, const OutboxEvent& e, Instant at) {
+  bool append(SqliteContextLog& log, const OutboxEvent& e, Instant at) {
+    const std::string& context = log.context();
     const std::string id = e.event_id.str();
     const std::int64_t now = to_stored_time(at);
     if (e.supplied_id) {
@@ -312,21 +410,9 @@ class SqliteBackend final : public LocalBackend {
       q->bind(2, to_stored_time(at + options_.dedup_window));
       q->exec();
     }
-    std::int64_t sequence = 0;
-    {
-      Use q(sql_->next_sequence);
-      q->bind(1, context);
-      q->bind(2, text(e.publisher_id));
-      q->executeStep();
-      sequence = q->getColumn(0).getInt64();
-    }
-    std::int64_t position = 0;
-    {
-      Use q(sql_->next_head);
-      q->bind(1, context);
-      q->executeStep();
-      position = q->getColumn(0).getInt64();
-    }
+    const std::int64_t sequence =
+        counters_->next_sequence(context, e.publisher_id);
+    const std::int64_t position = counters_->next_position(context);
     const EventType& type = *e.entry->type;
     Use q(sql_->log_insert);
     q->bind(1, context);
@@ -342,6 +428,24 @@ class SqliteBackend final : public LocalBackend {
     q->bind(11, e.depth);
     q->bind(12, type.codec().encode(e.entry->payload).dump());
     q->exec();
+    // The entry as the log's tail will keep it once this commits.
+    auto entry = std::make_shared<CommittedLogEntry>();
+    entry->emitted = e.entry;
+    entry->publisher = text(e.publisher_id);
+    entry->type = &type;
+    entry->payload = e.entry->payload;
+    entry->position = position;
+    EventEnvelope& env = entry->envelope;
+    env.eventId = e.event_id;
+    env.eventType = type.name();
+    env.publisherId = entry->publisher;
+    env.sequence = sequence;
+    env.emittedAt = at;
+    env.schemaVersion = type.schema_version();
+    env.causationId = e.causation;
+    env.correlationId = e.correlation.is_nil() ? e.event_id : e.correlation;
+    env.depth = e.depth;
+    committed_.emplace_back(&log, std::move(entry));
     return true;
   }
 
@@ -350,11 +454,19 @@ class SqliteBackend final : public LocalBackend {
   SQLite::Database db_;
   std::mutex mutex_;  // the connection and its statements
   std::unique_ptr<Statements> sql_;
+  std::unique_ptr<SqliteCounters> counters_;  // over sql_
   GroupCommit<CommitRecord> commits_;
   std::mutex objects_mutex_;
   std::map<std::string, std::unique_ptr<SqliteContextLog>, std::less<>> logs_;
   std::map<std::string, std::unique_ptr<SqliteSubscriptionStore>, std::less<>>
       subscriptions_;
+  // Under mutex_: the entries the open commit batch logs, for their logs'
+  // tails once it committed; the stores holding acknowledgements and how
+  // many they hold; the logs holding a truncation.
+  std::vector<std::pair<SqliteContextLog*, LogEntryPtr>> committed_;
+  std::vector<SqliteSubscriptionStore*> holding_;
+  std::size_t held_ = 0;
+  std::vector<SqliteContextLog*> truncating_;
 };
 
 }  // namespace herald::sqlite_detail

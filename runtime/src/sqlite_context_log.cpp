@@ -1,4 +1,6 @@
 // The sqlite backend's context log: the `log` table of one context.
+#include <algorithm>
+
 #include "sqlite_backend.hpp"
 
 namespace herald::sqlite_detail {
@@ -10,6 +12,13 @@ void SqliteContextLog::read(std::int64_t after, std::size_t max,
   std::vector<StoredEvent> rows;
   {
     std::lock_guard lock(backend_.mutex());
+    if (!tail_.empty() && after + 1 >= tail_.front()->position) {
+      for (auto i =
+               static_cast<std::size_t>(after + 1 - tail_.front()->position);
+           i < tail_.size() && max > 0; ++i, --max)
+        out.push_back(tail_[i]);
+      return;
+    }
     SQLite::Statement& s = backend_.sql().log_read;
     Use q(s);
     q->bind(1, context_);
@@ -40,15 +49,39 @@ std::size_t SqliteContextLog::size() {
 
 void SqliteContextLog::truncate(std::int64_t position, Instant retain_until) {
   std::lock_guard lock(backend_.mutex());
-  WriteTransaction tx(backend_.sql(), WriteTransaction::Sync::deferred);
-  {
-    Use q(backend_.sql().log_truncate);
-    q->bind(1, context_);
-    q->bind(2, position);
-    q->bind(3, to_stored_time(retain_until));
-    q->exec();
+  const bool first = truncate_to_ == 0;
+  truncate_to_ = std::max(truncate_to_, position);
+  retain_until_ = std::max(retain_until_, retain_until);
+  backend_.hold(*this, first);
+}
+
+void SqliteContextLog::write_truncation(Statements& sql) {
+  Use q(sql.log_truncate);
+  q->bind(1, context_);
+  q->bind(2, truncate_to_);
+  q->bind(3, to_stored_time(retain_until_));
+  q->exec();
+}
+
+void SqliteContextLog::truncation_written() noexcept {
+  // The same front-first rule as the statement's.
+  while (!tail_.empty() && tail_.front()->position <= truncate_to_ &&
+         tail_.front()->envelope.emittedAt <= retain_until_)
+    tail_.pop_front();
+  truncate_to_ = 0;
+  retain_until_ = Instant{};
+}
+
+void SqliteContextLog::committed(LogEntryPtr entry) noexcept {
+  try {
+    if (!tail_.empty() &&
+        tail_[tail_.size() - 1]->position + 1 != entry->position)
+      tail_.clear();
+    if (tail_.size() == kTail) tail_.pop_front();
+    tail_.push_back(std::move(entry));
+  } catch (const std::bad_alloc&) {
+    tail_.clear();
   }
-  tx.commit();
 }
 
 }  // namespace herald::sqlite_detail

@@ -50,15 +50,15 @@ Statements::Statements(SQLite::Database& db, bool full_sync)
                    "INSERT INTO supplied_event_id(event_id, expires_at) "
                    "VALUES (?1, ?2) ON CONFLICT(event_id) DO UPDATE "
                    "SET expires_at = excluded.expires_at"),
-      next_sequence(db,
-                    "INSERT INTO publisher_sequence(context, publisher, "
-                    "sequence) VALUES (?1, ?2, 1) "
-                    "ON CONFLICT(context, publisher) DO UPDATE "
-                    "SET sequence = sequence + 1 RETURNING sequence"),
-      next_head(db,
-                "INSERT INTO log_head(context, head) VALUES (?1, 1) "
-                "ON CONFLICT(context) DO UPDATE SET head = head + 1 "
-                "RETURNING head"),
+      sequence_get(db,
+                   "SELECT sequence FROM publisher_sequence "
+                   "WHERE context = ?1 AND publisher = ?2"),
+      sequence_put(db,
+                   "INSERT OR REPLACE INTO publisher_sequence(context, "
+                   "publisher, sequence) VALUES (?1, ?2, ?3)"),
+      head_put(db,
+               "INSERT OR REPLACE INTO log_head(context, head) "
+               "VALUES (?1, ?2)"),
       log_insert(db, fmt::format("INSERT INTO log(context, position, {}) "
                                  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
                                  "?10, ?11, ?12)",

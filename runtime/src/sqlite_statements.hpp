@@ -111,8 +111,9 @@ struct Statements {
   SQLite::Statement idempotency_put;
   SQLite::Statement supplied_get;
   SQLite::Statement supplied_put;
-  SQLite::Statement next_sequence;
-  SQLite::Statement next_head;
+  SQLite::Statement sequence_get;
+  SQLite::Statement sequence_put;
+  SQLite::Statement head_put;
   SQLite::Statement log_insert;
   SQLite::Statement log_read;
   SQLite::Statement log_head;

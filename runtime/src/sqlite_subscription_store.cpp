@@ -1,5 +1,7 @@
 // The sqlite backend's subscription store: the transport's records of one
 // subscription (cursor, pending_attempt, dead_letter).
+#include <algorithm>
+
 #include "sqlite_backend.hpp"
 
 namespace herald::sqlite_detail {
@@ -33,31 +35,49 @@ bool SqliteSubscriptionStore::recorded(std::string_view publisher,
 
 std::int64_t SqliteSubscriptionStore::acknowledged(std::string_view publisher) {
   std::lock_guard lock(backend_.mutex());
-  Use q(backend_.sql().cursor_get);
-  q->bind(1, name_);
-  q->bind(2, text(publisher));
-  return q->executeStep() ? q->getColumn(1).getInt64() : 0;
+  std::int64_t stored = 0;
+  {
+    Use q(backend_.sql().cursor_get);
+    q->bind(1, name_);
+    q->bind(2, text(publisher));
+    if (q->executeStep()) stored = q->getColumn(1).getInt64();
+  }
+  auto held = held_.find(publisher);
+  return held == held_.end() ? stored : std::max(stored, held->second);
 }
 
 void SqliteSubscriptionStore::acknowledge(std::string_view publisher,
                                           std::int64_t sequence,
                                           std::int64_t position) {
   std::lock_guard lock(backend_.mutex());
-  WriteTransaction tx(backend_.sql(), WriteTransaction::Sync::deferred);
-  {
-    Use q(backend_.sql().cursor_ack);
+  const bool first = held_.empty() && held_position_ == 0;
+  auto held = held_.find(publisher);
+  if (held == held_.end()) {
+    held_.emplace(std::string(publisher), sequence);
+  } else {
+    held->second = std::max(held->second, sequence);
+  }
+  held_position_ = std::max(held_position_, position);
+  backend_.hold(*this, first);
+}
+
+void SqliteSubscriptionStore::write_acknowledgements(Statements& sql) {
+  for (const auto& [publisher, sequence] : held_) {
+    Use q(sql.cursor_ack);
     q->bind(1, name_);
-    q->bind(2, text(publisher));
+    q->bind(2, publisher);
     q->bind(3, sequence);
     q->exec();
   }
-  {
-    Use q(backend_.sql().subscription_ack);
-    q->bind(1, name_);
-    q->bind(2, position);
-    q->exec();
-  }
-  tx.commit();
+  Use q(sql.subscription_ack);
+  q->bind(1, name_);
+  q->bind(2, held_position_);
+  q->exec();
+}
+
+void SqliteSubscriptionStore::acknowledgements_written() noexcept {
+  held_.clear();
+  held_position_ = 0;
 }
 
 std::int64_t SqliteSubscriptionStore::start_position(std::string_view context,
@@ -82,7 +102,8 @@ std::int64_t SqliteSubscriptionStore::acked_position() {
   std::lock_guard lock(backend_.mutex());
   Use q(backend_.sql().subscription_get);
   q->bind(1, name_);
-  return q->executeStep() ? q->getColumn(1).getInt64() : 0;
+  const std::int64_t stored = q->executeStep() ? q->getColumn(1).getInt64() : 0;
+  return std::max(stored, held_position_);
 }
 
 void SqliteSubscriptionStore::record_attempt(std::int64_t position,
