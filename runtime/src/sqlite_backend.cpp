@@ -52,8 +52,7 @@ SqliteBackend::SqliteBackend(SqliteBackendOptions options)
         break;
     }
     prepare_sqlite_schema(db_, options_.path);
-    sql_ = std::make_unique<Statements>(
-        db_, options_.synchronous == SqliteSynchronous::full);
+    sql_ = std::make_unique<Statements>(db_);
     counters_ = std::make_unique<SqliteCounters>(*sql_);
   } catch (const SQLite::Exception& e) {
     throw Error(fmt::format("database {}: {}", options_.path, e.what()));
@@ -62,8 +61,9 @@ SqliteBackend::SqliteBackend(SqliteBackendOptions options)
 
 SqliteBackend::~SqliteBackend() {
   std::lock_guard lock(mutex_);
-  if (holding_.empty() && truncating_.empty()) return;
   try {
+    for (auto& [context, log] : logs_) log->hold_remaining_truncation();
+    if (holding_.empty() && truncating_.empty()) return;
     write_held_now();
   } catch (const std::exception&) {
     // Not written: the next start re-queues those deliveries, and their

@@ -52,6 +52,9 @@ class SqliteContextLog final : public ContextLog {
   // transaction; once it committed, drops the same entries from the tail.
   void write_truncation(Statements& sql);
   void truncation_written() noexcept;
+  // Under the backend's mutex, when it closes: hands over a truncation
+  // asked for and not yet written, however short.
+  void hold_remaining_truncation();
 
  private:
   // The newest entries this process committed, at consecutive positions
@@ -61,11 +64,19 @@ class SqliteContextLog final : public ContextLog {
   RingQueue<LogEntryPtr> tail_;
   SqliteBackend& backend_;
   std::string context_;
-  // The latest truncation asked for and not yet written (under the
-  // backend's mutex); position 0: none. Truncation is front-first and
-  // monotonic, so the latest stands for every earlier one.
+  // Under the backend's mutex: the latest truncation asked for (front-first
+  // and monotonic, so the latest stands for every earlier one), the last
+  // one written, and whether the backend holds this log for its next
+  // transaction. A truncation is handed to the backend once it reaches
+  // kTruncateEvery positions past the last one written (or when the
+  // backend closes), so that a log's rows and index entries are deleted in
+  // runs rather than one per delivery: a log keeps at most that many
+  // settled entries more than its retention asks.
+  static constexpr std::int64_t kTruncateEvery = 64;
   std::int64_t truncate_to_ = 0;
   Instant retain_until_{};
+  std::int64_t written_to_ = 0;
+  bool held_ = false;
 };
 
 class SqliteSubscriptionStore final : public SubscriptionStore {
@@ -261,43 +272,52 @@ class SqliteBackend final : public LocalBackend {
   Statements& sql() { return *sql_; }
   const std::string& path() const { return options_.path; }
 
-  // Under mutex(): a record of how far a consumer got, held for the next
-  // write transaction (a commit batch) instead of a transaction of its own,
-  // so that a delivery costs one transaction, not three: a subscription's
-  // acknowledgements (SqliteSubscriptionStore::acknowledge) and a context's
-  // log truncation (SqliteContextLog::truncate). Past kHeld acknowledgements
-  // held, and when the backend closes, they are written in one of their own.
-  // A crash loses what was held: an acknowledgement lost re-queues its
+  // Under mutex(): a record of how far a consumer got, held for a later
+  // commit batch's transaction instead of a transaction of its own, so that
+  // a delivery costs one transaction, not three: a subscription's
+  // acknowledgements (SqliteSubscriptionStore::acknowledge), written by the
+  // first batch that finds kAckEvery held, and a context's log truncation,
+  // handed over by SqliteContextLog::truncate in runs of kTruncateEvery
+  // positions and written by the next batch. Past kHeld acknowledgements
+  // held (redeliveries that dedup acknowledges without a commit), and when
+  // the backend closes, they are written in a transaction of their own. A
+  // crash loses what was held: an acknowledgement lost re-queues its
   // delivery, which meets the dedup record its commit wrote and runs nothing
-  // (D6); a truncation lost is redone by the next one.
+  // (D6); a truncation lost is asked for again.
   void hold(SqliteSubscriptionStore& store, bool first) {
     if (first) holding_.push_back(&store);
     if (++held_ >= kHeld) write_held_now();
   }
-  void hold(SqliteContextLog& log, bool first) {
-    if (first) truncating_.push_back(&log);
-  }
+  void hold(SqliteContextLog& log) { truncating_.push_back(&log); }
 
  private:
   static constexpr std::size_t kHeld = 1024;
+  static constexpr std::size_t kAckEvery = 64;
 
   // Under mutex_, inside an open write transaction; and once it committed.
-  void write_held() {
-    for (SqliteSubscriptionStore* store : holding_)
-      store->write_acknowledgements(*sql_);
+  // A commit batch writes the acknowledgements once kAckEvery are held
+  // (`all`: whatever is held).
+  void write_held(bool all) {
+    acks_written_ = all || held_ >= kAckEvery;
+    if (acks_written_) {
+      for (SqliteSubscriptionStore* store : holding_)
+        store->write_acknowledgements(*sql_);
+    }
     for (SqliteContextLog* log : truncating_) log->write_truncation(*sql_);
   }
   void held_written() noexcept {
-    for (SqliteSubscriptionStore* store : holding_)
-      store->acknowledgements_written();
+    if (acks_written_) {
+      for (SqliteSubscriptionStore* store : holding_)
+        store->acknowledgements_written();
+      holding_.clear();
+      held_ = 0;
+    }
     for (SqliteContextLog* log : truncating_) log->truncation_written();
-    holding_.clear();
     truncating_.clear();
-    held_ = 0;
   }
   void write_held_now() {
-    WriteTransaction tx(*sql_, WriteTransaction::Sync::deferred);
-    write_held();
+    WriteTransaction tx(*sql_);
+    write_held(true);
     tx.commit();
     held_written();
   }
@@ -311,8 +331,7 @@ class SqliteBackend final : public LocalBackend {
       WriteTransaction tx(*sql_);
       for (std::size_t i = 0; i < batch.size(); ++i)
         duplicates[i] = apply(*batch[i]);
-      counters_->write();
-      write_held();
+      write_held(false);
       tx.commit();
       counters_->committed();
       held_written();
@@ -467,6 +486,7 @@ class SqliteBackend final : public LocalBackend {
   std::vector<SqliteSubscriptionStore*> holding_;
   std::size_t held_ = 0;
   std::vector<SqliteContextLog*> truncating_;
+  bool acks_written_ = false;  // by the open transaction
 };
 
 }  // namespace herald::sqlite_detail

@@ -49,18 +49,38 @@ std::size_t SqliteContextLog::size() {
 
 void SqliteContextLog::truncate(std::int64_t position, Instant retain_until) {
   std::lock_guard lock(backend_.mutex());
-  const bool first = truncate_to_ == 0;
   truncate_to_ = std::max(truncate_to_, position);
   retain_until_ = std::max(retain_until_, retain_until);
-  backend_.hold(*this, first);
+  if (!held_ && truncate_to_ >= written_to_ + kTruncateEvery) {
+    backend_.hold(*this);
+    held_ = true;
+  }
+}
+
+void SqliteContextLog::hold_remaining_truncation() {
+  if (held_ || truncate_to_ <= written_to_) return;
+  backend_.hold(*this);
+  held_ = true;
 }
 
 void SqliteContextLog::write_truncation(Statements& sql) {
-  Use q(sql.log_truncate);
-  q->bind(1, context_);
-  q->bind(2, truncate_to_);
-  q->bind(3, to_stored_time(retain_until_));
-  q->exec();
+  std::int64_t keep = truncate_to_ + 1;
+  {
+    Use q(sql.log_kept);
+    q->bind(1, context_);
+    q->bind(2, truncate_to_);
+    q->bind(3, to_stored_time(retain_until_));
+    if (q->executeStep()) keep = q->getColumn(0).getInt64();
+  }
+  // The floors first: the entries about to go may hold the head and
+  // publishers' highest sequences.
+  for (SQLite::Statement* s :
+       {&sql.head_floor, &sql.sequence_floor, &sql.log_delete}) {
+    Use q(*s);
+    q->bind(1, context_);
+    q->bind(2, keep);
+    q->exec();
+  }
 }
 
 void SqliteContextLog::truncation_written() noexcept {
@@ -68,8 +88,8 @@ void SqliteContextLog::truncation_written() noexcept {
   while (!tail_.empty() && tail_.front()->position <= truncate_to_ &&
          tail_.front()->envelope.emittedAt <= retain_until_)
     tail_.pop_front();
-  truncate_to_ = 0;
-  retain_until_ = Instant{};
+  written_to_ = truncate_to_;
+  held_ = false;
 }
 
 void SqliteContextLog::committed(LogEntryPtr entry) noexcept {

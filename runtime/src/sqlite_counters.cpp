@@ -34,23 +34,6 @@ std::int64_t SqliteCounters::next_sequence(const std::string& context,
   return next(staged_sequences_, sequences_, std::move(key), load);
 }
 
-void SqliteCounters::write() {
-  for (const auto& [context, head] : staged_heads_) {
-    Use q(sql_.head_put);
-    q->bind(1, context);
-    q->bind(2, head);
-    q->exec();
-  }
-  for (const auto& [key, sequence] : staged_sequences_) {
-    const std::size_t nul = key.find('\0');
-    Use q(sql_.sequence_put);
-    q->bind(1, key.substr(0, nul));
-    q->bind(2, key.substr(nul + 1));
-    q->bind(3, sequence);
-    q->exec();
-  }
-}
-
 void SqliteCounters::committed() noexcept {
   try {
     if (sequences_.size() + staged_sequences_.size() > kKept)

@@ -1,10 +1,11 @@
 #pragma once
 // Internal to the sqlite backend: the log heads and publisher sequences as
 // the commits of this process assign them. The backend holds the database's
-// lock, so only its own commits move them: each is read from its table on
-// first use and kept; a commit batch stages the values it assigns, writes
-// each once inside its transaction, and they become the kept ones only once
-// it committed (a batch that fails leaves no gap in a sequence).
+// lock, so only its own commits move them: each is read on first use (the
+// larger of its floor and what the log holds: runtime/docs/sqlite-schema.md)
+// and kept; a commit batch stages the values it assigns (the log rows it
+// writes carry them), and they become the kept ones only once it committed
+// (a batch that fails leaves no gap in a sequence).
 #include <cstdint>
 #include <map>
 #include <string>
@@ -22,8 +23,6 @@ class SqliteCounters {
   std::int64_t next_position(const std::string& context);
   std::int64_t next_sequence(const std::string& context,
                              std::string_view publisher);
-  // Writes what the batch assigned, inside its transaction.
-  void write();
   // Once the batch's transaction committed; and at the start of a batch
   // (what a failed one staged is dropped).
   void committed() noexcept;

@@ -150,9 +150,20 @@ CREATE TABLE dead_message(
 );
 )sql";
 
+// Version 1 -> 2: `log_head` and `publisher_sequence` become floors, written
+// when a truncation deletes the entries that held a context's head or a
+// publisher's highest sequence (a head is the larger of `log_head.head` and
+// the log's highest position; a sequence likewise with the publisher's
+// highest logged one), so a commit writes neither; the log is no longer
+// indexed by time. A version 1 database's values are exact, so they are
+// valid floors as they stand.
+constexpr const char* kVersion2 = R"sql(
+DROP INDEX log_by_time;
+)sql";
+
 // Step i takes user_version i to i + 1. A new layout appends a step; a step
 // once released never changes.
-constexpr std::array<const char*, 1> kSteps = {kVersion1};
+constexpr std::array<const char*, 2> kSteps = {kVersion1, kVersion2};
 
 }  // namespace
 

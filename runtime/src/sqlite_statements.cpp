@@ -21,12 +21,10 @@ StoredEvent stored_event(SQLite::Statement& s, int first,
   return row;
 }
 
-Statements::Statements(SQLite::Database& db, bool full_sync)
+Statements::Statements(SQLite::Database& db)
     : begin(db, "BEGIN IMMEDIATE"),
       commit(db, "COMMIT"),
       rollback(db, "ROLLBACK"),
-      db(db),
-      full_sync(full_sync),
       load_state(db,
                  "SELECT state_version, state FROM agent_state "
                  "WHERE kind = ?1 AND key = ?2"),
@@ -50,15 +48,13 @@ Statements::Statements(SQLite::Database& db, bool full_sync)
                    "INSERT INTO supplied_event_id(event_id, expires_at) "
                    "VALUES (?1, ?2) ON CONFLICT(event_id) DO UPDATE "
                    "SET expires_at = excluded.expires_at"),
+      // A sequence and a head: the larger of the floor (kVersion2 in
+      // sqlite_schema.cpp) and what the log holds.
       sequence_get(db,
-                   "SELECT sequence FROM publisher_sequence "
-                   "WHERE context = ?1 AND publisher = ?2"),
-      sequence_put(db,
-                   "INSERT OR REPLACE INTO publisher_sequence(context, "
-                   "publisher, sequence) VALUES (?1, ?2, ?3)"),
-      head_put(db,
-               "INSERT OR REPLACE INTO log_head(context, head) "
-               "VALUES (?1, ?2)"),
+                   "SELECT max(coalesce((SELECT sequence FROM "
+                   "publisher_sequence WHERE context = ?1 AND publisher = "
+                   "?2), 0), coalesce((SELECT max(sequence) FROM log WHERE "
+                   "context = ?1 AND publisher = ?2), 0))"),
       log_insert(db, fmt::format("INSERT INTO log(context, position, {}) "
                                  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
                                  "?10, ?11, ?12)",
@@ -67,15 +63,29 @@ Statements::Statements(SQLite::Database& db, bool full_sync)
                                "?1 AND position > ?2 ORDER BY position "
                                "LIMIT ?3",
                                kEventColumns)),
-      log_head(db, "SELECT head FROM log_head WHERE context = ?1"),
+      log_head(db,
+               "SELECT max(coalesce((SELECT head FROM log_head WHERE context "
+               "= ?1), 0), coalesce((SELECT max(position) FROM log WHERE "
+               "context = ?1), 0))"),
       log_size(db, "SELECT count(*) FROM log WHERE context = ?1"),
-      // Drops the oldest entries at or below ?2 up to the first one emitted
-      // after ?3 (the memory backend's front-first truncation).
-      log_truncate(db,
-                   "DELETE FROM log WHERE context = ?1 AND position <= ?2 AND "
-                   "position < coalesce((SELECT min(position) FROM log WHERE "
-                   "context = ?1 AND position <= ?2 AND emitted_at > ?3), "
-                   "?2 + 1)"),
+      // The first position a truncation to ?2 keeps: the oldest entry at or
+      // below ?2 emitted after ?3 (front-first, as the memory backend's).
+      log_kept(db,
+               "SELECT position FROM log WHERE context = ?1 AND position <= "
+               "?2 AND emitted_at > ?3 ORDER BY position LIMIT 1"),
+      // Before the entries below ?2 are deleted: the floors they held.
+      head_floor(db,
+                 "INSERT INTO log_head(context, head) SELECT context, "
+                 "max(position) FROM log WHERE context = ?1 AND position < ?2 "
+                 "GROUP BY context ON CONFLICT(context) DO UPDATE SET head = "
+                 "max(head, excluded.head)"),
+      sequence_floor(db,
+                     "INSERT INTO publisher_sequence(context, publisher, "
+                     "sequence) SELECT context, publisher, max(sequence) FROM "
+                     "log WHERE context = ?1 AND position < ?2 GROUP BY "
+                     "publisher ON CONFLICT(context, publisher) DO UPDATE SET "
+                     "sequence = max(sequence, excluded.sequence)"),
+      log_delete(db, "DELETE FROM log WHERE context = ?1 AND position < ?2"),
       subscription_insert(db,
                           "INSERT INTO subscription(name, context, "
                           "start_position, acked_position, created_at) "
@@ -171,48 +181,22 @@ Statements::Statements(SQLite::Database& db, bool full_sync)
       purge_supplied(db,
                      "DELETE FROM supplied_event_id WHERE expires_at <= ?1") {}
 
-WriteTransaction::WriteTransaction(Statements& sql, Sync sync) : sql_(sql) {
-  switch (sync) {
-    case Sync::durable:
-      // A deferred write whose restore failed left the connection at
-      // normal: a durable commit never runs there.
-      if (sql_.sync_deferred) restore_sync();
-      break;
-    case Sync::deferred:
-      // At synchronous = normal every write is deferred already.
-      if (!sql_.full_sync) break;
-      sql_.db.exec("PRAGMA synchronous = NORMAL");
-      sql_.sync_deferred = true;
-      break;
-  }
+WriteTransaction::WriteTransaction(Statements& sql) : sql_(sql) {
   Use(sql_.begin)->exec();
 }
 
 WriteTransaction::~WriteTransaction() {
-  if (open_) {
-    try {
-      Use(sql_.rollback)->exec();
-    } catch (const SQLite::Exception&) {
-      // The transaction is gone already (SQLite rolled it back itself).
-    }
-  }
-  if (sql_.sync_deferred) {
-    try {
-      restore_sync();
-    } catch (const SQLite::Exception&) {
-      // Still marked: the next durable transaction restores it first.
-    }
+  if (!open_) return;
+  try {
+    Use(sql_.rollback)->exec();
+  } catch (const SQLite::Exception&) {
+    // The transaction is gone already (SQLite rolled it back itself).
   }
 }
 
 void WriteTransaction::commit() {
   Use(sql_.commit)->exec();
   open_ = false;
-}
-
-void WriteTransaction::restore_sync() {
-  sql_.db.exec("PRAGMA synchronous = FULL");
-  sql_.sync_deferred = false;
 }
 
 AgentMessage stored_message(SQLite::Statement& s) {

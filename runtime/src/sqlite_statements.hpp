@@ -60,24 +60,13 @@ struct Statements;
 // again on every use); rolled back if it ends without commit().
 class WriteTransaction {
  public:
-  // A write that only records how far a consumer got (an acknowledgement,
-  // a log truncation) is `deferred`: with synchronous = full it skips its
-  // own fsync (the connection is at synchronous = normal for it). WAL frames
-  // reach the disk in order, so the next durable commit makes it durable
-  // too, and a power loss can undo only a suffix of such writes. An
-  // acknowledgement undone that way means a redelivery, which meets the
-  // delivery's dedup record (written by its own, durable commit) and runs
-  // nothing; a truncation undone keeps entries longer.
-  enum class Sync { durable, deferred };
-  explicit WriteTransaction(Statements& sql, Sync sync = Sync::durable);
+  explicit WriteTransaction(Statements& sql);
   ~WriteTransaction();
   WriteTransaction(const WriteTransaction&) = delete;
   WriteTransaction& operator=(const WriteTransaction&) = delete;
   void commit();
 
  private:
-  void restore_sync();
-
   Statements& sql_;
   bool open_ = true;
 };
@@ -92,19 +81,11 @@ StoredEvent stored_event(SQLite::Statement& s, int first,
                          std::int64_t position);
 
 struct Statements {
-  // `full_sync`: the connection runs at synchronous = full.
-  Statements(SQLite::Database& db, bool full_sync);
+  explicit Statements(SQLite::Database& db);
 
   SQLite::Statement begin;
   SQLite::Statement commit;
   SQLite::Statement rollback;
-  // Pragmas are run, never prepared and kept: SQLite may apply a pragma
-  // when it is prepared, not when it is stepped.
-  SQLite::Database& db;
-  const bool full_sync;
-  // The connection is at synchronous = normal for a deferred write
-  // (WriteTransaction::Sync) and not yet back at full.
-  bool sync_deferred = false;
   SQLite::Statement load_state;
   SQLite::Statement write_state;
   SQLite::Statement idempotency_get;
@@ -112,13 +93,14 @@ struct Statements {
   SQLite::Statement supplied_get;
   SQLite::Statement supplied_put;
   SQLite::Statement sequence_get;
-  SQLite::Statement sequence_put;
-  SQLite::Statement head_put;
   SQLite::Statement log_insert;
   SQLite::Statement log_read;
   SQLite::Statement log_head;
   SQLite::Statement log_size;
-  SQLite::Statement log_truncate;
+  SQLite::Statement log_kept;
+  SQLite::Statement head_floor;
+  SQLite::Statement sequence_floor;
+  SQLite::Statement log_delete;
   SQLite::Statement subscription_insert;
   SQLite::Statement subscription_get;
   SQLite::Statement subscription_ack;

@@ -43,11 +43,11 @@ TEST_CASE("a newer schema version is refused naming the file") {
   const std::string path = dir.file("new.db");
   {
     HeraldDbFixture db(path);
-    db.set_user_version(2);
+    db.set_user_version(3);
   }
   CHECK_THROWS_WITH_AS(
       Database{path},
-      (path + ": database schema version 2 is newer than this build's 1")
+      (path + ": database schema version 3 is newer than this build's 2")
           .c_str(),
       Refusal);
 }

@@ -44,7 +44,7 @@ struct CursorRow {
 
 class HeraldDbFixture {
  public:
-  // Creates the database at `path` (WAL mode, user_version 1, the schema).
+  // Creates the database at `path` (WAL mode, the runtime's current schema).
   explicit HeraldDbFixture(const std::string& path);
 
   SQLite::Database& sql() { return db_; }

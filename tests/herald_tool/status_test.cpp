@@ -20,7 +20,7 @@ TEST_CASE("status counts subscriptions, agents, logs and messages") {
   const herald::tool::Status status = herald::tool::read_status(db);
 
   CHECK(status.path == path);
-  CHECK(status.schema_version == 1);
+  CHECK(status.schema_version == 2);
   CHECK(status.runtime_version == "1");
   REQUIRE(status.subscriptions.size() == 3);
   const auto& ledger = status.subscriptions[0];

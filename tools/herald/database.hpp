@@ -11,7 +11,7 @@
 namespace herald::tool {
 
 // The schema version (PRAGMA user_version) this build knows.
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
 
 class Database {
  public:

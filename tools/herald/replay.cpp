@@ -17,7 +17,7 @@ namespace {
 
 struct Publisher {
   std::string id;
-  std::int64_t last_sequence = 0;  // publisher_sequence
+  std::int64_t last_sequence = 0;  // its floor or its highest logged one
 };
 
 // What `log` still holds of one publisher.
@@ -34,9 +34,15 @@ std::int64_t ns(Instant at) {
 }
 
 std::vector<Publisher> publishers_of(Database& db, const std::string& context) {
-  SQLite::Statement q(db.sql(),
-                      "SELECT publisher, sequence FROM publisher_sequence"
-                      " WHERE context = ? ORDER BY publisher");
+  // A publisher's last sequence: the larger of its floor and its highest
+  // logged one (runtime/docs/sqlite-schema.md).
+  SQLite::Statement q(db.sql(), R"(
+    SELECT publisher, max(sequence) FROM (
+      SELECT publisher, sequence FROM publisher_sequence WHERE context = ?1
+      UNION ALL
+      SELECT publisher, max(sequence) FROM log WHERE context = ?1
+       GROUP BY publisher)
+     GROUP BY publisher ORDER BY publisher)");
   q.bind(1, context);
   std::vector<Publisher> publishers;
   while (q.executeStep())

@@ -20,7 +20,10 @@ Status read_status(Database& db) {
   }
   SQLite::Statement subscriptions(db.sql(), R"(
     SELECT s.name, s.context, s.acked_position,
-           coalesce((SELECT head FROM log_head h WHERE h.context = s.context), 0),
+           max(coalesce((SELECT head FROM log_head h
+                          WHERE h.context = s.context), 0),
+               coalesce((SELECT max(position) FROM log l
+                          WHERE l.context = s.context), 0)),
            (SELECT count(*) FROM pending_attempt p WHERE p.subscription = s.name),
            (SELECT count(*) FROM dead_letter d WHERE d.subscription = s.name),
            (SELECT count(*) FROM dead_letter d
@@ -45,13 +48,16 @@ Status read_status(Database& db) {
     status.agents.push_back(
         {agents.getColumn(0).getString(), agents.getColumn(1).getInt64()});
 
-  // Every context with a head or a retained row (a head is written with the
-  // first entry, so the union only matters for a damaged file).
+  // Every context with a head floor or a retained row; its head is the
+  // larger of the two (runtime/docs/sqlite-schema.md).
   SQLite::Statement logs(db.sql(), R"(
     WITH contexts(context) AS (SELECT context FROM log_head
                                UNION SELECT DISTINCT context FROM log)
     SELECT c.context,
-           coalesce((SELECT head FROM log_head h WHERE h.context = c.context), 0),
+           max(coalesce((SELECT head FROM log_head h
+                          WHERE h.context = c.context), 0),
+               coalesce((SELECT max(position) FROM log l
+                          WHERE l.context = c.context), 0)),
            (SELECT count(*) FROM log l WHERE l.context = c.context),
            o.position, o.emitted_at
       FROM contexts c
