@@ -6,23 +6,11 @@
 
 #include <doctest/doctest.h>
 
+#include "operator_sql.hpp"
 #include "test_world.hpp"
-#include <SQLiteCpp/Database.h>
-#include <SQLiteCpp/Statement.h>
 
 namespace herald::test {
 namespace {
-
-// A second connection to the world's database, as an operator would have.
-void execute(const std::string& path, const std::string& sql) {
-  SQLite::Database db(path, SQLite::OPEN_READWRITE);
-  db.exec(sql);
-}
-
-std::string query_text(const std::string& path, const std::string& sql) {
-  SQLite::Database db(path, SQLite::OPEN_READONLY);
-  return db.execAndGet(sql).getString();
-}
 
 using commerce::order::Status;
 

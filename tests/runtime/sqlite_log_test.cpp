@@ -6,22 +6,11 @@
 #include <fmt/format.h>
 
 #include "herald/id_source.hpp"
+#include "operator_sql.hpp"
 #include "test_world.hpp"
-#include <SQLiteCpp/Database.h>
 
 namespace herald::test {
 namespace {
-
-// A second connection to the world's database, as an operator would have.
-void execute(const std::string& path, const std::string& sql) {
-  SQLite::Database db(path, SQLite::OPEN_READWRITE);
-  db.exec(sql);
-}
-
-std::int64_t query_int(const std::string& path, const std::string& sql) {
-  SQLite::Database db(path, SQLite::OPEN_READONLY);
-  return db.execAndGet(sql).getInt64();
-}
 
 PaymentConfirmed payment(int n) {
   return PaymentConfirmed{OrderId::from_raw(fmt::format("o-{}", n)),
