@@ -40,7 +40,8 @@ class SqliteContextLog final : public ContextLog {
             std::vector<LogEntryPtr>& out) override;
   std::int64_t head() override;
   std::size_t size() override;
-  // Held for the backend's next write transaction (SqliteBackend::hold).
+  // Held, and handed to the backend's next commit batch in runs
+  // (kTruncateEvery, SqliteBackend::hold).
   void truncate(std::int64_t position, Instant retain_until) override;
 
   // Under the backend's mutex, once the transaction that logged `entry`
@@ -87,9 +88,8 @@ class SqliteSubscriptionStore final : public SubscriptionStore {
 
   bool recorded(std::string_view publisher, std::int64_t sequence) override;
   std::int64_t acknowledged(std::string_view publisher) override;
-  // Held in memory and written by the backend's next write transaction (a
-  // commit or a truncation) or when it closes, not in a transaction of its
-  // own: see SqliteBackend::hold.
+  // Held in memory and written by a later commit batch or when the backend
+  // closes, not in a transaction of its own: see SqliteBackend::hold.
   void acknowledge(std::string_view publisher, std::int64_t sequence,
                    std::int64_t position) override;
   std::int64_t start_position(std::string_view context,
