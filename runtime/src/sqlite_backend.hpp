@@ -296,17 +296,19 @@ class SqliteBackend final : public LocalBackend {
 
   // Under mutex_, inside an open write transaction; and once it committed.
   // A commit batch writes the acknowledgements once kAckEvery are held
-  // (`all`: whatever is held).
-  void write_held(bool all) {
-    acks_written_ = all || held_ >= kAckEvery;
-    if (acks_written_) {
+  // (`all`: whatever is held); returns whether it wrote them, for
+  // held_written.
+  bool write_held(bool all) {
+    const bool acks = all || held_ >= kAckEvery;
+    if (acks) {
       for (SqliteSubscriptionStore* store : holding_)
         store->write_acknowledgements(*sql_);
     }
     for (SqliteContextLog* log : truncating_) log->write_truncation(*sql_);
+    return acks;
   }
-  void held_written() noexcept {
-    if (acks_written_) {
+  void held_written(bool acks) noexcept {
+    if (acks) {
       for (SqliteSubscriptionStore* store : holding_)
         store->acknowledgements_written();
       holding_.clear();
@@ -319,7 +321,7 @@ class SqliteBackend final : public LocalBackend {
     WriteTransaction tx(*sql_);
     write_held(true);
     tx.commit();
-    held_written();
+    held_written(true);
   }
 
   void apply_batch(std::vector<CommitRecord*>& batch) {
@@ -331,10 +333,10 @@ class SqliteBackend final : public LocalBackend {
       WriteTransaction tx(*sql_);
       for (std::size_t i = 0; i < batch.size(); ++i)
         duplicates[i] = apply(*batch[i]);
-      write_held(false);
+      const bool acks = write_held(false);
       tx.commit();
       counters_->committed();
-      held_written();
+      held_written(acks);
       for (auto& [log, entry] : committed_) log->committed(std::move(entry));
       committed_.clear();
     }
@@ -486,7 +488,6 @@ class SqliteBackend final : public LocalBackend {
   std::vector<SqliteSubscriptionStore*> holding_;
   std::size_t held_ = 0;
   std::vector<SqliteContextLog*> truncating_;
-  bool acks_written_ = false;  // by the open transaction
 };
 
 }  // namespace herald::sqlite_detail

@@ -2,36 +2,44 @@
 
 namespace herald::sqlite_detail {
 
-std::int64_t SqliteCounters::next(Values& staged, Values& kept, std::string key,
-                                  SQLite::Statement& load) {
-  auto it = staged.find(key);
-  if (it != staged.end()) return ++it->second;
-  std::int64_t current = 0;
-  if (auto k = kept.find(key); k != kept.end()) {
-    current = k->second;
-  } else {
-    Use q(load);
-    if (q->executeStep()) current = q->getColumn(0).getInt64();
-  }
-  staged.emplace(std::move(key), current + 1);
-  return current + 1;
+namespace {
+
+// The value after `key`'s: staged by this batch, else kept, else `load()`ed
+// (the statement is bound only then, not for every emission).
+template <class Values, class Load>
+std::int64_t next(Values& staged, const Values& kept, std::string_view key,
+                  Load load) {
+  if (auto it = staged.find(key); it != staged.end()) return ++it->second;
+  const auto k = kept.find(key);
+  const std::int64_t value = (k != kept.end() ? k->second : load()) + 1;
+  staged.emplace(std::string(key), value);
+  return value;
 }
 
+std::int64_t first_column(SQLite::Statement& s) {
+  Use q(s);
+  return q->executeStep() ? q->getColumn(0).getInt64() : 0;
+}
+
+}  // namespace
+
 std::int64_t SqliteCounters::next_position(const std::string& context) {
-  SQLite::Statement& load = sql_.log_head;
-  load.bind(1, context);
-  return next(staged_heads_, heads_, context, load);
+  return next(staged_heads_, heads_, context, [&] {
+    sql_.log_head.bind(1, context);
+    return first_column(sql_.log_head);
+  });
 }
 
 std::int64_t SqliteCounters::next_sequence(const std::string& context,
                                            std::string_view publisher) {
-  SQLite::Statement& load = sql_.sequence_get;
-  load.bind(1, context);
-  load.bind(2, text(publisher));
   std::string key = context;
   key.push_back('\0');
   key.append(publisher);
-  return next(staged_sequences_, sequences_, std::move(key), load);
+  return next(staged_sequences_, sequences_, key, [&] {
+    sql_.sequence_get.bind(1, context);
+    sql_.sequence_get.bind(2, text(publisher));
+    return first_column(sql_.sequence_get);
+  });
 }
 
 void SqliteCounters::committed() noexcept {

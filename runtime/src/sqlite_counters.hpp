@@ -34,9 +34,6 @@ class SqliteCounters {
   // per publisher (agent instance) would otherwise only grow.
   static constexpr std::size_t kKept = 1 << 16;
 
-  static std::int64_t next(Values& staged, Values& kept, std::string key,
-                           SQLite::Statement& load);
-
   Statements& sql_;
   Values heads_;      // context -> head
   Values sequences_;  // context, NUL, publisher -> sequence
