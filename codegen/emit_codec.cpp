@@ -203,7 +203,7 @@ void emitCodecs(Emitter& e) {
       c.text = "  out += " + cppStringLiteral(ev->name) + ";\n" +
                textFields(ev->fields, "v", " { ", " }");
       emitCodec(e, *ev, c);
-      e.header.useHeader("<herald/event_type.hpp>");
+      e.header.useHeader("<herald/event_info.hpp>");
       e.header.useHeader("<cstdint>");
       e.header.useHeader("<string_view>");
       e.out.codecs += "template <>\nstruct herald::EventInfo<" + e.global(*ev) +

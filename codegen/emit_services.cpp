@@ -198,7 +198,8 @@ void emitServices(Emitter& e) {
                  cppStringLiteral(qualified) + ", &" + unique + ");\n";
   }
 
-  e.header.useHeader("<herald/context.hpp>");
+  e.header.useHeader("<herald/context_fwd.hpp>");
+  e.source.useHeader("<herald/context.hpp>");
   e.out.registration += "// The context's registration, for Runtime::install.";
   if (!caps.empty())
     e.out.registration +=

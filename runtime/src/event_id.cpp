@@ -1,5 +1,7 @@
 #include "herald/event_id.hpp"
 
+#include <ostream>
+
 namespace herald {
 namespace {
 
@@ -48,10 +50,15 @@ std::optional<EventId> EventId::parse(std::string_view text) {
     }
     const int v = hex_value(text[i]);
     if (v < 0) return std::nullopt;
-    words[digit / 16] = (words[digit / 16] << 4) | static_cast<std::uint64_t>(v);
+    words[digit / 16] =
+        (words[digit / 16] << 4) | static_cast<std::uint64_t>(v);
     ++digit;
   }
   return EventId(words[0], words[1]);
+}
+
+std::ostream& operator<<(std::ostream& os, const EventId& id) {
+  return os << id.str();
 }
 
 }  // namespace herald

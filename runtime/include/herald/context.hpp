@@ -23,12 +23,14 @@
 #include <typeinfo>
 #include <vector>
 
-#include "herald/envelope.hpp"
 #include "herald/event_type.hpp"
 
 namespace herald {
 
 class AgentKindBase;
+// Patterns, `via` predicates and handlers take it by reference; what reads
+// it includes herald/envelope.hpp.
+struct EventEnvelope;
 // Handlers take it by reference; what calls them includes
 // herald/invocation.hpp.
 class Invocation;

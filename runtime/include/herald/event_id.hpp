@@ -7,12 +7,14 @@
 #include <compare>
 #include <cstdint>
 #include <functional>
+#include <iosfwd>
 #include <optional>
-#include <ostream>
 #include <string>
 #include <string_view>
 
-#include <fmt/format.h>
+// fmt::formatter<std::string_view>, which the formatter below builds on,
+// is in fmt/core.h; fmt/format.h is not needed here.
+#include <fmt/core.h>
 
 namespace herald {
 
@@ -41,9 +43,7 @@ class EventId {
   std::uint64_t lo_ = 0;
 };
 
-inline std::ostream& operator<<(std::ostream& os, const EventId& id) {
-  return os << id.str();
-}
+std::ostream& operator<<(std::ostream& os, const EventId& id);
 
 struct EventIdHash {
   std::size_t operator()(const EventId& id) const noexcept {

@@ -1,17 +1,8 @@
 #pragma once
 // Event types as the runtime knows them. Generated code describes each event
-// struct with a specialisation of EventInfo and of nlohmann::adl_serializer
-// beside the struct; event_type<E>() turns that into the one EventType
-// descriptor the runtime routes on. For commerce.order.PaymentConfirmed:
-//
-//   template <>
-//   struct herald::EventInfo<commerce::order::PaymentConfirmed> {
-//     static constexpr std::string_view owner = "commerce.order";
-//     static constexpr std::string_view name =
-//         "commerce.order.PaymentConfirmed";
-//     static constexpr std::int64_t schema_version = 1;
-//     static constexpr std::size_t max_encoded_bytes = 55;  // when bounded
-//   };
+// struct with a specialisation of EventInfo (herald/event_info.hpp) and of
+// nlohmann::adl_serializer beside the struct; event_type<E>() turns that
+// into the one EventType descriptor the runtime routes on.
 #include <atomic>
 #include <concepts>
 #include <cstdint>
@@ -24,19 +15,9 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "herald/event_info.hpp"
+
 namespace herald {
-
-template <class E>
-struct EventInfo;  // specialised by generated code for every event type
-
-// Optional member of EventInfo: `static constexpr std::size_t
-// max_encoded_bytes`. Events whose fields are all fixed-size have a bound the
-// code generator can compute; when the bound is within the payload limit the
-// runtime skips measuring each payload.
-template <class E>
-concept HasEncodedBound = requires {
-  { EventInfo<E>::max_encoded_bytes } -> std::convertible_to<std::size_t>;
-};
 
 // The codec seam for durable logs and brokers: typed value <-> JSON wire form.
 class EventCodec {
