@@ -1,0 +1,104 @@
+#pragma once
+// One publishing context's log in the memory backend: a ring of entries
+// behind a lock that is real only when the executor is concurrent. The
+// backend's commit stamps and appends (append); the fan-out reads.
+#include <deque>
+#include <map>
+#include <mutex>
+#include <unordered_set>
+
+#include "herald/backend.hpp"
+#include "herald/executor.hpp"
+#include "herald/ring_queue.hpp"
+
+namespace herald {
+
+class MemoryContextLog final : public ContextLog {
+ public:
+  MemoryContextLog(bool concurrent, Duration dedup_window)
+      : mutex_(concurrent), dedup_window_(dedup_window) {}
+
+  void read(std::int64_t after, std::size_t max,
+            std::vector<LogEntryPtr>& out) override {
+    std::lock_guard lock(mutex_);
+    std::int64_t from = std::max(after + 1, first_);
+    for (std::int64_t p = from; p <= head_ && max > 0; ++p, --max)
+      out.push_back(log_[static_cast<std::size_t>(p - first_)]);
+  }
+
+  std::int64_t head() override {
+    std::lock_guard lock(mutex_);
+    return head_;
+  }
+
+  std::size_t size() override {
+    std::lock_guard lock(mutex_);
+    return log_.size();
+  }
+
+  void truncate(std::int64_t position, Instant retain_until) override {
+    std::lock_guard lock(mutex_);
+    while (!log_.empty() && first_ <= position &&
+           log_.front()->envelope.emittedAt <= retain_until) {
+      log_.pop_front();
+      ++first_;
+    }
+  }
+
+  // Under the backend's commit: stamps and logs the event, or returns false
+  // if its supplied id is already known.
+  bool append(OutboxEvent& event, Instant now) {
+    std::lock_guard lock(mutex_);
+    expire_ids(now);
+    if (event.supplied_id) {
+      if (!ids_.emplace(event.event_id).second) return false;
+      id_order_.emplace_back(event.event_id, now + dedup_window_);
+    }
+    auto publisher = sequences_.find(event.publisher_id);
+    if (publisher == sequences_.end())
+      publisher = sequences_.emplace(std::string(event.publisher_id), 0).first;
+    LogEntryPtr entry = std::move(event.entry);
+    EventEnvelope& env = entry->envelope;
+    env.eventId = event.event_id;
+    env.eventType = entry->type->name();
+    env.publisherId = publisher->first;
+    env.sequence = ++publisher->second;
+    env.emittedAt = now;
+    env.schemaVersion = entry->type->schema_version();
+    env.causationId = event.causation;
+    env.correlationId =
+        event.correlation.is_nil() ? event.event_id : event.correlation;
+    env.depth = event.depth;
+    entry->position = ++head_;
+    log_.push_back(std::move(entry));
+    return true;
+  }
+
+  std::size_t purge(Instant now) {
+    std::lock_guard lock(mutex_);
+    return expire_ids(now);
+  }
+
+ private:
+  std::size_t expire_ids(Instant now) {
+    std::size_t n = 0;
+    while (!id_order_.empty() && id_order_.front().second <= now) {
+      ids_.erase(id_order_.front().first);
+      id_order_.pop_front();
+      ++n;
+    }
+    return n;
+  }
+
+  ActorMutex mutex_;
+  Duration dedup_window_;
+  RingQueue<LogEntryPtr> log_;
+  std::int64_t first_ = 1;  // position of log_.front()
+  std::int64_t head_ = 0;
+  // Node-based: the keys are the stable publisher ids envelopes point to.
+  std::map<std::string, std::int64_t, std::less<>> sequences_;
+  std::unordered_set<EventId, EventIdHash> ids_;
+  std::deque<std::pair<EventId, Instant>> id_order_;  // expiry order
+};
+
+}  // namespace herald

@@ -1,0 +1,155 @@
+#pragma once
+// One subscription's records in the memory backend: a cursor per publisher,
+// the attempts of faulted deliveries and the dead letters.
+#include <map>
+#include <mutex>
+#include <optional>
+#include <unordered_map>
+
+#include "herald/backend.hpp"
+#include "herald/executor.hpp"
+
+namespace herald {
+
+class MemorySubscriptionStore final : public SubscriptionStore {
+ public:
+  explicit MemorySubscriptionStore(bool concurrent) : mutex_(concurrent) {}
+
+  bool recorded(std::string_view publisher, std::int64_t sequence) override {
+    std::lock_guard lock(mutex_);
+    return sequence <= cursor_of(publisher).committed;
+  }
+
+  // Under the backend's commit.
+  void record(const CommitRecord::DedupRecord& d) {
+    std::lock_guard lock(mutex_);
+    Cursor& c = cursor_of(d.publisher);
+    if (d.sequence > c.committed) c.committed = d.sequence;
+    if (!attempts_.empty()) attempts_.erase(d.position);
+    if (d.redrive) erase_letter(d.event_id);
+  }
+
+  std::int64_t acknowledged(std::string_view publisher) override {
+    std::lock_guard lock(mutex_);
+    return cursor_of(publisher).acknowledged;
+  }
+
+  void acknowledge(std::string_view publisher, std::int64_t sequence,
+                   std::int64_t position) override {
+    std::lock_guard lock(mutex_);
+    Cursor& c = cursor_of(publisher);
+    if (sequence > c.acknowledged) c.acknowledged = sequence;
+    acked_position_ = std::max(acked_position_, position);
+  }
+
+  std::int64_t start_position(std::string_view /*context*/,
+                              std::int64_t start_if_new,
+                              Instant /*now*/) override {
+    std::lock_guard lock(mutex_);
+    if (!start_) start_ = start_if_new;
+    return *start_;
+  }
+
+  std::int64_t acked_position() override {
+    std::lock_guard lock(mutex_);
+    return acked_position_;
+  }
+
+  void record_attempt(std::int64_t position, PendingAttempt attempt) override {
+    std::lock_guard lock(mutex_);
+    attempts_[position] = std::move(attempt);
+  }
+
+  std::optional<PendingAttempt> pending_attempt(
+      std::int64_t position) override {
+    std::lock_guard lock(mutex_);
+    auto it = attempts_.find(position);
+    if (it == attempts_.end()) return std::nullopt;
+    return it->second;
+  }
+
+  void dead_letter(DeadLetter letter) override {
+    std::lock_guard lock(mutex_);
+    const EventEnvelope& env = letter.event->envelope;
+    Cursor& c = cursor_of(env.publisherId);
+    if (env.sequence > c.committed) c.committed = env.sequence;
+    if (env.sequence > c.acknowledged) c.acknowledged = env.sequence;
+    acked_position_ = std::max(acked_position_, letter.event->position);
+    attempts_.erase(letter.event->position);
+    const EventId id = env.eventId;
+    erase_letter(id);
+    const std::uint64_t order = next_order_++;
+    order_of_.emplace(id, order);
+    letters_.emplace(order, std::move(letter));
+  }
+
+  std::vector<DeadLetter> dead_letters() override {
+    std::lock_guard lock(mutex_);
+    std::vector<DeadLetter> all;
+    all.reserve(letters_.size());
+    for (const auto& [order, letter] : letters_) all.push_back(letter);
+    return all;
+  }
+
+  std::optional<DeadLetter> find_dead_letter(const EventId& id) override {
+    std::lock_guard lock(mutex_);
+    auto it = order_of_.find(id);
+    if (it == order_of_.end()) return std::nullopt;
+    return letters_.at(it->second);
+  }
+
+  bool mark_redriving(const EventId& id) override {
+    std::lock_guard lock(mutex_);
+    auto it = order_of_.find(id);
+    if (it == order_of_.end()) return false;
+    DeadLetter& letter = letters_.at(it->second);
+    return !std::exchange(letter.redriving, true);
+  }
+
+  void update_dead_letter(DeadLetter letter) override {
+    std::lock_guard lock(mutex_);
+    auto it = order_of_.find(letter.event->envelope.eventId);
+    if (it == order_of_.end()) return;
+    letters_.at(it->second) = std::move(letter);
+  }
+
+ private:
+  struct Cursor {
+    std::int64_t committed = 0;
+    std::int64_t acknowledged = 0;
+  };
+
+  void erase_letter(const EventId& id) {
+    auto it = order_of_.find(id);
+    if (it == order_of_.end()) return;
+    letters_.erase(it->second);
+    order_of_.erase(it);
+  }
+
+  // Deliveries come in runs from one publisher; remembering the last cursor
+  // saves the lookups of a delivery's check, record and acknowledgement
+  // (std::map nodes never move, so the pointer stays valid).
+  Cursor& cursor_of(std::string_view publisher) {
+    if (last_ == nullptr || last_publisher_ != publisher) {
+      auto it = cursors_.find(publisher);
+      if (it == cursors_.end())
+        it = cursors_.emplace(std::string(publisher), Cursor{}).first;
+      last_ = &it->second;
+      last_publisher_ = it->first;
+    }
+    return *last_;
+  }
+
+  ActorMutex mutex_;
+  std::optional<std::int64_t> start_;  // recorded at the first recovery
+  std::int64_t acked_position_ = 0;
+  std::map<std::string, Cursor, std::less<>> cursors_;
+  std::string_view last_publisher_;
+  Cursor* last_ = nullptr;
+  std::unordered_map<std::int64_t, PendingAttempt> attempts_;
+  std::map<std::uint64_t, DeadLetter> letters_;  // in dead-lettering order
+  std::unordered_map<EventId, std::uint64_t, EventIdHash> order_of_;
+  std::uint64_t next_order_ = 0;
+};
+
+}  // namespace herald
