@@ -1,10 +1,17 @@
 # herald_generate(TARGET <target> SOURCES <file.herald>... [OUT_DIR <dir>]
-#                 [SCHEMA_LOCK <file>] [LOCKED])
+#                 [SCHEMA_LOCK <file>] [LOCKED] [BACKENDS <backend>...])
 #
 # Compiles the Herald sources of one program to C++ at build time with
 # `heraldc build`, adds the generated sources and their include directory to
 # <target> and links <target> to Herald::runtime. All sources of a program
 # go into one call: contexts see each other only when checked together.
+#
+# Herald::runtime holds the memory backend. BACKENDS names the other
+# backends the program may be configured with (backend.kind): `sqlite`
+# links Herald::runtime_sqlite, which find_package(Herald CONFIG REQUIRED
+# COMPONENTS sqlite) defines. A program links no backend it did not ask for,
+# and one configured for a backend it did not link stops at start-up with
+# an error naming the component.
 #
 # A build generator must know every source of a target when CMake runs, but
 # which files `heraldc build` writes depends on the contexts the sources
@@ -90,7 +97,7 @@ endfunction()
 
 function(herald_generate)
   cmake_parse_arguments(PARSE_ARGV 0 HG "LOCKED" "TARGET;OUT_DIR;SCHEMA_LOCK"
-                        "SOURCES")
+                        "SOURCES;BACKENDS")
   if(HG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "herald_generate: unexpected arguments: "
                         "${HG_UNPARSED_ARGUMENTS}")
@@ -106,6 +113,20 @@ function(herald_generate)
     message(FATAL_ERROR "herald_generate: Herald::heraldc and Herald::runtime "
                         "are not defined; use find_package(Herald CONFIG)")
   endif()
+  set(backend_targets "")
+  foreach(backend IN LISTS HG_BACKENDS)
+    if(backend STREQUAL "memory")
+      continue()  # in Herald::runtime
+    elseif(NOT backend STREQUAL "sqlite")
+      message(FATAL_ERROR "herald_generate: BACKENDS: unknown backend "
+                          "'${backend}' (expected memory or sqlite)")
+    elseif(NOT TARGET Herald::runtime_${backend})
+      message(FATAL_ERROR "herald_generate: BACKENDS ${backend} needs "
+                          "Herald::runtime_${backend}: find_package(Herald "
+                          "CONFIG REQUIRED COMPONENTS ${backend})")
+    endif()
+    list(APPEND backend_targets Herald::runtime_${backend})
+  endforeach()
   if(NOT HG_OUT_DIR)
     set(HG_OUT_DIR ${CMAKE_CURRENT_BINARY_DIR}/herald/${HG_TARGET})
   endif()
@@ -177,5 +198,5 @@ function(herald_generate)
   set_source_files_properties(${units} PROPERTIES HEADER_FILE_ONLY TRUE)
   target_sources(${HG_TARGET} PRIVATE ${stamp} ${files} ${program})
   target_include_directories(${HG_TARGET} PUBLIC ${out_dir})
-  target_link_libraries(${HG_TARGET} PUBLIC Herald::runtime)
+  target_link_libraries(${HG_TARGET} PUBLIC Herald::runtime ${backend_targets})
 endfunction()

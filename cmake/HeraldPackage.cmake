@@ -1,6 +1,8 @@
 # Installation: heraldc, the herald operator tool, herald_runtime with its
-# public headers, and the CMake package find_package(Herald CONFIG) finds
-# (HeraldConfig.cmake.in).
+# public headers, the backend libraries, and the CMake package
+# find_package(Herald CONFIG) finds (HeraldConfig.cmake.in). Each backend
+# library is a component with an export set of its own, so a consumer that
+# does not ask for it needs none of its dependencies.
 # Inside this build the same names exist as aliases, so herald_generate()
 # (HeraldGenerate.cmake) reads the same in the examples as in a user's
 # project.
@@ -8,6 +10,7 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 add_library(Herald::runtime ALIAS herald_runtime)
+add_library(Herald::runtime_sqlite ALIAS herald_runtime_sqlite)
 add_executable(Herald::heraldc ALIAS heraldc)
 add_executable(Herald::herald ALIAS herald)
 include(${CMAKE_CURRENT_LIST_DIR}/HeraldGenerate.cmake)
@@ -15,14 +18,20 @@ include(${CMAKE_CURRENT_LIST_DIR}/HeraldGenerate.cmake)
 set(HERALD_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/Herald)
 
 set_target_properties(herald_runtime PROPERTIES EXPORT_NAME runtime)
+set_target_properties(herald_runtime_sqlite PROPERTIES EXPORT_NAME runtime_sqlite)
 install(TARGETS herald_runtime heraldc herald EXPORT HeraldTargets
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(TARGETS herald_runtime_sqlite EXPORT HeraldSqliteTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/herald
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT HeraldTargets NAMESPACE Herald::
+        DESTINATION ${HERALD_INSTALL_CMAKEDIR})
+install(EXPORT HeraldSqliteTargets NAMESPACE Herald::
         DESTINATION ${HERALD_INSTALL_CMAKEDIR})
 
 configure_package_config_file(

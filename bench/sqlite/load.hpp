@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include <herald/backend.hpp>
+#include <herald/sqlite_backend.hpp>
 
 namespace sqlbench {
 

@@ -177,7 +177,7 @@ void printMetrics(const nlohmann::json& metrics) {
 int run(int kill_after_payments) {
   constexpr std::uint64_t kSeed = 42;
   herald::RuntimeConfig config = herald::load_config({});
-  const bool durable = config.backend_kind != "memory";
+  const bool durable = config.backend_kind != herald::BackendKind::memory;
   herald::DeterministicExecutor executor(kSeed);
   herald::MemoryLogSink log;
   herald::Runtime rt(config, executor, nullptr, &log);
@@ -191,8 +191,8 @@ int run(int kill_after_payments) {
   const Rooms earlier = durable ? readRooms(rt) : Rooms{};
   if (durable) {
     fmt::print("Backend: {} ({}); recovered {} deliveries and {} messages\n\n",
-               config.backend_kind, config.backend_sqlite_path,
-               rt.recovery().deliveries_redriven,
+               herald::backend_kind_name(config.backend_kind),
+               config.backend_sqlite_path, rt.recovery().deliveries_redriven,
                rt.recovery().messages_reposted);
   }
   fmt::print(

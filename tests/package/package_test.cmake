@@ -28,7 +28,7 @@ set(prefix ${WORK}/prefix)
 run("cmake --install" ${CMAKE_COMMAND} --install ${HERALD_BUILD}
     --prefix ${prefix})
 foreach(installed bin/heraldc bin/herald include/herald/runtime.hpp
-                  include/herald/version.hpp)
+                  include/herald/version.hpp include/herald/sqlite_backend.hpp)
   if(NOT EXISTS ${prefix}/${installed})
     message(FATAL_ERROR "cmake --install did not install ${installed}")
   endif()
@@ -52,6 +52,36 @@ run("building the consumer" ${CMAKE_COMMAND} --build ${build})
 run("running the consumer" ${build}/counter)
 if(NOT out STREQUAL "visits: 5\n")
   message(FATAL_ERROR "the consumer printed '${out}', expected 'visits: 5'")
+endif()
+
+# A memory-only program links neither SQLite nor the sqlite backend: not on
+# its link line, not in the binary.
+run("listing the consumer's build commands" ${CMAKE_COMMAND} --build ${build}
+    -- -t commands counter)
+string(REGEX MATCH "[^\n]* -o counter [^\n]*" link_line "${out}")
+if(NOT link_line)
+  message(FATAL_ERROR "no link command of counter in:\n${out}")
+endif()
+string(TOLOWER "${link_line}" link_line_lower)
+if(link_line_lower MATCHES "sqlite")
+  message(FATAL_ERROR "the memory-only consumer links SQLite:\n${link_line}")
+endif()
+find_program(NM nm REQUIRED)
+run("listing the consumer's symbols" ${NM} ${build}/counter)
+if(out MATCHES "sqlite3_")
+  message(FATAL_ERROR "the memory-only consumer holds SQLite's code")
+endif()
+
+# Configured for a backend it did not link, it stops at start-up with an
+# error that names the component to link.
+execute_process(
+  COMMAND ${CMAKE_COMMAND} -E env HERALD_BACKEND_KIND=sqlite
+          HERALD_BACKEND_SQLITE_PATH=${WORK}/unlinked.db ${build}/counter
+  RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(status EQUAL 0 OR NOT err MATCHES "Herald::runtime_sqlite"
+   OR NOT err MATCHES "COMPONENTS sqlite" OR EXISTS ${WORK}/unlinked.db)
+  message(FATAL_ERROR "the memory-only consumer configured for sqlite exited "
+                      "${status}, printed '${out}' and '${err}'")
 endif()
 
 run("building the consumer again" ${CMAKE_COMMAND} --build ${build} -- -v)
@@ -112,3 +142,19 @@ if(NOT out STREQUAL "visits: 50\n")
   message(FATAL_ERROR "the changed consumer printed '${out}', expected "
                       "'visits: 50'")
 endif()
+
+# The sqlite component: a second program of the same source asks for it
+# (find_package(... COMPONENTS sqlite), herald_generate(... BACKENDS
+# sqlite)) and keeps its count across runs in a database.
+run("configuring the consumer with the sqlite component" ${CMAKE_COMMAND}
+    -S ${WORK}/consumer -B ${build} -DCOUNTER_DURABLE=ON)
+run("building the durable consumer" ${CMAKE_COMMAND} --build ${build})
+foreach(expected "visits: 50" "visits: 100")
+  run("running the durable consumer" ${CMAKE_COMMAND} -E env
+      HERALD_BACKEND_KIND=sqlite HERALD_BACKEND_SQLITE_PATH=${WORK}/visits.db
+      ${build}/durable_counter)
+  if(NOT out STREQUAL "${expected}\n")
+    message(FATAL_ERROR "the durable consumer printed '${out}', expected "
+                        "'${expected}'")
+  endif()
+endforeach()

@@ -50,7 +50,7 @@ TEST_CASE("Config: defaults match the documented contract") {
   CHECK(c.retry_base == std::chrono::milliseconds(100));
   CHECK(c.retry_cap == std::chrono::seconds(30));
   CHECK(c.retry_max_attempts == 5);
-  CHECK(c.backend_kind == "memory");
+  CHECK(c.backend_kind == BackendKind::memory);
   CHECK(config_env_name("limits.payload_bytes") ==
         "HERALD_LIMITS_PAYLOAD_BYTES");
   CHECK(config_keys().size() == 23);

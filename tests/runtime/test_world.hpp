@@ -11,6 +11,7 @@
 #include "commerce/notifications.h"
 #include "commerce/order.h"
 #include "herald/deterministic_executor.hpp"
+#include "herald/sqlite_backend.hpp"
 #include "herald/runtime.hpp"
 #include "temp_database.hpp"
 

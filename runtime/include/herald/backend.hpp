@@ -40,27 +40,4 @@ struct MemoryBackendOptions {
 // conformance suite).
 std::unique_ptr<Backend> make_memory_backend(MemoryBackendOptions options);
 
-// How the sqlite backend makes a commit durable (PRAGMA synchronous in WAL
-// mode): full survives power loss; normal survives a process crash, and a
-// power loss may undo the last commits (never corrupt the database).
-enum class SqliteSynchronous { full, normal };
-
-struct SqliteBackendOptions {
-  std::string path;  // the database file; `<path>.lock` is its lock file
-  SqliteSynchronous synchronous = SqliteSynchronous::full;
-  Duration dedup_window = std::chrono::hours(24);
-  // Called at each CommitPoint of every commit, inside the SQLite
-  // transaction: a throw at either point rolls it back (at after_apply that
-  // is a process that stopped before COMMIT returned).
-  std::function<void(CommitPoint)> commit_hook;
-  // How long a statement waits for SQLite's own locks (another connection
-  // checkpointing, a reader of the tool) before it fails as busy.
-  Duration busy_timeout = std::chrono::seconds(5);
-};
-
-// One SQLite database file in WAL mode (runtime/docs/sqlite-schema.md).
-// Throws herald::Error if the file is in use by another process (its lock
-// file is held), cannot be opened, or has a schema newer than this build's.
-std::unique_ptr<Backend> make_sqlite_backend(SqliteBackendOptions options);
-
 }  // namespace herald

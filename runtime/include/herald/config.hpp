@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "herald/backend_kind.hpp"
 #include "herald/time.hpp"
 
 namespace herald {
@@ -25,12 +26,14 @@ struct RuntimeConfig {
 #define HERALD_CONFIG_TYPE_Double double
 #define HERALD_CONFIG_TYPE_Duration Duration
 #define HERALD_CONFIG_TYPE_String std::string
+#define HERALD_CONFIG_TYPE_Backend BackendKind
 #include "herald/config_keys.def"
 #undef HERALD_CONFIG_KEY
 #undef HERALD_CONFIG_TYPE_Int
 #undef HERALD_CONFIG_TYPE_Double
 #undef HERALD_CONFIG_TYPE_Duration
 #undef HERALD_CONFIG_TYPE_String
+#undef HERALD_CONFIG_TYPE_Backend
 };
 
 // Where a value came from, for error messages.

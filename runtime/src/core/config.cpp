@@ -55,11 +55,25 @@ std::string text_of(std::int64_t v) { return std::to_string(v); }
 std::string text_of(double v) { return fmt::format("{}", v); }
 std::string text_of(Duration v) { return format_duration(v); }
 std::string text_of(const std::string& v) { return v; }
+std::string text_of(BackendKind v) { return std::string(backend_kind_name(v)); }
 
 void assign(std::int64_t& m, std::string_view v) { m = parse_int(v); }
 void assign(double& m, std::string_view v) { m = parse_double(v); }
 void assign(Duration& m, std::string_view v) { m = parse_duration(v); }
 void assign(std::string& m, std::string_view v) { m = std::string(v); }
+
+// A value outside a key's closed set of names.
+struct NotOneOf {
+  std::string allowed;  // "memory, sqlite"
+};
+
+void assign(BackendKind& m, std::string_view v) {
+  if (auto kind = parse_backend_kind(v)) {
+    m = *kind;
+    return;
+  }
+  throw NotOneOf{backend_kind_names()};
+}
 
 const std::vector<KeyDef>& key_defs() {
   static const std::vector<KeyDef> defs = {
@@ -101,6 +115,10 @@ void apply(RuntimeConfig& config, const Layer& layer) {
   }
   try {
     def->set(config, layer.value);
+  } catch (const NotOneOf& e) {
+    throw ConfigError(
+        fmt::format("configuration key '{}' is '{}' ({}); expected one of: {}",
+                    layer.key, layer.value, layer.source, e.allowed));
   } catch (const std::invalid_argument& e) {
     throw ConfigError(
         fmt::format("malformed value '{}' for configuration key '{}' ({}): {}",
@@ -223,14 +241,11 @@ void check_node_id(const Origins& o, const std::string& id) {
 void validate(const RuntimeConfig& c, const Origins& o) {
   check_one_of(o, "executor.kind", c.executor_kind,
                {"deterministic", "threaded"});
-  // nats is specified but not part of this build; saying so beats silently
-  // running on memory.
-  check_one_of(o, "backend.kind", c.backend_kind, {"memory", "sqlite"});
   check_one_of(o, "subscriptions.start", c.subscriptions_start,
                {"now", "oldest"});
   check_one_of(o, "backend.sqlite.synchronous", c.backend_sqlite_synchronous,
                {"full", "normal"});
-  if (c.backend_kind == "sqlite" && c.backend_sqlite_path.empty()) {
+  if (c.backend_kind == BackendKind::sqlite && c.backend_sqlite_path.empty()) {
     throw ConfigError(fmt::format(
         "configuration key 'backend.sqlite.path' is empty ({}); "
         "backend.kind = sqlite ({}) needs a database file",

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "context_runtime.hpp"
+#include "herald/backend_registry.hpp"
 #include "herald/deterministic_executor.hpp"
 #include "herald/errors.hpp"
 #include "herald/fault_injector.hpp"
@@ -38,20 +39,8 @@ Runtime::Runtime(RuntimeConfig config, Executor& executor,
         "backend.kind names the backend that is both)");
   }
   if (!store_) {
-    std::shared_ptr<Backend> backend;
-    // load_config admits only the backends this build has.
-    if (config_.backend_kind == "sqlite") {
-      SqliteBackendOptions options;
-      options.path = config_.backend_sqlite_path;
-      options.synchronous = config_.backend_sqlite_synchronous == "normal"
-                                ? SqliteSynchronous::normal
-                                : SqliteSynchronous::full;
-      options.dedup_window = config_.dedup_window;
-      backend = make_sqlite_backend(std::move(options));
-    } else {
-      backend = make_memory_backend(MemoryBackendOptions{
-          executor_.concurrent(), config_.dedup_window, {}});
-    }
+    std::shared_ptr<Backend> backend =
+        make_backend(config_, executor_.concurrent());
     store_ = backend;
     transport_ = std::move(backend);
   }

@@ -9,7 +9,7 @@
 #include "file_lock.hpp"
 #include "group_commit.hpp"
 #include "herald/agent.hpp"
-#include "herald/backend.hpp"
+#include "herald/sqlite_backend.hpp"
 #include "herald/errors.hpp"
 #include "herald/ring_queue.hpp"
 #include "sqlite_counters.hpp"
