@@ -1,7 +1,5 @@
 // Opening a database: the tool refuses what is not there, not Herald's, too
 // new, or in use, and holds the lock while it works.
-#include "tools/herald/database.hpp"
-
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -9,16 +7,16 @@
 
 #include <doctest/doctest.h>
 
+#include "file_lock.hpp"
+#include "herald/errors.hpp"
+#include "herald/sqlite_operator.hpp"
 #include "herald_db_fixture.hpp"
-#include "tools/herald/errors.hpp"
-#include "tools/herald/lock_file.hpp"
 #include <unistd.h>
 
 using herald::test_support::HeraldDbFixture;
 using herald::test_support::TempDir;
-using herald::tool::Database;
-using herald::tool::LockFile;
-using herald::tool::Refusal;
+using Database = herald::SqliteOperator;
+using herald::op::Refusal;
 
 namespace {
 
@@ -100,7 +98,7 @@ TEST_CASE("a held lock is refused with the holder's pid") {
   const std::string path = dir.file("busy.db");
   HeraldDbFixture fixture(path);
   {
-    LockFile holder(path, path + ".lock");
+    herald::FileLock holder(path + ".lock", path);
     CHECK(read_file(path + ".lock") == std::to_string(::getpid()) + "\n");
     CHECK_THROWS_WITH_AS(
         Database{path},
@@ -113,16 +111,16 @@ TEST_CASE("a held lock is refused with the holder's pid") {
   {
     Database db(path);
     CHECK(read_file(path + ".lock") == std::to_string(::getpid()) + "\n");
-    CHECK_THROWS_AS(LockFile(path, path + ".lock"), Refusal);
+    CHECK_THROWS_AS(herald::FileLock(path + ".lock", path), herald::Error);
   }
-  CHECK_NOTHROW(LockFile(path, path + ".lock"));
+  CHECK_NOTHROW(herald::FileLock(path + ".lock", path));
 }
 
 TEST_CASE("a lock file without a pid still names the database") {
   TempDir dir;
   const std::string path = dir.file("busy.db");
   HeraldDbFixture fixture(path);
-  LockFile holder(path, path + ".lock");
+  herald::FileLock holder(path + ".lock", path);
   std::ofstream(path + ".lock", std::ios::trunc).flush();
   CHECK_THROWS_WITH_AS(
       Database{path},

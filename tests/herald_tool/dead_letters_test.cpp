@@ -1,19 +1,16 @@
 // `herald dead-letters`: list and show what the sample's subscriptions
 // dead-lettered; redrive marks exactly the letters asked for.
-#include "tools/herald/dead_letters.hpp"
-
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
+#include "herald/sqlite_operator.hpp"
 #include "sample_database.hpp"
-#include "tools/herald/database.hpp"
-#include "tools/herald/errors.hpp"
 #include "tools/herald/progress.hpp"
 
 using namespace herald::test_support;
-using herald::tool::Database;
+using Database = herald::SqliteOperator;
+using herald::op::Refusal;
 using herald::tool::Progress;
-using herald::tool::Refusal;
 
 namespace {
 
@@ -34,7 +31,7 @@ std::string order_event(int position) {
 TEST_CASE("list shows every letter in dead-lettering order") {
   Sample sample;
   Database db(sample.path);
-  const auto letters = herald::tool::list_dead_letters(db, std::nullopt);
+  const auto letters = db.dead_letters(std::nullopt);
   REQUIRE(letters.size() == 2);
   CHECK(letters[0].id == 1);
   CHECK(letters[0].subscription == kNotifications);
@@ -52,13 +49,13 @@ TEST_CASE("list shows every letter in dead-lettering order") {
   CHECK(letters[1].event_id == order_event(5));
   CHECK(letters[1].payload == "{not json");
 
-  const auto audit = herald::tool::list_dead_letters(db, std::string(kAudit));
+  const auto audit = db.dead_letters(std::string(kAudit));
   REQUIRE(audit.size() == 1);
   CHECK(audit[0].id == 2);
-  CHECK(herald::tool::list_dead_letters(db, std::string(kLedger)).empty());
-  CHECK_THROWS_WITH_AS(
-      herald::tool::list_dead_letters(db, std::string("no.Such")),
-      (sample.path + ": no subscription 'no.Such'").c_str(), Refusal);
+  CHECK(db.dead_letters(std::string(kLedger)).empty());
+  CHECK_THROWS_WITH_AS(db.dead_letters(std::string("no.Such")),
+                       (sample.path + ": no subscription 'no.Such'").c_str(),
+                       Refusal);
 }
 
 TEST_CASE("show finds an event's letters, narrowed by subscription") {
@@ -67,8 +64,7 @@ TEST_CASE("show finds an event's letters, narrowed by subscription") {
   sample.fixture.dead_letter(kAudit, 4, 3, "audit store down",
                              kSampleT0 + 70 * kSecond);
   Database db(sample.path);
-  const auto both =
-      herald::tool::find_dead_letters(db, order_event(4), std::nullopt);
+  const auto both = db.find_dead_letters(order_event(4), std::nullopt);
   REQUIRE(both.size() == 2);
   CHECK(both[0].subscription == kNotifications);
   CHECK(both[1].subscription == kAudit);
@@ -79,20 +75,19 @@ TEST_CASE("show finds an event's letters, narrowed by subscription") {
   CHECK(both[1].payload ==
         R"({"orderId":"a","amount":{"cents":100,"currency":"EUR"}})");
 
-  const auto one =
-      herald::tool::find_dead_letters(db, order_event(4), std::string(kAudit));
+  const auto one = db.find_dead_letters(order_event(4), std::string(kAudit));
   REQUIRE(one.size() == 1);
   CHECK(one[0].attempts == 3);
 
-  CHECK_THROWS_WITH_AS(
-      herald::tool::find_dead_letters(db, order_event(6), std::nullopt),
-      ("no dead letter of event " + order_event(6)).c_str(), Refusal);
-  CHECK_THROWS_WITH_AS(herald::tool::find_dead_letters(
-                           db, order_event(5), std::string(kNotifications)),
-                       ("subscription '" + std::string(kNotifications) +
-                        "' has no dead letter of event " + order_event(5))
-                           .c_str(),
+  CHECK_THROWS_WITH_AS(db.find_dead_letters(order_event(6), std::nullopt),
+                       ("no dead letter of event " + order_event(6)).c_str(),
                        Refusal);
+  CHECK_THROWS_WITH_AS(
+      db.find_dead_letters(order_event(5), std::string(kNotifications)),
+      ("subscription '" + std::string(kNotifications) +
+       "' has no dead letter of event " + order_event(5))
+          .c_str(),
+      Refusal);
 }
 
 TEST_CASE("redrive of one event marks exactly its letters") {
@@ -101,8 +96,7 @@ TEST_CASE("redrive of one event marks exactly its letters") {
                              kSampleT0 + 70 * kSecond);
   {
     Database db(sample.path);
-    const auto result = herald::tool::redrive_dead_letter(db, order_event(4),
-                                                          std::string(kAudit));
+    const auto result = db.redrive(order_event(4), std::string(kAudit));
     CHECK(result.marked == 1);
     CHECK(result.already_marked == 0);
   }
@@ -110,8 +104,7 @@ TEST_CASE("redrive of one event marks exactly its letters") {
         std::string(kAudit) + "/" + order_event(4));
   {
     Database db(sample.path);
-    const auto result =
-        herald::tool::redrive_dead_letter(db, order_event(4), std::nullopt);
+    const auto result = db.redrive(order_event(4), std::nullopt);
     CHECK(result.marked == 1);
     CHECK(result.already_marked == 1);
   }
@@ -123,9 +116,7 @@ TEST_CASE("redrive of one event marks exactly its letters") {
 TEST_CASE("redrive of an unknown event is refused and marks nothing") {
   Sample sample;
   Database db(sample.path);
-  CHECK_THROWS_AS(
-      herald::tool::redrive_dead_letter(db, order_event(1), std::nullopt),
-      Refusal);
+  CHECK_THROWS_AS(db.redrive(order_event(1), std::nullopt), Refusal);
   CHECK(sample.fixture.redriving().empty());
 }
 
@@ -135,8 +126,7 @@ TEST_CASE(
   Progress quiet = Progress::quiet();
   SUBCASE("all") {
     Database db(sample.path);
-    const auto result =
-        herald::tool::redrive_all_dead_letters(db, std::nullopt, quiet);
+    const auto result = db.redrive_all(std::nullopt, quiet);
     CHECK(result.marked == 2);
     CHECK(sample.fixture.redriving() == std::string(kNotifications) + "/" +
                                             order_event(4) + " " + kAudit +
@@ -144,16 +134,14 @@ TEST_CASE(
   }
   SUBCASE("one subscription") {
     Database db(sample.path);
-    const auto result = herald::tool::redrive_all_dead_letters(
-        db, std::string(kNotifications), quiet);
+    const auto result = db.redrive_all(std::string(kNotifications), quiet);
     CHECK(result.marked == 1);
     CHECK(sample.fixture.redriving() ==
           std::string(kNotifications) + "/" + order_event(4));
   }
   SUBCASE("a subscription without letters") {
     Database db(sample.path);
-    const auto result =
-        herald::tool::redrive_all_dead_letters(db, std::string(kLedger), quiet);
+    const auto result = db.redrive_all(std::string(kLedger), quiet);
     CHECK(result.marked == 0);
     CHECK(sample.fixture.redriving().empty());
   }

@@ -4,15 +4,15 @@
 
 #include <doctest/doctest.h>
 
+#include "herald/sqlite_operator.hpp"
 #include "sample_database.hpp"
-#include "tools/herald/database.hpp"
 #include "tools/herald/json_output.hpp"
 #include "tools/herald/progress.hpp"
 #include "tools/herald/table.hpp"
 #include "tools/herald/text_output.hpp"
 
 using namespace herald::test_support;
-using herald::tool::Database;
+using Database = herald::SqliteOperator;
 using herald::tool::Json;
 
 namespace {
@@ -65,7 +65,7 @@ TEST_CASE("one_line joins lines and cuts long text") {
 TEST_CASE("status text and JSON") {
   Sample s;
   Database db(s.path);
-  const auto status = herald::tool::read_status(db);
+  const auto status = db.status();
   const std::string text = herald::tool::status_text(status);
   CHECK(text.find("SUBSCRIPTION                              CONTEXT           "
                   "POSITION  LAG  RETRYING  DEAD LETTERS  RE-DRIVING\n") !=
@@ -99,7 +99,7 @@ TEST_CASE("status text and JSON") {
 TEST_CASE("dead letter text and JSON keep the payload and the whole error") {
   Sample s;
   Database db(s.path);
-  const auto letters = herald::tool::list_dead_letters(db, std::nullopt);
+  const auto letters = db.dead_letters(std::nullopt);
   const std::string list = herald::tool::dead_letter_list_text(letters);
   CHECK(list.find("handler failed: fx.Converter.convert timed out after 2s "
                   "w...\n") != std::string::npos);
@@ -134,12 +134,11 @@ TEST_CASE("dead letter text and JSON keep the payload and the whole error") {
 
 TEST_CASE("replay and redrive text and JSON") {
   Sample s;
-  herald::tool::ReplayResult r;
+  herald::op::ReplayResult r;
   {
     Database db(s.path);
     herald::tool::Progress quiet = herald::tool::Progress::quiet();
-    r = herald::tool::replay(db, {kAudit, std::int64_t{1}, std::nullopt, false},
-                             quiet);
+    r = db.replay({kAudit, std::int64_t{1}, std::nullopt, false}, quiet);
   }
   const std::string text = herald::tool::replay_text(r);
   CHECK(text.find("order-1                1              1        4 -> 0"

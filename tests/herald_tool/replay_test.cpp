@@ -1,21 +1,18 @@
 // `herald replay`: exactly the right cursors lowered, from a sequence or a
 // time, with and without --force; truncated history refused with nothing
 // changed.
-#include "tools/herald/replay.hpp"
-
 #include <doctest/doctest.h>
 
+#include "herald/sqlite_operator.hpp"
 #include "sample_database.hpp"
-#include "tools/herald/database.hpp"
-#include "tools/herald/errors.hpp"
 #include "tools/herald/progress.hpp"
 
 using namespace herald::test_support;
-using herald::tool::Database;
+using Database = herald::SqliteOperator;
+using herald::op::Refusal;
+using herald::op::ReplayRequest;
+using herald::op::ReplayResult;
 using herald::tool::Progress;
-using herald::tool::Refusal;
-using herald::tool::ReplayRequest;
-using herald::tool::ReplayResult;
 
 namespace {
 
@@ -28,7 +25,7 @@ struct Sample {
   ReplayResult replay(const ReplayRequest& request) {
     Database db(path);
     Progress quiet = Progress::quiet();
-    return herald::tool::replay(db, request, quiet);
+    return db.replay(request, quiet);
   }
 };
 
@@ -80,8 +77,8 @@ TEST_CASE("replay only lowers: a cursor below the request stays as it is") {
   const ReplayResult r =
       s.replay({kNotifications, std::int64_t{4}, std::string("order-1"), true});
   REQUIRE(r.replayed.size() == 1);
-  CHECK(r.replayed[0].before == herald::tool::CursorMarks{2, 3});
-  CHECK(r.replayed[0].after == herald::tool::CursorMarks{2, 3});
+  CHECK(r.replayed[0].before == herald::op::CursorMarks{2, 3});
+  CHECK(r.replayed[0].after == herald::op::CursorMarks{2, 3});
   CHECK(r.replayed[0].requeued == 1);
   CHECK(s.fixture.read_cursor(kNotifications, "order-1") == CursorRow{2, 3});
   CHECK(s.fixture.read_cursor(kNotifications, "order-2") == CursorRow{2, 2});
@@ -118,8 +115,8 @@ TEST_CASE("replay inserts missing cursors and holds publishers not replayed") {
   SUBCASE("one publisher: the other keeps its old entries undelivered") {
     {
       Database db(path);
-      const ReplayResult r = herald::tool::replay(
-          db, {"b.S", std::int64_t{1}, std::string("p"), false}, quiet);
+      const ReplayResult r =
+          db.replay({"b.S", std::int64_t{1}, std::string("p"), false}, quiet);
       CHECK(r.start_position_after == 0);
       REQUIRE(r.held.size() == 1);
       CHECK(r.held[0].publisher == "q");
@@ -133,8 +130,8 @@ TEST_CASE("replay inserts missing cursors and holds publishers not replayed") {
   SUBCASE("every publisher: a missing cursor is inserted below the first") {
     {
       Database db(path);
-      const ReplayResult r = herald::tool::replay(
-          db, {"b.S", std::int64_t{1}, std::nullopt, false}, quiet);
+      const ReplayResult r =
+          db.replay({"b.S", std::int64_t{1}, std::nullopt, false}, quiet);
       REQUIRE(r.replayed.size() == 2);
       CHECK_FALSE(r.replayed[1].before.has_value());
       CHECK(r.replayed[1].requeued == 1);
@@ -146,8 +143,8 @@ TEST_CASE("replay inserts missing cursors and holds publishers not replayed") {
   SUBCASE("a sequence past a publisher's last replays nothing of it") {
     {
       Database db(path);
-      const ReplayResult r = herald::tool::replay(
-          db, {"b.S", std::int64_t{2}, std::nullopt, false}, quiet);
+      const ReplayResult r =
+          db.replay({"b.S", std::int64_t{2}, std::nullopt, false}, quiet);
       REQUIRE(r.replayed.size() == 1);
       CHECK(r.replayed[0].publisher == "p");
       CHECK(r.start_position_after == 2);
@@ -203,8 +200,8 @@ TEST_CASE("replay keeps entries below the old start undelivered") {
   {
     Database db(path);
     Progress quiet = Progress::quiet();
-    const ReplayResult r = herald::tool::replay(
-        db, {"b.S", std::int64_t{2}, std::nullopt, false}, quiet);
+    const ReplayResult r =
+        db.replay({"b.S", std::int64_t{2}, std::nullopt, false}, quiet);
     CHECK(r.start_position_after == 1);
     REQUIRE(r.replayed.size() == 2);
     CHECK(r.replayed[0].publisher == "p");

@@ -1,13 +1,11 @@
 // `herald status` over the sample database: every number it reports.
-#include "tools/herald/status.hpp"
-
 #include <doctest/doctest.h>
 
+#include "herald/sqlite_operator.hpp"
 #include "sample_database.hpp"
-#include "tools/herald/database.hpp"
 
 using namespace herald::test_support;
-using herald::tool::Database;
+using Database = herald::SqliteOperator;
 
 TEST_CASE("status counts subscriptions, agents, logs and messages") {
   TempDir dir;
@@ -17,7 +15,7 @@ TEST_CASE("status counts subscriptions, agents, logs and messages") {
     fill_sample(fixture);
   }
   Database db(path);
-  const herald::tool::Status status = herald::tool::read_status(db);
+  const herald::op::Status status = db.status();
 
   CHECK(status.path == path);
   CHECK(status.schema_version == 2);
@@ -77,7 +75,7 @@ TEST_CASE("status of a context whose whole log was truncated") {
     fixture.subscription("b.S", "a", 0, 0);
   }
   Database db(path);
-  const herald::tool::Status status = herald::tool::read_status(db);
+  const herald::op::Status status = db.status();
   REQUIRE(status.logs.size() == 1);
   CHECK(status.logs[0].head == 1);
   CHECK(status.logs[0].retained == 0);

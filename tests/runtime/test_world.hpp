@@ -98,6 +98,14 @@ struct World {
     start();
   }
 
+  // Stops the program as an operator finds it: the runtime gone and, on
+  // sqlite, the backend closed with its lock released. restart() starts it
+  // again.
+  void stop() {
+    runtime_.reset();
+    if (kind == BackendKind::sqlite) backend.reset();
+  }
+
   // The sqlite database file (empty on memory).
   const std::string& database_path() const { return database_.path; }
 

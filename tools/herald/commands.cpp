@@ -4,12 +4,9 @@
 
 #include <fmt/format.h>
 
-#include "tools/herald/database.hpp"
-#include "tools/herald/errors.hpp"
 #include "tools/herald/json_output.hpp"
 #include "tools/herald/progress.hpp"
 #include "tools/herald/text_output.hpp"
-#include <SQLiteCpp/Exception.h>
 
 namespace herald::tool {
 namespace {
@@ -19,17 +16,17 @@ void print_error(const std::string& message) {
 }
 
 // Opens the database, runs `work` over it and maps what can go wrong to an
-// exit status with a message naming the file.
+// exit status; the operator's messages name the file.
 template <typename Work>
 int with_database(const std::string& path, Work work) {
   try {
-    Database db(path);
+    SqliteOperator db(path);
     work(db);
     return kExitOk;
-  } catch (const Refusal& e) {
+  } catch (const op::Refusal& e) {
     print_error(e.what());
-  } catch (const SQLite::Exception& e) {
-    print_error(fmt::format("{}: {}", path, e.what()));
+  } catch (const op::DatabaseError& e) {
+    print_error(e.what());
   }
   return kExitRefused;
 }
@@ -44,8 +41,8 @@ void print(const Output& output, const Json& json, const std::string& text) {
 }  // namespace
 
 int run_status(const std::string& path, Output output) {
-  return with_database(path, [&](Database& db) {
-    const Status status = read_status(db);
+  return with_database(path, [&](SqliteOperator& db) {
+    const op::Status status = db.status();
     print(output, status_json(status), status_text(status));
   });
 }
@@ -53,8 +50,8 @@ int run_status(const std::string& path, Output output) {
 int run_dead_letters_list(const std::string& path,
                           const std::optional<std::string>& subscription,
                           Output output) {
-  return with_database(path, [&](Database& db) {
-    const auto letters = list_dead_letters(db, subscription);
+  return with_database(path, [&](SqliteOperator& db) {
+    const auto letters = db.dead_letters(subscription);
     print(output, dead_letters_json(letters), dead_letter_list_text(letters));
   });
 }
@@ -62,8 +59,8 @@ int run_dead_letters_list(const std::string& path,
 int run_dead_letters_show(const std::string& path, const std::string& event_id,
                           const std::optional<std::string>& subscription,
                           Output output) {
-  return with_database(path, [&](Database& db) {
-    const auto letters = find_dead_letters(db, event_id, subscription);
+  return with_database(path, [&](SqliteOperator& db) {
+    const auto letters = db.find_dead_letters(event_id, subscription);
     print(output, dead_letters_json(letters), dead_letter_text(letters));
   });
 }
@@ -72,20 +69,20 @@ int run_dead_letters_redrive(const std::string& path,
                              const std::optional<std::string>& event_id,
                              const std::optional<std::string>& subscription,
                              Output output) {
-  return with_database(path, [&](Database& db) {
+  return with_database(path, [&](SqliteOperator& db) {
     Progress progress = Progress::on_stderr();
-    const RedriveResult result =
-        event_id ? redrive_dead_letter(db, *event_id, subscription)
-                 : redrive_all_dead_letters(db, subscription, progress);
+    const op::RedriveResult result =
+        event_id ? db.redrive(*event_id, subscription)
+                 : db.redrive_all(subscription, progress);
     print(output, redrive_json(result), redrive_text(result));
   });
 }
 
-int run_replay(const std::string& path, const ReplayRequest& request,
+int run_replay(const std::string& path, const op::ReplayRequest& request,
                Output output) {
-  return with_database(path, [&](Database& db) {
+  return with_database(path, [&](SqliteOperator& db) {
     Progress progress = Progress::on_stderr();
-    const ReplayResult result = replay(db, request, progress);
+    const op::ReplayResult result = db.replay(request, progress);
     print(output, replay_json(result), replay_text(result));
   });
 }

@@ -1,17 +1,18 @@
 #pragma once
-// The herald commands as main() runs them: open the database, do the work,
-// print the result on stdout (text or --json), report a refusal on stderr.
-// Each returns the exit status.
+// The herald commands as main() runs them: open the database through the
+// runtime's operator API (herald/sqlite_operator.hpp), do the work, print
+// the result on stdout (text or --json), report a refusal on stderr. Each
+// returns the exit status.
 #include <optional>
 #include <string>
 
-#include "tools/herald/replay.hpp"
+#include "herald/sqlite_operator.hpp"
 
 namespace herald::tool {
 
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitRefused = 1;  // refused or not found
-inline constexpr int kExitUsage = 2;    // the command line (CLI11)
+inline constexpr int kExitRefused = 1;   // refused or not found
+inline constexpr int kExitUsage = 2;     // the command line (CLI11)
 inline constexpr int kExitInternal = 3;  // a bug in herald
 
 struct Output {
@@ -30,7 +31,7 @@ int run_dead_letters_redrive(const std::string& db,
                              const std::optional<std::string>& event_id,
                              const std::optional<std::string>& subscription,
                              Output output);
-int run_replay(const std::string& db, const ReplayRequest& request,
+int run_replay(const std::string& db, const op::ReplayRequest& request,
                Output output);
 
 }  // namespace herald::tool

@@ -3,8 +3,9 @@
 namespace herald::tool {
 namespace {
 
-Json mark_change(const std::optional<CursorMarks>& before,
-                 std::int64_t CursorMarks::*mark, const CursorMarks& after) {
+Json mark_change(const std::optional<op::CursorMarks>& before,
+                 std::int64_t op::CursorMarks::*mark,
+                 const op::CursorMarks& after) {
   Json j;
   j["before"] = before ? Json((*before).*mark) : Json(nullptr);
   j["after"] = after.*mark;
@@ -13,14 +14,14 @@ Json mark_change(const std::optional<CursorMarks>& before,
 
 }  // namespace
 
-Json status_json(const Status& status) {
+Json status_json(const op::Status& status) {
   Json j;
   j["database"] = {{"path", status.path},
                    {"schema_version", status.schema_version}};
   j["database"]["runtime_version"] =
       status.runtime_version ? Json(*status.runtime_version) : Json(nullptr);
   j["subscriptions"] = Json::array();
-  for (const SubscriptionStatus& s : status.subscriptions)
+  for (const op::SubscriptionStatus& s : status.subscriptions)
     j["subscriptions"].push_back({{"name", s.name},
                                   {"context", s.context},
                                   {"position", s.position},
@@ -29,10 +30,10 @@ Json status_json(const Status& status) {
                                   {"dead_letters", s.dead_letters},
                                   {"redriving", s.redriving}});
   j["agents"] = Json::array();
-  for (const AgentKindStatus& a : status.agents)
+  for (const op::AgentKindStatus& a : status.agents)
     j["agents"].push_back({{"kind", a.kind}, {"instances", a.instances}});
   j["logs"] = Json::array();
-  for (const LogStatus& l : status.logs) {
+  for (const op::LogStatus& l : status.logs) {
     Json log = {
         {"context", l.context}, {"head", l.head}, {"retained", l.retained}};
     log["oldest_position"] =
@@ -47,7 +48,7 @@ Json status_json(const Status& status) {
   return j;
 }
 
-Json dead_letter_json(const DeadLetter& d) {
+Json dead_letter_json(const op::DeadLetter& d) {
   Json j = {{"id", d.id},
             {"subscription", d.subscription},
             {"event_id", d.event_id},
@@ -73,17 +74,17 @@ Json dead_letter_json(const DeadLetter& d) {
   return j;
 }
 
-Json dead_letters_json(const std::vector<DeadLetter>& letters) {
+Json dead_letters_json(const std::vector<op::DeadLetter>& letters) {
   Json j = Json::array();
-  for (const DeadLetter& d : letters) j.push_back(dead_letter_json(d));
+  for (const op::DeadLetter& d : letters) j.push_back(dead_letter_json(d));
   return j;
 }
 
-Json redrive_json(const RedriveResult& result) {
+Json redrive_json(const op::RedriveResult& result) {
   return {{"marked", result.marked}, {"already_marked", result.already_marked}};
 }
 
-Json replay_json(const ReplayResult& result) {
+Json replay_json(const op::ReplayResult& result) {
   Json j = {{"subscription", result.subscription},
             {"context", result.context},
             {"force", result.force},
@@ -93,27 +94,28 @@ Json replay_json(const ReplayResult& result) {
   std::int64_t requeued = 0;
   std::int64_t skips = 0;
   j["publishers"] = Json::array();
-  for (const PublisherReplay& r : result.replayed) {
+  for (const op::PublisherReplay& r : result.replayed) {
     j["publishers"].push_back(
         {{"publisher", r.publisher},
          {"first_sequence", r.first_sequence},
          {"first_position", r.first_position},
          {"cursor_created", !r.before.has_value()},
          {"acknowledged",
-          mark_change(r.before, &CursorMarks::acknowledged, r.after)},
-         {"committed", mark_change(r.before, &CursorMarks::committed, r.after)},
+          mark_change(r.before, &op::CursorMarks::acknowledged, r.after)},
+         {"committed",
+          mark_change(r.before, &op::CursorMarks::committed, r.after)},
          {"requeued", r.requeued},
          {"dedup_skips", r.dedup_skips}});
     requeued += r.requeued;
     skips += r.dedup_skips;
   }
   j["held"] = Json::array();
-  for (const PublisherHeld& h : result.held)
+  for (const op::PublisherHeld& h : result.held)
     j["held"].push_back(
         {{"publisher", h.publisher},
          {"cursor_created", !h.before.has_value()},
          {"acknowledged",
-          mark_change(h.before, &CursorMarks::acknowledged, h.after)}});
+          mark_change(h.before, &op::CursorMarks::acknowledged, h.after)}});
   j["requeued"] = requeued;
   j["dedup_skips"] = skips;
   return j;

@@ -6,18 +6,16 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tools/herald/dead_letters.hpp"
-#include "tools/herald/replay.hpp"
-#include "tools/herald/status.hpp"
+#include "herald/sqlite_operator.hpp"
 
 namespace herald::tool {
 
 using Json = nlohmann::ordered_json;
 
-Json status_json(const Status& status);
-Json dead_letter_json(const DeadLetter& letter);
-Json dead_letters_json(const std::vector<DeadLetter>& letters);
-Json redrive_json(const RedriveResult& result);
-Json replay_json(const ReplayResult& result);
+Json status_json(const op::Status& status);
+Json dead_letter_json(const op::DeadLetter& letter);
+Json dead_letters_json(const std::vector<op::DeadLetter>& letters);
+Json redrive_json(const op::RedriveResult& result);
+Json replay_json(const op::ReplayResult& result);
 
 }  // namespace herald::tool

@@ -126,7 +126,7 @@ int run(int argc, char** argv) {
   redriveId->excludes(redriveAll);
   redrive->callback([&] { command = Command::Redrive; });
 
-  ReplayRequest request;
+  op::ReplayRequest request;
   CLI::App* replay = app.add_subcommand(
       "replay",
       "Deliver a subscription's retained log again at the program's next "

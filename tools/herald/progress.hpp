@@ -12,9 +12,13 @@
 #include <string>
 #include <utility>
 
+#include "herald/sqlite_operator.hpp"
+
 namespace herald::tool {
 
-class Progress {
+// What the operator API (herald/sqlite_operator.hpp) reports of its long
+// operations, drawn.
+class Progress final : public op::ProgressSink {
  public:
   // Draws on stderr when stderr is a terminal; otherwise draws nothing.
   static Progress on_stderr();
@@ -27,10 +31,10 @@ class Progress {
                      Clock now = std::chrono::steady_clock::now);
 
   // A new task of `total` steps, labelled `label`.
-  void start(std::string label, std::int64_t total);
-  void advance(std::int64_t steps);
+  void start(std::string label, std::int64_t total) override;
+  void advance(std::int64_t steps) override;
   // Draws the final state and ends the line.
-  void finish();
+  void finish() override;
 
  private:
   Progress(std::FILE* out, Clock now) : out_(out), now_(std::move(now)) {}

@@ -35,8 +35,9 @@ std::string indented(const std::string& text) {
   return out + '\n';
 }
 
-std::string marks(const std::optional<CursorMarks>& before,
-                  std::int64_t CursorMarks::*mark, const CursorMarks& after) {
+std::string marks(const std::optional<op::CursorMarks>& before,
+                  std::int64_t op::CursorMarks::*mark,
+                  const op::CursorMarks& after) {
   if (!before) return fmt::format("(new) {}", after.*mark);
   if ((*before).*mark == after.*mark) return number(after.*mark);
   return fmt::format("{} -> {}", (*before).*mark, after.*mark);
@@ -66,7 +67,7 @@ std::string one_line(const std::string& text, std::size_t limit) {
   return out.substr(0, cut) + "...";
 }
 
-std::string status_text(const Status& status) {
+std::string status_text(const op::Status& status) {
   Table subscriptions({{"SUBSCRIPTION"},
                        {"CONTEXT"},
                        {"POSITION", Align::Right},
@@ -74,19 +75,19 @@ std::string status_text(const Status& status) {
                        {"RETRYING", Align::Right},
                        {"DEAD LETTERS", Align::Right},
                        {"RE-DRIVING", Align::Right}});
-  for (const SubscriptionStatus& s : status.subscriptions)
+  for (const op::SubscriptionStatus& s : status.subscriptions)
     subscriptions.add_row({s.name, s.context, number(s.position), number(s.lag),
                            number(s.retrying), number(s.dead_letters),
                            number(s.redriving)});
   Table agents({{"AGENT KIND"}, {"INSTANCES", Align::Right}});
-  for (const AgentKindStatus& a : status.agents)
+  for (const op::AgentKindStatus& a : status.agents)
     agents.add_row({a.kind, number(a.instances)});
   Table logs({{"LOG"},
               {"HEAD", Align::Right},
               {"RETAINED", Align::Right},
               {"OLDEST POSITION", Align::Right},
               {"OLDEST EMITTED AT"}});
-  for (const LogStatus& l : status.logs)
+  for (const op::LogStatus& l : status.logs)
     logs.add_row(
         {l.context, number(l.head), number(l.retained),
          l.oldest_position ? number(*l.oldest_position) : "-",
@@ -100,7 +101,7 @@ std::string status_text(const Status& status) {
       section("Logs", logs), status.pending_messages, status.dead_messages);
 }
 
-std::string dead_letter_list_text(const std::vector<DeadLetter>& letters) {
+std::string dead_letter_list_text(const std::vector<op::DeadLetter>& letters) {
   if (letters.empty()) return "No dead letters.\n";
   Table table({{"ID", Align::Right},
                {"EVENT ID"},
@@ -111,7 +112,7 @@ std::string dead_letter_list_text(const std::vector<DeadLetter>& letters) {
                {"DEAD-LETTERED AT"},
                {"RE-DRIVE"},
                {"LAST ERROR"}});
-  for (const DeadLetter& d : letters)
+  for (const op::DeadLetter& d : letters)
     table.add_row({number(d.id), d.event_id, d.subscription, d.event_type,
                    fmt::format("{}/{}", d.publisher, d.sequence),
                    number(d.attempts), short_instant(d.dead_lettered_at),
@@ -120,9 +121,9 @@ std::string dead_letter_list_text(const std::vector<DeadLetter>& letters) {
   return table.render();
 }
 
-std::string dead_letter_text(const std::vector<DeadLetter>& letters) {
+std::string dead_letter_text(const std::vector<op::DeadLetter>& letters) {
   std::string out;
-  for (const DeadLetter& d : letters) {
+  for (const op::DeadLetter& d : letters) {
     if (!out.empty()) out += '\n';
     std::string payload = d.payload;
     const nlohmann::json parsed =
@@ -163,7 +164,7 @@ std::string dead_letter_text(const std::vector<DeadLetter>& letters) {
   return out;
 }
 
-std::string redrive_text(const RedriveResult& result) {
+std::string redrive_text(const op::RedriveResult& result) {
   std::string out =
       fmt::format("Marked {} for re-drive",
                   plural(result.marked, "dead letter", "dead letters"));
@@ -176,7 +177,7 @@ std::string redrive_text(const RedriveResult& result) {
                     : "; the program's next start re-drives them.\n");
 }
 
-std::string replay_text(const ReplayResult& result) {
+std::string replay_text(const op::ReplayResult& result) {
   std::string out = fmt::format("Replay of subscription {} (context {}){}\n",
                                 result.subscription, result.context,
                                 result.force ? ", --force" : "");
@@ -193,11 +194,11 @@ std::string replay_text(const ReplayResult& result) {
                {"DEDUP SKIPS", Align::Right}});
   std::int64_t requeued = 0;
   std::int64_t skips = 0;
-  for (const PublisherReplay& r : result.replayed) {
+  for (const op::PublisherReplay& r : result.replayed) {
     table.add_row({r.publisher, number(r.first_sequence),
                    number(r.first_position),
-                   marks(r.before, &CursorMarks::acknowledged, r.after),
-                   marks(r.before, &CursorMarks::committed, r.after),
+                   marks(r.before, &op::CursorMarks::acknowledged, r.after),
+                   marks(r.before, &op::CursorMarks::committed, r.after),
                    number(r.requeued), number(r.dedup_skips)});
     requeued += r.requeued;
     skips += r.dedup_skips;
@@ -207,11 +208,11 @@ std::string replay_text(const ReplayResult& result) {
     out +=
         fmt::format("Start position lowered: {} -> {}\n",
                     result.start_position_before, result.start_position_after);
-  for (const PublisherHeld& h : result.held)
+  for (const op::PublisherHeld& h : result.held)
     out += fmt::format(
         "Publisher {}: acknowledged {} (its entries below the old start "
         "position stay undelivered)\n",
-        h.publisher, marks(h.before, &CursorMarks::acknowledged, h.after));
+        h.publisher, marks(h.before, &op::CursorMarks::acknowledged, h.after));
   out += fmt::format(
       "The program's next start re-queues {}; dedup skips {} of them "
       "(delivered before{}).\n",

@@ -4,19 +4,17 @@
 #include <string>
 #include <vector>
 
-#include "tools/herald/dead_letters.hpp"
-#include "tools/herald/replay.hpp"
-#include "tools/herald/status.hpp"
+#include "herald/sqlite_operator.hpp"
 
 namespace herald::tool {
 
-std::string status_text(const Status& status);
+std::string status_text(const op::Status& status);
 // One line per letter; the last error on one line, cut to a screen's width.
-std::string dead_letter_list_text(const std::vector<DeadLetter>& letters);
+std::string dead_letter_list_text(const std::vector<op::DeadLetter>& letters);
 // Every field of each letter, the payload pretty-printed when it is JSON.
-std::string dead_letter_text(const std::vector<DeadLetter>& letters);
-std::string redrive_text(const RedriveResult& result);
-std::string replay_text(const ReplayResult& result);
+std::string dead_letter_text(const std::vector<op::DeadLetter>& letters);
+std::string redrive_text(const op::RedriveResult& result);
+std::string replay_text(const op::ReplayResult& result);
 
 // `at` as ISO-8601 UTC with milliseconds: 2026-12-02T07:00:00.125Z.
 std::string short_instant(Instant at);

@@ -13,13 +13,19 @@
 namespace herald {
 namespace {
 
+// The holder's pid as its lock file says, or "unknown" when the file does
+// not hold one: the holder may not have written it yet, and whatever else
+// the file holds is not a pid to name.
 std::string read_holder(int fd) {
   char buf[32] = {};
   const ssize_t n = ::pread(fd, buf, sizeof buf - 1, 0);
   std::string pid(buf, n > 0 ? static_cast<std::size_t>(n) : 0);
-  while (!pid.empty() && (pid.back() == '\n' || pid.back() == ' '))
+  while (!pid.empty() &&
+         (pid.back() == '\n' || pid.back() == '\r' || pid.back() == ' '))
     pid.pop_back();
-  return pid.empty() ? "unknown" : pid;
+  if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos)
+    return "unknown";
+  return pid;
 }
 
 }  // namespace

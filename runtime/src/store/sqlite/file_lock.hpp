@@ -1,7 +1,9 @@
 #pragma once
 // An exclusive advisory lock on a lock file, held for the owner's lifetime:
-// flock(LOCK_EX | LOCK_NB), the file holding the holder's pid. Another
-// process that tries it is refused with the holder's pid.
+// flock(LOCK_EX | LOCK_NB), the file holding the holder's decimal pid and a
+// newline. Another process that tries it is refused with the holder's pid.
+// The one lock of a database (runtime/docs/sqlite-schema.md): the backend
+// and the operator API (SqliteOperator) both take it.
 #include <string>
 
 namespace herald {

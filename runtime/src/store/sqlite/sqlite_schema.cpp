@@ -165,7 +165,15 @@ DROP INDEX log_by_time;
 // once released never changes.
 constexpr std::array<const char*, 2> kSteps = {kVersion1, kVersion2};
 
+constexpr const char* kTables[] = {
+    "herald_meta",        "agent_state",       "log",          "log_head",
+    "publisher_sequence", "supplied_event_id", "subscription", "cursor",
+    "pending_attempt",    "dead_letter",       "idempotency",  "agent_message",
+    "dead_message"};
+
 }  // namespace
+
+std::span<const char* const> sqlite_schema_tables() { return kTables; }
 
 int sqlite_schema_version() { return static_cast<int>(kSteps.size()); }
 

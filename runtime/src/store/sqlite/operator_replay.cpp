@@ -1,18 +1,16 @@
-#include "tools/herald/replay.hpp"
-
+// The operator's replay: lowers a subscription's cursors so that the
+// program's next recovery re-queues its context's retained log from a
+// sequence or a time (herald/sqlite_operator.hpp says what it changes).
 #include <algorithm>
-#include <chrono>
 #include <limits>
 
 #include <fmt/format.h>
 
-#include "tools/herald/database.hpp"
-#include "tools/herald/errors.hpp"
-#include "tools/herald/progress.hpp"
+#include "operator_database.hpp"
+#include "stored_entry.hpp"
 #include <SQLiteCpp/Statement.h>
-#include <SQLiteCpp/Transaction.h>
 
-namespace herald::tool {
+namespace herald::sqlite_detail {
 namespace {
 
 struct Publisher {
@@ -27,16 +25,11 @@ struct Retained {
   std::int64_t first_emitted_at = 0;
 };
 
-std::int64_t ns(Instant at) {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             at.time_since_epoch())
-      .count();
-}
-
-std::vector<Publisher> publishers_of(Database& db, const std::string& context) {
+std::vector<Publisher> publishers_of(OperatorDatabase& db,
+                                     const std::string& context) {
   // A publisher's last sequence: the larger of its floor and its highest
   // logged one (runtime/docs/sqlite-schema.md).
-  SQLite::Statement q(db.sql(), R"(
+  SQLite::Statement q(db.db(), R"(
     SELECT publisher, max(sequence) FROM (
       SELECT publisher, sequence FROM publisher_sequence WHERE context = ?1
       UNION ALL
@@ -51,9 +44,9 @@ std::vector<Publisher> publishers_of(Database& db, const std::string& context) {
   return publishers;
 }
 
-Retained retained_of(Database& db, const std::string& context,
+Retained retained_of(OperatorDatabase& db, const std::string& context,
                      const std::string& publisher) {
-  SQLite::Statement q(db.sql(),
+  SQLite::Statement q(db.db(),
                       "SELECT sequence, position, emitted_at FROM log"
                       " WHERE context = ? AND publisher = ?"
                       " ORDER BY sequence LIMIT 1");
@@ -64,23 +57,22 @@ Retained retained_of(Database& db, const std::string& context,
           q.getColumn(2).getInt64()};
 }
 
-std::optional<CursorMarks> cursor_of(Database& db,
-                                     const std::string& subscription,
-                                     const std::string& publisher) {
-  SQLite::Statement q(db.sql(),
-                      "SELECT committed, acknowledged FROM cursor"
-                      " WHERE subscription = ? AND publisher = ?");
-  q.bind(1, subscription);
-  q.bind(2, publisher);
-  if (!q.executeStep()) return std::nullopt;
-  return CursorMarks{q.getColumn(0).getInt64(), q.getColumn(1).getInt64()};
+std::optional<op::CursorMarks> cursor_of(OperatorDatabase& db,
+                                         const std::string& subscription,
+                                         const std::string& publisher) {
+  Use q(db.sql().cursor_get);
+  q->bind(1, subscription);
+  q->bind(2, publisher);
+  if (!q->executeStep()) return std::nullopt;
+  return op::CursorMarks{q->getColumn(0).getInt64(),
+                         q->getColumn(1).getInt64()};
 }
 
-std::string truncated(Database& db, const std::string& context,
+std::string truncated(OperatorDatabase& db, const std::string& context,
                       const std::string& publisher, const Retained& retained,
                       const std::string& what) {
   SQLite::Statement q(
-      db.sql(), "SELECT coalesce(min(position), 0) FROM log WHERE context = ?");
+      db.db(), "SELECT coalesce(min(position), 0) FROM log WHERE context = ?");
   q.bind(1, context);
   q.executeStep();
   const std::int64_t oldest = q.getColumn(0).getInt64();
@@ -104,26 +96,26 @@ std::string truncated(Database& db, const std::string& context,
 // The first sequence of `publisher` to replay, or nullopt when nothing of
 // it falls in the request. Throws Refusal when the entries to replay, or
 // entries that may belong to them, were truncated.
-std::optional<std::int64_t> first_to_replay(Database& db,
+std::optional<std::int64_t> first_to_replay(OperatorDatabase& db,
                                             const std::string& context,
                                             const Publisher& publisher,
-                                            const ReplayRequest& request) {
+                                            const op::ReplayRequest& request) {
   const Retained retained = retained_of(db, context, publisher.id);
   if (const auto* sequence = std::get_if<std::int64_t>(&request.from)) {
     if (*sequence > publisher.last_sequence) return std::nullopt;
     if (retained.first_sequence == 0 || retained.first_sequence > *sequence)
-      throw Refusal(truncated(db, context, publisher.id, retained,
-                              fmt::format("publisher '{}' from sequence {}",
-                                          publisher.id, *sequence)));
+      throw op::Refusal(truncated(db, context, publisher.id, retained,
+                                  fmt::format("publisher '{}' from sequence {}",
+                                              publisher.id, *sequence)));
     return *sequence;
   }
   const Instant from = std::get<Instant>(request.from);
-  SQLite::Statement q(db.sql(),
+  SQLite::Statement q(db.db(),
                       "SELECT min(sequence) FROM log WHERE context = ? AND"
                       " publisher = ? AND emitted_at >= ?");
   q.bind(1, context);
   q.bind(2, publisher.id);
-  q.bind(3, ns(from));
+  q.bind(3, to_stored_time(from));
   q.executeStep();
   const bool found = !q.getColumn(0).isNull();
   // Entries below the oldest retained one are gone: they may have been
@@ -137,17 +129,18 @@ std::optional<std::int64_t> first_to_replay(Database& db,
       (retained.first_sequence == 0 ||
        (found && q.getColumn(0).getInt64() == retained.first_sequence));
   if (may_be_gone)
-    throw Refusal(truncated(db, context, publisher.id, retained,
-                            fmt::format("publisher '{}' from {}", publisher.id,
-                                        format_instant(from))));
+    throw op::Refusal(
+        truncated(db, context, publisher.id, retained,
+                  fmt::format("publisher '{}' from {}", publisher.id,
+                              format_instant(from))));
   if (!found) return std::nullopt;
   return q.getColumn(0).getInt64();
 }
 
-std::int64_t count_entries(Database& db, const std::string& context,
+std::int64_t count_entries(OperatorDatabase& db, const std::string& context,
                            const std::string& publisher, std::int64_t from,
                            std::int64_t to) {
-  SQLite::Statement q(db.sql(),
+  SQLite::Statement q(db.db(),
                       "SELECT count(*) FROM log WHERE context = ? AND"
                       " publisher = ? AND sequence BETWEEN ? AND ?");
   q.bind(1, context);
@@ -158,16 +151,16 @@ std::int64_t count_entries(Database& db, const std::string& context,
   return q.getColumn(0).getInt64();
 }
 
-std::int64_t position_of(Database& db, const std::string& context,
+std::int64_t position_of(OperatorDatabase& db, const std::string& context,
                          const std::string& publisher, std::int64_t sequence) {
-  SQLite::Statement q(db.sql(),
+  SQLite::Statement q(db.db(),
                       "SELECT position FROM log WHERE context = ? AND"
                       " publisher = ? AND sequence = ?");
   q.bind(1, context);
   q.bind(2, publisher);
   q.bind(3, sequence);
   if (!q.executeStep())
-    throw Refusal(fmt::format(
+    throw op::Refusal(fmt::format(
         "{}: the log of '{}' has no sequence {} of publisher '{}' although "
         "later ones are retained; the database is damaged",
         db.path(), context, sequence, publisher));
@@ -176,12 +169,12 @@ std::int64_t position_of(Database& db, const std::string& context,
 
 // The highest sequence below `below` of `publisher` logged at a position in
 // (low, high].
-std::optional<std::int64_t> last_between(Database& db,
+std::optional<std::int64_t> last_between(OperatorDatabase& db,
                                          const std::string& context,
                                          const std::string& publisher,
                                          std::int64_t low, std::int64_t high,
                                          std::int64_t below) {
-  SQLite::Statement q(db.sql(),
+  SQLite::Statement q(db.db(),
                       "SELECT max(sequence) FROM log WHERE context = ? AND"
                       " publisher = ? AND position > ? AND position <= ?"
                       " AND sequence < ?");
@@ -195,9 +188,9 @@ std::optional<std::int64_t> last_between(Database& db,
   return q.getColumn(0).getInt64();
 }
 
-void write_cursor(Database& db, const std::string& subscription,
-                  const std::string& publisher, const CursorMarks& marks) {
-  SQLite::Statement q(db.sql(),
+void write_cursor(OperatorDatabase& db, const std::string& subscription,
+                  const std::string& publisher, const op::CursorMarks& marks) {
+  SQLite::Statement q(db.db(),
                       "INSERT INTO cursor(subscription, publisher, committed,"
                       " acknowledged) VALUES (?, ?, ?, ?)"
                       " ON CONFLICT(subscription, publisher) DO UPDATE SET"
@@ -212,20 +205,20 @@ void write_cursor(Database& db, const std::string& subscription,
 
 }  // namespace
 
-ReplayResult replay(Database& db, const ReplayRequest& request,
-                    Progress& progress) {
-  SQLite::Transaction transaction(db.sql());
-  ReplayResult result;
+op::ReplayResult replay(OperatorDatabase& db, const op::ReplayRequest& request,
+                        op::ProgressSink& progress) {
+  WriteTransaction transaction(db.sql());
+  op::ReplayResult result;
   result.subscription = request.subscription;
   result.force = request.force;
   {
     SQLite::Statement q(
-        db.sql(),
+        db.db(),
         "SELECT context, start_position FROM subscription WHERE name = ?");
     q.bind(1, request.subscription);
     if (!q.executeStep())
-      throw Refusal(fmt::format("{}: no subscription '{}'", db.path(),
-                                request.subscription));
+      throw op::Refusal(fmt::format("{}: no subscription '{}'", db.path(),
+                                    request.subscription));
     result.context = q.getColumn(0).getString();
     result.start_position_before = q.getColumn(1).getInt64();
   }
@@ -234,8 +227,9 @@ ReplayResult replay(Database& db, const ReplayRequest& request,
                                         [&](const Publisher& p) {
                                           return p.id == *request.publisher;
                                         }))
-    throw Refusal(fmt::format("{}: context '{}' has no publisher '{}'",
-                              db.path(), result.context, *request.publisher));
+    throw op::Refusal(fmt::format("{}: context '{}' has no publisher '{}'",
+                                  db.path(), result.context,
+                                  *request.publisher));
 
   progress.start("planning the replay",
                  static_cast<std::int64_t>(publishers.size()));
@@ -245,12 +239,12 @@ ReplayResult replay(Database& db, const ReplayRequest& request,
     const std::optional<std::int64_t> first =
         first_to_replay(db, result.context, publisher, request);
     if (!first) continue;
-    PublisherReplay r;
+    op::PublisherReplay r;
     r.publisher = publisher.id;
     r.first_sequence = *first;
     r.first_position = position_of(db, result.context, publisher.id, *first);
     r.before = cursor_of(db, result.subscription, publisher.id);
-    const CursorMarks before = r.before.value_or(CursorMarks{});
+    const op::CursorMarks before = r.before.value_or(op::CursorMarks{});
     r.after.acknowledged =
         r.before ? std::min(before.acknowledged, *first - 1) : *first - 1;
     r.after.committed = request.force ? std::min(before.committed, *first - 1)
@@ -266,7 +260,7 @@ ReplayResult replay(Database& db, const ReplayRequest& request,
   progress.finish();
 
   result.start_position_after = result.start_position_before;
-  for (const PublisherReplay& r : result.replayed)
+  for (const op::PublisherReplay& r : result.replayed)
     result.start_position_after =
         std::min(result.start_position_after, r.first_position - 1);
 
@@ -277,7 +271,7 @@ ReplayResult replay(Database& db, const ReplayRequest& request,
     for (const Publisher& publisher : publishers) {
       auto replayed =
           std::find_if(result.replayed.begin(), result.replayed.end(),
-                       [&](const PublisherReplay& r) {
+                       [&](const op::PublisherReplay& r) {
                          return r.publisher == publisher.id;
                        });
       const std::optional<std::int64_t> last = last_between(
@@ -292,11 +286,11 @@ ReplayResult replay(Database& db, const ReplayRequest& request,
             std::max(replayed->after.acknowledged, *last);
         continue;
       }
-      PublisherHeld h;
+      op::PublisherHeld h;
       h.publisher = publisher.id;
       h.before = cursor_of(db, result.subscription, publisher.id);
       if (h.before && h.before->acknowledged >= *last) continue;
-      h.after = h.before.value_or(CursorMarks{});
+      h.after = h.before.value_or(op::CursorMarks{});
       h.after.acknowledged = *last;
       result.held.push_back(std::move(h));
     }
@@ -305,19 +299,19 @@ ReplayResult replay(Database& db, const ReplayRequest& request,
   progress.start(
       "lowering cursors",
       static_cast<std::int64_t>(result.replayed.size() + result.held.size()));
-  for (const PublisherReplay& r : result.replayed) {
+  for (const op::PublisherReplay& r : result.replayed) {
     if (!r.before || r.before->acknowledged != r.after.acknowledged ||
         r.before->committed != r.after.committed)
       write_cursor(db, result.subscription, r.publisher, r.after);
     progress.advance(1);
   }
-  for (const PublisherHeld& h : result.held) {
+  for (const op::PublisherHeld& h : result.held) {
     write_cursor(db, result.subscription, h.publisher, h.after);
     progress.advance(1);
   }
   if (result.start_position_after != result.start_position_before) {
     SQLite::Statement q(
-        db.sql(), "UPDATE subscription SET start_position = ? WHERE name = ?");
+        db.db(), "UPDATE subscription SET start_position = ? WHERE name = ?");
     q.bind(1, result.start_position_after);
     q.bind(2, result.subscription);
     q.exec();
@@ -327,4 +321,4 @@ ReplayResult replay(Database& db, const ReplayRequest& request,
   return result;
 }
 
-}  // namespace herald::tool
+}  // namespace herald::sqlite_detail
