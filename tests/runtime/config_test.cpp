@@ -88,11 +88,23 @@ TEST_CASE("Config: HERALD_CONFIG names the file when none is given") {
 TEST_CASE("Config: unknown keys are errors that name the key and its source") {
   CHECK_THROWS_WITH_AS(
       load_config(sources({{"retry.bse", "1s"}}, {})),
-      "unknown configuration key 'retry.bse' (explicit setting)", ConfigError);
+      "unknown configuration key 'retry.bse' (explicit setting); did you "
+      "mean 'retry.base'?",
+      ConfigError);
   CHECK_THROWS_WITH_AS(
       load_config(sources({}, {{"HERALD_RETRY_BASEE", "1s"}})),
-      "unknown configuration environment variable 'HERALD_RETRY_BASEE'",
+      "unknown configuration environment variable 'HERALD_RETRY_BASEE'; did "
+      "you mean 'HERALD_RETRY_BASE'?",
       ConfigError);
+  CHECK_THROWS_WITH_AS(
+      load_config(sources({{"retry.max_attempt", "3"}}, {})),
+      "unknown configuration key 'retry.max_attempt' (explicit setting); did "
+      "you mean 'retry.max_attempts'?",
+      ConfigError);
+  // Nothing near: no guess.
+  CHECK_THROWS_WITH_AS(
+      load_config(sources({{"cache.size", "3"}}, {})),
+      "unknown configuration key 'cache.size' (explicit setting)", ConfigError);
   TempFile file("retry.base = 1s\nlimits.payload = 5\n");
   const std::string expected =
       "unknown configuration key 'limits.payload' (" + file.path + ":2)";
@@ -149,6 +161,31 @@ TEST_CASE(
       load_config(sources({}, {}, "/nonexistent/herald.conf")),
       doctest::Contains("cannot read config file '/nonexistent/herald.conf'"),
       ConfigError);
+}
+
+TEST_CASE(
+    "Config: a sqlite key set while another backend runs is an error, not a "
+    "silent run on memory") {
+  CHECK_THROWS_WITH_AS(
+      load_config(sources({}, {{"HERALD_BACKEND_SQLITE_PATH", "x.db"}})),
+      "configuration key 'backend.sqlite.path' is set (environment variable "
+      "HERALD_BACKEND_SQLITE_PATH) but backend.kind is memory (default); set "
+      "backend.kind = sqlite (HERALD_BACKEND_KIND=sqlite) to run on the "
+      "sqlite backend, or drop 'backend.sqlite.path'",
+      ConfigError);
+  CHECK_THROWS_WITH_AS(
+      load_config(sources({{"backend.kind", "memory"},
+                           {"backend.sqlite.synchronous", "normal"}},
+                          {})),
+      doctest::Contains("'backend.sqlite.synchronous' is set (explicit "
+                        "setting) but backend.kind is memory (explicit "
+                        "setting)"),
+      ConfigError);
+  const RuntimeConfig c =
+      load_config(sources({}, {{"HERALD_BACKEND_KIND", "sqlite"},
+                               {"HERALD_BACKEND_SQLITE_PATH", "x.db"}}));
+  CHECK(c.backend_kind == BackendKind::sqlite);
+  CHECK(c.backend_sqlite_path == "x.db");
 }
 
 TEST_CASE("Config: make_executor builds the executor the configuration names") {

@@ -11,6 +11,7 @@
 
 #include "herald/errors.hpp"
 #include "herald/id_source.hpp"
+#include "herald/nearest_name.hpp"
 #include <unistd.h>  // environ
 
 namespace herald {
@@ -101,6 +102,23 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+// "; did you mean 'x'?" when one of `names` is near `word`, else "".
+std::string did_you_mean(std::string_view word,
+                         const std::vector<std::string>& names) {
+  if (auto near = nearest_name(word, names))
+    return fmt::format("; did you mean '{}'?", *near);
+  return {};
+}
+
+const std::vector<std::string>& key_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const KeyDef& d : key_defs()) out.emplace_back(d.key);
+    return out;
+  }();
+  return names;
+}
+
 struct Layer {
   std::string key;
   std::string value;
@@ -110,8 +128,9 @@ struct Layer {
 void apply(RuntimeConfig& config, const Layer& layer) {
   const KeyDef* def = find_key(layer.key);
   if (def == nullptr) {
-    throw ConfigError(fmt::format("unknown configuration key '{}' ({})",
-                                  layer.key, layer.source));
+    throw ConfigError(fmt::format("unknown configuration key '{}' ({}){}",
+                                  layer.key, layer.source,
+                                  did_you_mean(layer.key, key_names())));
   }
   try {
     def->set(config, layer.value);
@@ -245,6 +264,20 @@ void validate(const RuntimeConfig& c, const Origins& o) {
                {"now", "oldest"});
   check_one_of(o, "backend.sqlite.synchronous", c.backend_sqlite_synchronous,
                {"full", "normal"});
+  // A backend's own keys set while another backend runs would be ignored:
+  // most likely the kind was forgotten, and running on memory instead of
+  // the database that was named would lose what the user meant to keep.
+  if (c.backend_kind != BackendKind::sqlite) {
+    for (const auto& [key, where] : o) {
+      if (!key.starts_with("backend.sqlite.")) continue;
+      throw ConfigError(fmt::format(
+          "configuration key '{}' is set ({}) but backend.kind is {} ({}); "
+          "set backend.kind = sqlite (HERALD_BACKEND_KIND=sqlite) to run on "
+          "the sqlite backend, or drop '{}'",
+          key, where, backend_kind_name(c.backend_kind),
+          origin(o, "backend.kind"), key));
+    }
+  }
   if (c.backend_kind == BackendKind::sqlite && c.backend_sqlite_path.empty()) {
     throw ConfigError(fmt::format(
         "configuration key 'backend.sqlite.path' is empty ({}); "
@@ -332,8 +365,12 @@ RuntimeConfig load_config(const ConfigSources& sources) {
       if (config_env_name(d.key) == name) match = &d;
     }
     if (match == nullptr) {
+      std::vector<std::string> env_names;
+      for (const std::string& key : key_names())
+        env_names.push_back(config_env_name(key));
       throw ConfigError(
-          fmt::format("unknown configuration environment variable '{}'", name));
+          fmt::format("unknown configuration environment variable '{}'{}", name,
+                      did_you_mean(name, env_names)));
     }
     layers.push_back(
         Layer{std::string(match->key), value, "environment variable " + name});
