@@ -167,6 +167,15 @@ TEST_CASE(
     CHECK_THROWS_WITH_AS(db.dead_letters(std::string("no.Such")),
                          (p.path() + ": no subscription 'no.Such'").c_str(),
                          op::Refusal);
+    // A misspelt name gets the nearest one the database has.
+    std::string misspelt(kDomestic);
+    misspelt.pop_back();
+    CHECK_THROWS_WITH_AS(db.dead_letters(misspelt),
+                         fmt::format("{}: no subscription '{}'; did you mean "
+                                     "'{}'?",
+                                     p.path(), misspelt, kDomestic)
+                             .c_str(),
+                         op::Refusal);
     CHECK(db.find_dead_letters(event_id, std::nullopt).size() == 1);
     CHECK_THROWS_WITH_AS(
         db.find_dead_letters(event_id, std::string(kAudit)),

@@ -14,6 +14,7 @@
 #include "herald/event_id.hpp"
 #include "herald/time.hpp"
 #include "tools/herald/commands.hpp"
+#include "tools/herald/unknown_command.hpp"
 
 namespace herald::tool {
 namespace {
@@ -157,6 +158,11 @@ int run(int argc, char** argv) {
                    "dedup mark too)");
   replay->callback([&] { command = Command::Replay; });
 
+  if (auto error = unknown_command(app, argc, argv)) {
+    fmt::print(stderr, "herald: error: {}\nRun 'herald --help' for usage.\n",
+               *error);
+    return kExitUsage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -43,6 +43,10 @@ op::Status read_status(OperatorDatabase& db);
 // operator_dead_letters.cpp
 // Throws op::Refusal unless `name` is a subscription of the database.
 void require_subscription(OperatorDatabase& db, const std::string& name);
+// The refusal of a subscription name the database does not have, with the
+// nearest one it has ("did you mean").
+[[noreturn]] void refuse_unknown_subscription(OperatorDatabase& db,
+                                              const std::string& name);
 // The letters of one event, or of every event, optionally of one
 // subscription, in id order.
 std::vector<op::DeadLetter> select_dead_letters(

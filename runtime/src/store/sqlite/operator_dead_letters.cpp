@@ -2,6 +2,7 @@
 // re-drive (redriving = 1, which the program's next recovery applies).
 #include <fmt/format.h>
 
+#include "herald/nearest_name.hpp"
 #include "operator_database.hpp"
 #include "stored_entry.hpp"
 #include <SQLiteCpp/Statement.h>
@@ -38,11 +39,21 @@ op::DeadLetter operator_letter(SQLite::Statement& q) {
 
 }  // namespace
 
+void refuse_unknown_subscription(OperatorDatabase& db,
+                                 const std::string& name) {
+  std::vector<std::string> names;
+  SQLite::Statement q(db.db(), "SELECT name FROM subscription ORDER BY name");
+  while (q.executeStep()) names.push_back(q.getColumn(0).getString());
+  const std::optional<std::string> near = nearest_name(name, names);
+  throw op::Refusal(
+      fmt::format("{}: no subscription '{}'{}", db.path(), name,
+                  near ? fmt::format("; did you mean '{}'?", *near) : ""));
+}
+
 void require_subscription(OperatorDatabase& db, const std::string& name) {
   Use q(db.sql().subscription_get);
   q->bind(1, name);
-  if (!q->executeStep())
-    throw op::Refusal(fmt::format("{}: no subscription '{}'", db.path(), name));
+  if (!q->executeStep()) refuse_unknown_subscription(db, name);
 }
 
 std::vector<op::DeadLetter> select_dead_letters(

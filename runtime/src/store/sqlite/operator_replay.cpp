@@ -216,9 +216,7 @@ op::ReplayResult replay(OperatorDatabase& db, const op::ReplayRequest& request,
         db.db(),
         "SELECT context, start_position FROM subscription WHERE name = ?");
     q.bind(1, request.subscription);
-    if (!q.executeStep())
-      throw op::Refusal(fmt::format("{}: no subscription '{}'", db.path(),
-                                    request.subscription));
+    if (!q.executeStep()) refuse_unknown_subscription(db, request.subscription);
     result.context = q.getColumn(0).getString();
     result.start_position_before = q.getColumn(1).getInt64();
   }
