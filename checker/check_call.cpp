@@ -303,7 +303,14 @@ InstId BodyChecker::callMethod(const ast::CallExpr* e,
                                const ast::FieldExpr* callee, InstId receiver) {
   TypeTable& tt = types();
   const Type* base = typeOf(receiver);
-  if (quiet(base) || base->kind == TypeKind::Never) return checkArgsQuietly(e);
+  if (quiet(base)) return checkArgsQuietly(e);
+  // `fail(...).len()` never calls: the failure is the value, as for a field
+  // of it. The arguments are still checked for their own mistakes; their
+  // instructions are no operand of anything, since they never run.
+  if (base->kind == TypeKind::Never) {
+    for (const ast::Arg& arg : e->args) check(arg.value, nullptr);
+    return receiver;
+  }
   const Type* t = stripRefined(base);
   MethodSig sig;
   if (!methodSig(tt, t, callee->name.name, sig)) {
