@@ -60,7 +60,8 @@ std::optional<FixIt> consumesFixIt(const Sema& sema, const ContextInfo& ctx,
         indent = indentOf(text, d->range.begin);
         break;
       }
-    return FixIt{SourceRange{at.file, after, after}, "\n" + indent + line};
+    return FixIt{SourceRange{at.file, after, after},
+                 fmt::format("\n{}{}", indent, line)};
   }
   return {};
 }
