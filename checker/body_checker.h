@@ -223,6 +223,11 @@ class BodyChecker {
                  const ast::CallExpr* call, llvm::SmallVectorImpl<InstId>& out);
   void checkArgs(llvm::StringRef callee, llvm::ArrayRef<FieldInfo> params,
                  const ast::CallExpr* call, llvm::SmallVectorImpl<InstId>& out);
+  // The two arguments (by index) that fit only each other's parameter,
+  // when every other argument fits its own (check_args.cpp).
+  [[nodiscard]] std::optional<std::pair<std::size_t, std::size_t>>
+  swappedArguments(llvm::ArrayRef<InstId> values,
+                   llvm::ArrayRef<ParamView> params) const;
   // Checks the arguments of a call that is already known to be wrong; the
   // call is invalid.
   InstId checkArgsQuietly(const ast::CallExpr* call,

@@ -14,9 +14,6 @@
 
 namespace herald::check {
 
-using llvm::dyn_cast;
-using llvm::dyn_cast_or_null;
-
 namespace {
 
 struct MethodSig {
@@ -97,52 +94,6 @@ std::vector<std::string> builtinMethodNames(TypeTable& tt, const Type* t) {
   for (llvm::StringRef name : kAll)
     if (methodSig(tt, t, name, sig)) names.push_back(name.str());
   return names;
-}
-
-InstId BodyChecker::checkArgsQuietly(const ast::CallExpr* call,
-                                     const Type* type) {
-  for (const ast::Arg& arg : call->args) check(arg.value, nullptr);
-  return invalid(call->range, type);
-}
-
-void BodyChecker::checkArgs(llvm::StringRef callee,
-                            llvm::ArrayRef<FieldInfo> params,
-                            const ast::CallExpr* call,
-                            llvm::SmallVectorImpl<InstId>& out) {
-  llvm::SmallVector<ParamView, 4> views;
-  for (const FieldInfo& f : params)
-    views.push_back({llvm::StringRef(f.name), f.type});
-  checkArgs(callee, views, call, out);
-}
-
-void BodyChecker::checkArgs(llvm::StringRef callee,
-                            llvm::ArrayRef<ParamView> params,
-                            const ast::CallExpr* call,
-                            llvm::SmallVectorImpl<InstId>& out) {
-  if (call->args.size() != params.size())
-    sema().diags.report<diag::ArgumentCount>(
-        call->range, callee, static_cast<std::uint32_t>(params.size()),
-        static_cast<std::uint32_t>(call->args.size()));
-  for (std::size_t i = 0; i < call->args.size(); ++i) {
-    const ast::Arg& arg = call->args[i];
-    if (i >= params.size()) {
-      out.push_back(checkUsed(arg.value, nullptr));
-      continue;
-    }
-    out.push_back(checkAgainst(arg.value, params[i].type));
-    if (arg.label.empty() || arg.label.name == params[i].name) continue;
-    auto report = sema().diags.report<diag::ArgumentLabel>(
-        arg.label.range,
-        fmt::format("argument {} of '{}' is labelled '{}', but parameter {} "
-                    "is '{}'",
-                    i + 1, callee.str(), arg.label.name.str(), i + 1,
-                    params[i].name.str()));
-    for (std::size_t j = 0; j < params.size(); ++j)
-      if (j != i && params[j].name == arg.label.name)
-        report.note("arguments are positional: '{}' is parameter {}",
-                    arg.label.name.str(), j + 1);
-    report.fixit(arg.label.range, params[i].name.str());
-  }
 }
 
 InstId BodyChecker::callFn(const ast::CallExpr* e, const FnInfo* fn) {
@@ -303,7 +254,14 @@ InstId BodyChecker::callMethod(const ast::CallExpr* e,
                                const ast::FieldExpr* callee, InstId receiver) {
   TypeTable& tt = types();
   const Type* base = typeOf(receiver);
-  if (quiet(base) || base->kind == TypeKind::Never) return checkArgsQuietly(e);
+  if (quiet(base)) return checkArgsQuietly(e);
+  // `fail(...).len()` never calls: the failure is the value, as for a field
+  // of it. The arguments are still checked for their own mistakes; their
+  // instructions are no operand of anything, since they never run.
+  if (base->kind == TypeKind::Never) {
+    for (const ast::Arg& arg : e->args) check(arg.value, nullptr);
+    return receiver;
+  }
   const Type* t = stripRefined(base);
   MethodSig sig;
   if (!methodSig(tt, t, callee->name.name, sig)) {

@@ -585,7 +585,10 @@ InstId BodyChecker::checkValueField(const ast::FieldExpr* e, InstId value,
                                     const Type* base) {
   TypeTable& tt = types();
   llvm::StringRef name = e->name.name;
-  if (quiet(base) || base->kind == TypeKind::Never) return invalid(e->range);
+  if (quiet(base)) return invalid(e->range);
+  // `fail(...).cents` never reads a field: the failure is the value, and
+  // Never fits wherever the field's value was expected.
+  if (base->kind == TypeKind::Never) return value;
   llvm::ArrayRef<FieldInfo> fields;
   bool hasFields = false;
   switch (base->kind) {

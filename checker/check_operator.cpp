@@ -19,6 +19,33 @@ bool orderable(TypeKind k) {
          k == TypeKind::Instant || k == TypeKind::Duration;
 }
 
+bool isOrdering(ast::BinaryOp op) {
+  return op == ast::BinaryOp::Lt || op == ast::BinaryOp::Le ||
+         op == ast::BinaryOp::Gt || op == ast::BinaryOp::Ge;
+}
+
+// `a < b` on two values of a type without an order: say which operators it
+// has, and for an opaque type how its values can still be ordered.
+void noteUnordered(DiagnosticBuilder& report, const Type* t) {
+  const std::string name = displayName(t);
+  if (t->kind != TypeKind::Named || t->named->def != TypeDefKind::Opaque) {
+    report.note(
+        "values of '{}' have no order: only '==' and '!=' are defined for "
+        "them",
+        name);
+    return;
+  }
+  const TypeInfo& info = *t->named;
+  const std::string owner = info.context != nullptr ? info.context->name : "";
+  report.note(info.nameRange,
+              "'{}' is opaque: only '==' and '!=' are defined for its values",
+              info.name);
+  report.note(
+      "to order them, compare their base values with '.raw' in context "
+      "'{}', e.g. in a function it offers",
+      owner);
+}
+
 }  // namespace
 
 namespace {
@@ -168,6 +195,8 @@ InstId BodyChecker::checkBinary(const ast::BinaryExpr* top) {
         report.note(
             "Int and Float do not mix; write both sides as the same "
             "type");
+      else if (l == r && isOrdering(e->op) && l->kind != TypeKind::Capability)
+        noteUnordered(report, l);
       return invalid(e->range, isCompare ? tt.boolType() : nullptr);
     }
     // Operands of a refined type take part as their base: the operation is

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <utility>
 
+#include <fmt/format.h>
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/STLFunctionalExtras.h>
 
@@ -38,6 +39,9 @@ struct ConstFailure {
   SourceRange range;
   std::string message;
   const Type* type = nullptr;
+  // The value is an Option (`None`) where the expected type is not one: the
+  // report can offer to make the field optional.
+  bool optionWhereNotOptional = false;
 };
 
 // How an expression's kind is named in a note: "a call", "a block".
@@ -101,6 +105,14 @@ class ConstEvaluator {
       why_->message = std::forward<F>(message)();
     }
     return std::nullopt;
+  }
+  // `None` where `expected`, not an Option, is wanted.
+  std::nullopt_t noneWhereNotOptional(SourceRange range, const Type* expected) {
+    if (why_ != nullptr && !why_->set) why_->optionWhereNotOptional = true;
+    return fail(range, [&] {
+      return fmt::format("expected '{}', found 'Option[_]'",
+                         displayName(expected));
+    });
   }
   std::nullopt_t quiet() {
     if (why_ != nullptr && !why_->set) {

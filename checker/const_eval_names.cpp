@@ -73,7 +73,9 @@ std::optional<ConstValue> ConstEvaluator::evalName(const ast::Expr& e,
   bool whole = r.partsUsed == parts.size();
   switch (r.kind) {
     case NameKind::None:
-      if (expected->kind != TypeKind::Option || !whole) break;
+      if (!whole) break;
+      if (expected->kind != TypeKind::Option)
+        return noneWhereNotOptional(e.range, expected);
       {
         ConstValue value;
         value.kind = ConstValue::Kind::None;

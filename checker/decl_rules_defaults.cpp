@@ -39,6 +39,22 @@ void reportDefaultOutsideEvent(Sema& sema, const ast::TypeDecl& type,
                  "");
 }
 
+// `note: String = None`: a field that may be absent is an Option, so the
+// fix is to make the field one (its readers then see the Option).
+void suggestOptional(Sema& sema, DiagnosticBuilder& report,
+                     const EventInfo& event, const FieldInfo& field) {
+  const ast::FieldDecl* decl = fieldDeclOf(event, field);
+  const bool written = decl != nullptr && decl->type != nullptr;
+  std::string optional =
+      fmt::format("Option[{}]",
+                  written ? std::string(sema.sources.textOf(decl->type->range))
+                          : displayName(field.type));
+  report.note(
+      "a field that may have no value is an Option: declare it '{}: {}'",
+      field.name, optional);
+  if (written) report.fixit(decl->type->range, optional);
+}
+
 }  // namespace
 
 void checkDefaultsOutsideEvents(Sema& sema, const TypeInfo& type) {
@@ -80,6 +96,8 @@ void checkEventDefaults(Sema& sema, EventInfo& event) {
         report.note("{}", why.message);
       else if (why.set)
         report.note(why.range, "{}", why.message);
+      if (why.optionWhereNotOptional && why.range == expr->range)
+        suggestOptional(sema, report, event, field);
       continue;
     }
     RefinementViolation violation = findViolatedRefinement(*value);

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "checker/consumes_hint.h"
 #include "checker/lookup.h"
 #include "checker/names_util.h"
 
@@ -148,6 +149,14 @@ bool coveredByEarlierReport(Sema& sema, const ContextInfo& from,
   return !sema.unknownPrefixes.insert(key).second;
 }
 
+// Whether `from` has a `consumes` line for `target` (which may not list
+// every name).
+bool consumedBy(const ContextInfo& from, const ContextInfo& target) {
+  for (const ConsumesInfo& line : from.consumes)
+    if (line.target == &target) return true;
+  return false;
+}
+
 }  // namespace
 
 void reportAmbiguous(Sema& sema, const ContextInfo& from, const LookupResult& r,
@@ -187,6 +196,12 @@ void reportUnresolved(Sema& sema, const ContextInfo& from,
       break;
   }
   if (coveredByEarlierReport(sema, from, parts)) return;
+  const std::vector<DeclInfo*> hidden =
+      hiddenDeclarations(sema.program, from, parts.front().name);
+  for (const DeclInfo* d : hidden)
+    if (d->context != nullptr && !consumedBy(from, *d->context) &&
+        missingConsumesReported(sema, from, *d->context))
+      return;
   auto report = reportUnknown(sema, range, what, joinName(parts));
   std::string meant;
   if (sema.speller.admit()) {
@@ -207,8 +222,7 @@ void reportUnresolved(Sema& sema, const ContextInfo& from,
   // A name declared in many contexts would otherwise get a note for each.
   constexpr std::size_t kMaxHiddenNotes = 3;
   std::size_t noted = 0;
-  const std::vector<DeclInfo*> hidden =
-      hiddenDeclarations(sema.program, from, parts.front().name);
+  bool hinted = false;
   for (const DeclInfo* d : hidden) {
     if (d->context == nullptr) continue;
     if (noted == kMaxHiddenNotes) {
@@ -217,19 +231,29 @@ void reportUnresolved(Sema& sema, const ContextInfo& from,
       break;
     }
     ++noted;
-    bool restricted = false;
-    for (const ConsumesInfo& line : from.consumes)
-      restricted = restricted || line.target == d->context;
-    if (restricted)
+    if (consumedBy(from, *d->context)) {
       report.note(
           "'{}' is declared in context '{}', but its `consumes` line does "
           "not list it; add '{}' to the list, or write '{}'",
           d->name, d->context->name, d->name, d->qualified);
-    else
-      report.note(
-          "'{}' is declared in context '{}'; add `consumes {}` or write "
-          "'{}' to use it",
-          d->name, d->context->name, d->context->name, d->qualified);
+      continue;
+    }
+    report.note(
+        "'{}' is declared in context '{}'; add 'consumes {}' or write "
+        "'{}' to use it",
+        d->name, d->context->name, d->context->name, d->qualified);
+    if (hinted) continue;
+    // One `consumes` line makes every name of that context visible, so it
+    // is suggested once, here, and the names it would also make visible
+    // are not reported again.
+    hinted = true;
+    report.note(
+        "a 'consumes {}' line makes every name of that context visible; "
+        "other names it hides in '{}' are not reported",
+        d->context->name, from.name);
+    if (auto fix = consumesFixIt(sema, from, range, d->context->name))
+      report.fixit(fix->range, fix->replacement);
+    recordMissingConsumes(sema, from, *d->context);
   }
 }
 

@@ -65,7 +65,7 @@ void PatternResolver::mismatch(SourceRange range, const PatternText& text,
       return;
     case PatternUse::Subscription:
       sema_.diags
-          .report<diag::PatternTypeMismatch>(range, text.str(),
+          .report<diag::PatternTypeMismatch>(range, text.describe(),
                                              displayName(type))
           .note("{}", howToMatch(type, from_));
       return;
@@ -208,9 +208,9 @@ void PatternResolver::bindingInSubscription(const ast::NamePattern& p,
       .report<diag::InvalidPattern>(
           p.range,
           fmt::format("a subscription pattern cannot bind a name; '{}' would "
-                      "bind field '{}'",
-                      written, text.str()))
-      .note("use '_' to match any value of '{}'", text.str())
+                      "bind {}",
+                      written, text.describe()))
+      .note("use '_' to match any value of {}", text.describe())
       .fixit(p.range, "_");
 }
 

@@ -93,6 +93,18 @@ std::string PatternText::str() const {
   return out;
 }
 
+bool PatternText::throughSome() const {
+  for (const PatternText* t = this; t != nullptr; t = t->parent_)
+    if (t->some_) return true;
+  return false;
+}
+
+std::string PatternText::describe() const {
+  if (!throughSome()) return fmt::format("field '{}'", str());
+  if (some_) return "the value inside 'Some' of " + parent_->describe();
+  return fmt::format("field '{}' of {}", step_.str(), parent_->describe());
+}
+
 llvm::ArrayRef<FieldInfo> ResolvedPattern::fields() const {
   if (kind == Kind::Variant && variant != nullptr) return variant->fields;
   if (kind != Kind::Record || type == nullptr) return {};
@@ -429,7 +441,7 @@ const ResolvedPattern* PatternResolver::constructor(
           break;
         case PatternUse::Subscription:
           sema_.diags
-              .report<diag::PatternTypeMismatch>(p.range, text.str(),
+              .report<diag::PatternTypeMismatch>(p.range, text.describe(),
                                                  displayName(type))
               .note("variant '{}' carries no fields; write '{}'", v->name,
                     written)

@@ -108,11 +108,17 @@ class PatternText {
     return PatternText(this, name, false);
   }
   [[nodiscard]] PatternText some() const { return PatternText(this, {}, true); }
+  // The path in dotted form, `a.b` (`a?` for the value inside a `Some`),
+  // for the IR; the root's text alone for the root.
   [[nodiscard]] std::string str() const;
+  // The path in words, for messages: `field 'a.b'`, `the value inside
+  // 'Some' of field 'a'`.
+  [[nodiscard]] std::string describe() const;
 
  private:
   PatternText(const PatternText* parent, llvm::StringRef step, bool some)
       : parent_(parent), step_(step), some_(some) {}
+  [[nodiscard]] bool throughSome() const;
   const PatternText* parent_ = nullptr;
   llvm::StringRef step_;  // the root's text, or the field's name
   bool some_ = false;

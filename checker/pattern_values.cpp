@@ -256,7 +256,7 @@ const Type* PatternResolver::unwrap(const Type* type, SourceRange range,
         }
         case PatternUse::Subscription:
           sema_.diags
-              .report<diag::PatternTypeMismatch>(range, text.str(),
+              .report<diag::PatternTypeMismatch>(range, text.describe(),
                                                  displayName(type))
               .note(info->nameRange,
                     "'{}' is opaque outside its context '{}': its values "
@@ -285,7 +285,7 @@ bool PatternResolver::satisfies(const ConstValue& v,
     reported_ = true;
     sema_.diags
         .report<diag::PatternUnsatisfiable>(
-            range, text.str(),
+            range, text.describe(),
             fmt::format("{} does not satisfy the refinement of '{}'", render(v),
                         it->info->name))
         .note(it->info->nameRange, "'{}' requires {}", it->info->name,
@@ -357,7 +357,7 @@ const ResolvedPattern* PatternResolver::range(const ast::RangePattern& p,
         break;
       case PatternUse::Subscription:
         sema_.diags
-            .report<diag::PatternTypeMismatch>(p.range, text.str(),
+            .report<diag::PatternTypeMismatch>(p.range, text.describe(),
                                                displayName(type))
             .note("a range matches 'Int' values only")
             .note("{}", howToMatch(type, from_));
@@ -383,7 +383,7 @@ const ResolvedPattern* PatternResolver::range(const ast::RangePattern& p,
                     sema_.sources.textOf(p.low->range));
     sema_.diags
         .report<diag::PatternUnsatisfiable>(
-            p.range, text.str(),
+            p.range, text.describe(),
             fmt::format("the range {}..{} is empty", *low, *high))
         .note("write the smaller bound first: '{}'", swapped)
         .fixit(p.range, swapped);
@@ -453,7 +453,7 @@ bool PatternResolver::rangeSatisfiable(const ast::RangePattern& p,
   if (p.high != nullptr) shownHi = hi;
   sema_.diags
       .report<diag::PatternUnsatisfiable>(
-          p.range, text.str(),
+          p.range, text.describe(),
           fmt::format("no value in {} satisfies the refinement of '{}'",
                       rangeText(shownLo, shownHi), outer->name))
       .note(outer->nameRange, "'{}' requires {}", outer->name,

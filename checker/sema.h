@@ -23,6 +23,9 @@ struct Sema {
   // `context prefix` for each qualified name whose prefix names no context
   // or alias, reported once per context (names_report.cpp).
   llvm::StringSet<> unknownPrefixes;
+  // `context target` for each `consumes target` line a context misses,
+  // reported at the first name it hides only (consumes_hint.cpp).
+  llvm::StringSet<> missingConsumes;
 };
 
 // 1. Contexts (merged across files), their declarations and the first-party

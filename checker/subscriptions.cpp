@@ -12,6 +12,7 @@
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/Support/Casting.h>
 
+#include "checker/consumes_hint.h"
 #include "checker/lookup.h"
 #include "checker/sema.h"
 #include "checker/subscription_check.h"
@@ -27,36 +28,6 @@ std::string written(const ast::QualifiedName& n) {
     out += part.name.str();
   }
   return out;
-}
-
-bool contains(SourceRange outer, SourceRange inner) {
-  return outer.file == inner.file && outer.begin <= inner.begin &&
-         inner.end <= outer.end;
-}
-
-// Where a new `consumes` line goes in the part of `ctx` that holds `at`:
-// after its last `consumes` line, else after the context's opening line.
-std::optional<FixIt> consumesFixIt(const Sema& sema, const ContextInfo& ctx,
-                                   SourceRange at, llvm::StringRef target) {
-  for (const ast::ContextDecl* part : ctx.parts) {
-    if (part == nullptr || !contains(part->range, at)) continue;
-    const ast::Decl* last = nullptr;
-    for (const ast::Decl* d : part->decls)
-      if (d != nullptr && d->kind == ast::DeclKind::Consumes) last = d;
-    std::string line = fmt::format("consumes {}", target.str());
-    if (last != nullptr)
-      return FixIt{SourceRange{at.file, last->range.end, last->range.end},
-                   "\n" + line};
-    std::uint32_t nameEnd = part->name.range.end;
-    if (!part->blockForm)
-      return FixIt{SourceRange{at.file, nameEnd, nameEnd}, "\n\n" + line};
-    std::string_view text = sema.sources.file(at.file).text();
-    std::size_t brace = text.find('{', nameEnd);
-    if (brace == std::string_view::npos || brace >= at.begin) return {};
-    auto after = static_cast<std::uint32_t>(brace + 1);
-    return FixIt{SourceRange{at.file, after, after}, "\n  " + line};
-  }
-  return {};
 }
 
 // Names of the events visible bare from `ctx`, and of aliases of events,
@@ -181,11 +152,16 @@ class SubscriptionChecker {
     if (!closest.empty()) report.note("did you mean '{}'?", closest);
   }
 
+  // The `consumes` line of `ctx_` that targets `other`, or null.
+  const ConsumesInfo* consumesLineFor(const ContextInfo* other) const {
+    const ConsumesInfo* consumed = nullptr;
+    for (const ConsumesInfo& c : ctx_.consumes)
+      if (c.target == other) consumed = &c;
+    return consumed;
+  }
+
   void notFound(const ast::QualifiedName& name) {
     const ast::Ident& last = name.parts.back();
-    auto report = sema_.diags.report<diag::UnknownSubscription>(name.range,
-                                                                written(name));
-    bool hinted = false;
     // Only a bare name can be hidden: a qualified one names its context
     // whether or not it is consumed. declsNamed holds just the contexts
     // declaring the name, so this does not scan every context.
@@ -193,6 +169,14 @@ class SubscriptionChecker {
     llvm::ArrayRef<DeclInfo*> sameName;
     if (name.parts.size() == 1 && named != sema_.program.declsNamed.end())
       sameName = named->second;
+    for (const DeclInfo* d : sameName)
+      if (llvm::isa<EventInfo>(d) && d->context != nullptr &&
+          d->context != &ctx_ && consumesLineFor(d->context) == nullptr &&
+          missingConsumesReported(sema_, ctx_, *d->context))
+        return;
+    auto report = sema_.diags.report<diag::UnknownSubscription>(name.range,
+                                                                written(name));
+    bool hinted = false;
     // An event declared in many contexts would otherwise get notes for
     // each.
     constexpr std::size_t kMaxContextsNoted = 3;
@@ -202,9 +186,7 @@ class SubscriptionChecker {
       const ContextInfo* other = d->context;
       if (event == nullptr || other == nullptr || other == &ctx_) continue;
       if (++noted > kMaxContextsNoted) break;
-      const ConsumesInfo* consumed = nullptr;
-      for (const ConsumesInfo& c : ctx_.consumes)
-        if (c.target == other) consumed = &c;
+      const ConsumesInfo* consumed = consumesLineFor(other);
       if (consumed == nullptr) {
         report.note(event->nameRange,
                     "event '{}' is declared in context '{}', which '{}' does "
@@ -215,6 +197,7 @@ class SubscriptionChecker {
         if (!hinted) {
           if (auto fix = consumesFixIt(sema_, ctx_, name.range, other->name))
             report.fixit(fix->range, fix->replacement);
+          recordMissingConsumes(sema_, ctx_, *other);
         }
         hinted = true;
       } else if (consumed->restricted && consumed->decl != nullptr) {

@@ -169,13 +169,32 @@ std::string escapeForQuote(std::string_view text) {
   return out;
 }
 
+// The line an insertion adds after the end of a line: the replacement is
+// line breaks, then one line (`\n  consumes a.b`). Empty for any other
+// replacement.
+std::string_view insertedLine(std::string_view replacement) {
+  if (replacement.empty() || replacement.front() != '\n') return {};
+  std::string_view line =
+      replacement.substr(replacement.find_first_not_of('\n'));
+  if (line.find('\n') != std::string_view::npos) return {};
+  return line;
+}
+
 // What a fix-it does, as both renderers label it: `insert ';'`,
-// `remove 'x'`, `replace with 'y'`. None for an edit that changes nothing.
+// `insert line 'consumes a.b'`, `remove 'x'`, `replace with 'y'`. None for
+// an edit that changes nothing.
 std::optional<std::string> fixitLabel(const SourceManager& sources,
                                       const FixIt& f) {
   std::optional<Location> loc = locate(sources, f.range);
   bool empty = !loc || loc->beginOffset == loc->endOffset;
   if (empty && f.replacement.empty()) return std::nullopt;
+  std::string_view line = insertedLine(f.replacement);
+  if (empty && !line.empty()) {
+    std::size_t indent = line.find_first_not_of(" \t");
+    return fmt::format(
+        "insert line '{}'",
+        escapeForQuote(line.substr(std::min(indent, line.size()))));
+  }
   if (empty) return fmt::format("insert '{}'", escapeForQuote(f.replacement));
   if (f.replacement.empty()) {
     std::string_view old = loc->file->text().substr(
@@ -309,8 +328,19 @@ void TextWriter::fixit(const FixIt& f, const SourceFile* diagFile) {
   out_ += *label;
   out_ += '\n';
 
-  // The suggested line is shown only when the edit stays within one line;
-  // a multi-line edit is fully described by the help text above.
+  // An inserted line is shown where it will stand, numbered as it will be.
+  std::string_view inserted = insertedLine(f.replacement);
+  if (empty && !inserted.empty()) {
+    auto breaks =
+        static_cast<std::uint32_t>(f.replacement.size() - inserted.size());
+    auto indent = static_cast<std::uint32_t>(
+        std::min(inserted.find_first_not_of(" \t"), inserted.size()));
+    excerpt(loc->begin.line + breaks, inserted, indent,
+            static_cast<std::uint32_t>(inserted.size()), '+', '+');
+    return;
+  }
+  // Otherwise the suggested line is shown only when the edit stays within
+  // one line; a multi-line edit is fully described by the help text above.
   if (loc->begin.line != loc->end.line ||
       f.replacement.find('\n') != std::string::npos)
     return;

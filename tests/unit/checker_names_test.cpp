@@ -243,6 +243,7 @@ TEST_CASE("names of contexts not consumed are hidden bare, found qualified") {
                        {"a.herald", R"(context shop
 consumes billing
 type Cart = { a: OrderId, b: commerce.order.OrderId, c: Mony }
+type Line = { id: OrderId }
 )"}});
   LookupResult qualified = run->lookup("shop", "commerce.order.OrderId");
   REQUIRE(qualified.status == LookupResult::Status::Found);
@@ -261,10 +262,15 @@ type Cart = { a: OrderId, b: commerce.order.OrderId, c: Mony }
       std::vector<std::string>{"E0202 a.herald:3:18 cannot find type 'OrderId'",
                                "E0202 a.herald:3:57 cannot find type 'Mony'"});
   const auto notes = run->notes("E0202");
+  // One report for the missing `consumes` line: the second `OrderId` is
+  // covered by the first.
   CHECK(notes == std::vector<std::string>{
                      "help: 'OrderId' is declared in context "
-                     "'commerce.order'; add `consumes commerce.order` or "
+                     "'commerce.order'; add 'consumes commerce.order' or "
                      "write 'commerce.order.OrderId' to use it",
+                     "help: a 'consumes commerce.order' line makes every "
+                     "name of that context visible; other names it hides in "
+                     "'shop' are not reported",
                      "help: did you mean 'Money'?"});
 }
 
