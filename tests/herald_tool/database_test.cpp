@@ -98,7 +98,7 @@ TEST_CASE("a held lock is refused with the holder's pid") {
   const std::string path = dir.file("busy.db");
   HeraldDbFixture fixture(path);
   {
-    herald::FileLock holder(path + ".lock", path);
+    herald::FileLock holder(path);
     CHECK(read_file(path + ".lock") == std::to_string(::getpid()) + "\n");
     CHECK_THROWS_WITH_AS(
         Database{path},
@@ -111,16 +111,16 @@ TEST_CASE("a held lock is refused with the holder's pid") {
   {
     Database db(path);
     CHECK(read_file(path + ".lock") == std::to_string(::getpid()) + "\n");
-    CHECK_THROWS_AS(herald::FileLock(path + ".lock", path), herald::Error);
+    CHECK_THROWS_AS(herald::FileLock{path}, herald::Error);
   }
-  CHECK_NOTHROW(herald::FileLock(path + ".lock", path));
+  CHECK_NOTHROW(herald::FileLock{path});
 }
 
 TEST_CASE("a lock file without a pid still names the database") {
   TempDir dir;
   const std::string path = dir.file("busy.db");
   HeraldDbFixture fixture(path);
-  herald::FileLock holder(path + ".lock", path);
+  herald::FileLock holder(path);
   std::ofstream(path + ".lock", std::ios::trunc).flush();
   CHECK_THROWS_WITH_AS(
       Database{path},

@@ -2,6 +2,7 @@
 // the file, the lock file, schema versions, both synchronous modes, payloads
 // and message arguments corrupted in the file (D9), and where a subscription
 // new to the store starts (on both backends).
+#include <filesystem>
 #include <fstream>
 
 #include <doctest/doctest.h>
@@ -107,6 +108,40 @@ TEST_CASE(
   CHECK(holder == std::to_string(::getpid()));
   first.reset();
   CHECK_NOTHROW(make_sqlite_backend(options));
+}
+
+TEST_CASE(
+    "Sqlite: a database opened through a symbolic link takes the same lock as "
+    "its real path") {
+  TempDatabase db;
+  const std::string link = db.path + "-link.db";
+  std::filesystem::create_symlink(db.path, link);
+  SqliteBackendOptions through_link;
+  through_link.path = link;
+  SqliteBackendOptions direct;
+  direct.path = db.path;
+  {
+    auto first = make_sqlite_backend(through_link);
+    CHECK_THROWS_WITH_AS(
+        make_sqlite_backend(direct),
+        fmt::format("database {} is in use by another process (pid {})",
+                    db.path, ::getpid())
+            .c_str(),
+        Error);
+  }
+  {
+    auto first = make_sqlite_backend(direct);
+    CHECK_THROWS_WITH_AS(
+        make_sqlite_backend(through_link),
+        fmt::format("database {} is in use by another process (pid {})", link,
+                    ::getpid())
+            .c_str(),
+        Error);
+  }
+  // One lock file, beside the real database; none beside the link.
+  CHECK(std::filesystem::exists(db.path + ".lock"));
+  CHECK_FALSE(std::filesystem::exists(link + ".lock"));
+  std::filesystem::remove(link);
 }
 
 TEST_CASE(

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -28,10 +29,21 @@ std::string read_holder(int fd) {
   return pid;
 }
 
+// weakly_canonical resolves the links of the part that exists: a database
+// about to be created in a linked directory locks beside its real place.
+std::string lock_path_of(const std::string& database_path) {
+  std::error_code error;
+  std::filesystem::path real =
+      std::filesystem::weakly_canonical(database_path, error);
+  if (error) real = database_path;
+  return real.string() + ".lock";
+}
+
 }  // namespace
 
-FileLock::FileLock(std::string lock_path, const std::string& what)
-    : path_(std::move(lock_path)) {
+FileLock::FileLock(const std::string& database_path)
+    : path_(lock_path_of(database_path)) {
+  const std::string& what = database_path;
   fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd_ < 0) {
     throw Error(fmt::format("database {}: cannot open its lock file {}: {}",

@@ -10,9 +10,12 @@ namespace herald {
 
 class FileLock {
  public:
-  // Throws herald::Error "database <what> is in use by another process (pid
-  // N)" if another process holds `lock_path`, or if it cannot be opened.
-  FileLock(std::string lock_path, const std::string& what);
+  // Locks `<real path of database_path>.lock`: the path with every
+  // symbolic link resolved, so that two names of one database (a symlink
+  // and its target, a relative and an absolute path) take one lock. Throws
+  // herald::Error "database <database_path> is in use by another process
+  // (pid N)" if another process holds it, or if it cannot be opened.
+  explicit FileLock(const std::string& database_path);
   ~FileLock();
   FileLock(const FileLock&) = delete;
   FileLock& operator=(const FileLock&) = delete;

@@ -41,7 +41,7 @@ const std::string& existing(const std::string& path) {
 // The backend's lock; a held one is a refusal, not a failure.
 FileLock take_lock(const std::string& path) {
   try {
-    return FileLock(existing(path) + ".lock", path);
+    return FileLock(existing(path));
   } catch (const op::Refusal&) {
     throw;
   } catch (const Error& e) {

@@ -33,7 +33,7 @@ SQLite::Database open_database(const SqliteBackendOptions& o) {
 
 SqliteBackend::SqliteBackend(SqliteBackendOptions options)
     : options_(std::move(options)),
-      lock_(options_.path + ".lock", options_.path),
+      lock_(options_.path),
       db_(open_database(options_)) {
   try {
     const std::string mode = db_.execAndGet("PRAGMA journal_mode = WAL");
