@@ -29,14 +29,21 @@ std::string read_holder(int fd) {
   return pid;
 }
 
-// weakly_canonical resolves the links of the part that exists: a database
-// about to be created in a linked directory locks beside its real place.
+// Every link resolved, the last one too when it dangles (a database about
+// to be created through a link locks beside where it will be), then
+// weakly_canonical for the directories.
 std::string lock_path_of(const std::string& database_path) {
+  namespace fs = std::filesystem;
   std::error_code error;
-  std::filesystem::path real =
-      std::filesystem::weakly_canonical(database_path, error);
-  if (error) real = database_path;
-  return real.string() + ".lock";
+  fs::path real = database_path;
+  constexpr int kMaxLinks = 40;  // as the kernel's ELOOP
+  for (int hop = 0; hop < kMaxLinks && fs::is_symlink(real, error); ++hop) {
+    const fs::path target = fs::read_symlink(real, error);
+    if (error) break;
+    real = target.is_absolute() ? target : real.parent_path() / target;
+  }
+  const fs::path canonical = fs::weakly_canonical(real, error);
+  return (error ? real : canonical).string() + ".lock";
 }
 
 }  // namespace
