@@ -235,6 +235,35 @@ TEST_CASE(
 }
 
 TEST_CASE(
+    "Sqlite D9: rows whose event ids do not parse are dead-lettered each "
+    "under an id of its own") {
+  World w(BackendKind::sqlite);
+  w.order("o-1", "u-1").markPaid(InternalCaller{}, AuthId::from_raw("a"));
+  w.order("o-2", "u-2").markPaid(InternalCaller{}, AuthId::from_raw("b"));
+  execute(w.database_path(),
+          "UPDATE log SET event_id = 'not-a-uuid-' || position");
+  w.restart();
+  w.run_all();
+  CHECK(w.inbox("u-1").empty());
+  CHECK(w.inbox("u-2").empty());
+  const auto letters = w.rt().dead_letters(kAudit);
+  REQUIRE(letters.size() == 2);
+  const EventId first = letters[0].event->envelope.eventId;
+  const EventId second = letters[1].event->envelope.eventId;
+  CHECK(first != second);
+  CHECK_FALSE(first.is_nil());
+  CHECK_FALSE(second.is_nil());
+  for (const auto& letter : letters) {
+    CHECK(letter.last_error.find("eventId 'not-a-uuid-") != std::string::npos);
+  }
+  CHECK(query_text(w.database_path(),
+                   "SELECT count(*) FROM dead_letter WHERE subscription = "
+                   "'commerce.notifications.OnPaymentAudit'") == "2");
+  // Each can be re-driven by its id (and fails the same way again).
+  CHECK(w.rt().redrive(kAudit, first));
+}
+
+TEST_CASE(
     "Sqlite D9: an entry of an event type this build does not know is not "
     "routed, and logged once") {
   World w(BackendKind::sqlite);

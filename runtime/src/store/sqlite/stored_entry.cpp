@@ -23,6 +23,19 @@ EventId id_field(const std::string& text, const char* field,
   return EventId{};
 }
 
+// The id a row whose eventId does not parse is known by (its dead letters,
+// its dedup records): a UUID of version 8 holding the row's log position,
+// unique in its log as the row is, where the nil UUID of every such row
+// made their dead letters replace each other. Minted ids are version 7 or
+// 4, so it meets none of them.
+EventId stand_in_id(std::int64_t position) {
+  constexpr std::uint64_t kVersion8 = 0x8000;
+  constexpr std::uint64_t kVariant = 0x8000000000000000ull;
+  constexpr std::uint64_t kLow62 = 0x3FFFFFFFFFFFFFFFull;
+  return EventId(kVersion8,
+                 kVariant | (static_cast<std::uint64_t>(position) & kLow62));
+}
+
 }  // namespace
 
 std::int64_t to_stored_time(Instant at) {
@@ -42,6 +55,7 @@ LogEntryPtr decode_stored_event(StoredEvent row) {
   std::string error;
   EventEnvelope& env = entry->envelope;
   env.eventId = id_field(row.event_id, "eventId", error);
+  if (env.eventId.is_nil()) env.eventId = stand_in_id(row.position);
   env.eventType = entry->type != nullptr ? std::string_view(entry->type->name())
                                          : std::string_view(entry->event_type);
   env.publisherId = entry->publisher;
