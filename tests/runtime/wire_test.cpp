@@ -1,9 +1,11 @@
 // herald/wire.hpp, the interface generated codecs are written against: the
 // same JSON as herald/codec.hpp's serializers, byte for byte, for built-ins
-// and nested Options, Lists and Maps, and nlohmann's errors on malformed
-// input.
+// and nested Options, Lists and Maps (but NaN and the infinities, which
+// nlohmann writes as null), and nlohmann's errors on malformed input.
 #include <chrono>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -70,6 +72,41 @@ TEST_CASE("Wire: objects are built and read by member") {
   CHECK(wire::get<std::int64_t>(wire::at(j, "n")) == 4);
   CHECK(wire::text(wire::at(j, "tag")) == "Web");
   CHECK(wire::dump_value(std::optional<std::string>("x")) == R"("x")");
+}
+
+TEST_CASE(
+    "Wire: NaN and the infinities round-trip as strings, never as null, in "
+    "fields and inside Lists and Options") {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  const std::pair<double, const char*> forms[] = {
+      {inf, R"("Infinity")"},
+      {-inf, R"("-Infinity")"},
+      {std::numeric_limits<double>::quiet_NaN(), R"("NaN")"}};
+  for (const auto& [value, form] : forms) {
+    CAPTURE(form);
+    nlohmann::json j;
+    wire::put(j, value);
+    CHECK(j.dump() == form);
+    // As a store reads it back: from the text.
+    const double back = wire::get<double>(nlohmann::json::parse(j.dump()));
+    if (std::isnan(value)) {
+      CHECK(std::isnan(back));
+    } else {
+      CHECK(back == value);
+    }
+  }
+  nlohmann::json list;
+  wire::put(list, std::vector<std::optional<double>>{-inf, std::nullopt, 0.5});
+  CHECK(list.dump() == R"(["-Infinity",null,0.5])");
+  const auto back = wire::get<std::vector<std::optional<double>>>(
+      nlohmann::json::parse(list.dump()));
+  REQUIRE(back.size() == 3);
+  CHECK(back[0] == -inf);
+  CHECK_FALSE(back[1].has_value());
+  CHECK(back[2] == 0.5);
+  // Other strings are not Floats.
+  CHECK_THROWS_AS(wire::get<double>(nlohmann::json("inf")),
+                  nlohmann::json::type_error);
 }
 
 TEST_CASE("Wire: malformed input throws nlohmann's errors with messages") {

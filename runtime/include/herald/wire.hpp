@@ -1,12 +1,14 @@
 #pragma once
 // The JSON wire interface generated codecs are written against: a small set
 // of functions over nlohmann::json, defined out of line in the runtime
-// library (src/wire.cpp), so that a generated codec is plain calls and
+// library (src/core/wire.cpp), so that a generated codec is plain calls and
 // instantiates none of nlohmann's templates. The forms are those of
-// `herald/codec.hpp`, byte for byte, and errors are nlohmann's own
-// exceptions with their messages:
+// `herald/codec.hpp`, byte for byte (but a non-finite Float, which
+// nlohmann writes as null), and errors are nlohmann's own exceptions with
+// their messages:
 //
-//   Int, Float, Bool, String  the JSON number, boolean, string
+//   Int, Float, Bool, String  the JSON number, boolean, string; a Float
+//                     that is NaN or infinite: "NaN", "Infinity", "-Infinity"
 //   Instant           ISO-8601 UTC text
 //   Duration          an integer count of nanoseconds
 //   herald::Unit      null
@@ -49,6 +51,9 @@ Json& member(Json& j, std::string_view key);
 Json& append(Json& j);
 
 void put(Json& j, std::int64_t v);
+// A finite Float is a JSON number; NaN and the infinities, which JSON cannot
+// hold, are the strings "NaN", "Infinity" and "-Infinity" (protobuf's JSON
+// mapping), and get_float reads both forms.
 void put(Json& j, double v);
 void put(Json& j, bool v);
 void put(Json& j, const std::string& v);

@@ -3,6 +3,8 @@
 // the same.
 #include "herald/wire.hpp"
 
+#include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -22,7 +24,18 @@ Json& append(Json& j) {
 }
 
 void put(Json& j, std::int64_t v) { j = v; }
-void put(Json& j, double v) { j = v; }
+// JSON has no infinity or NaN (nlohmann writes null, which no Float decodes
+// from): they are the strings of protobuf's JSON mapping, so a Float
+// round-trips through every store as it does in memory.
+void put(Json& j, double v) {
+  if (std::isfinite(v)) {
+    j = v;
+  } else if (std::isnan(v)) {
+    j = "NaN";
+  } else {
+    j = v > 0 ? "Infinity" : "-Infinity";
+  }
+}
 void put(Json& j, bool v) { j = v; }
 void put(Json& j, const std::string& v) { j = v; }
 void put(Json& j, Instant v) { j = v; }
@@ -44,7 +57,15 @@ const std::string& text(const Json& j) {
 std::string dump(const Json& j) { return j.dump(); }
 
 std::int64_t get_int(const Json& j) { return j.get<std::int64_t>(); }
-double get_float(const Json& j) { return j.get<double>(); }
+double get_float(const Json& j) {
+  if (j.is_string()) {
+    const auto& s = j.get_ref<const std::string&>();
+    if (s == "NaN") return std::numeric_limits<double>::quiet_NaN();
+    if (s == "Infinity") return std::numeric_limits<double>::infinity();
+    if (s == "-Infinity") return -std::numeric_limits<double>::infinity();
+  }
+  return j.get<double>();
+}
 bool get_bool(const Json& j) { return j.get<bool>(); }
 std::string get_string(const Json& j) { return j.get<std::string>(); }
 Instant get_instant(const Json& j) { return j.get<Instant>(); }
