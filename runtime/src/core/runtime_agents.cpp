@@ -19,7 +19,9 @@ void RuntimeImpl::post_message(AgentMessage message) {
         "message {} to agent {} {}: the agent kind is not installed",
         message.id, message.agent_kind, message.key));
   }
-  find_agent(*it->second, message.key)->post(std::move(message));
+  std::shared_ptr<AgentInstanceBase> agent =
+      find_agent(*it->second, message.key);
+  agent->post(std::move(message));
 }
 
 void RuntimeImpl::post_messages(std::vector<AgentMessage>& messages) noexcept {
