@@ -115,13 +115,17 @@ class AgentEmitter {
 
   void header() {
     Spelling& sp = e_.header;
+    // The header declares the handle and names the runtime's types only:
+    // herald/agent.hpp declares AgentRef, AgentKind, Runtime and
+    // Invocation, and the Ref codec needs no more than json_fwd.hpp. The
+    // source defines the bodies, against the runtime's templates.
     sp.useHeader("<herald/agent.hpp>");
-    sp.useHeader("<herald/invocation.hpp>");
-    sp.useHeader("<herald/runtime.hpp>");
     sp.useHeader("<string>");
     sp.useHeader("<string_view>");
     sp.useHeader("<herald/wire.hpp>");
-    sp.useHeader("<nlohmann/json.hpp>");
+    sp.useHeader("<nlohmann/json_fwd.hpp>");
+    e_.source.useHeader("<herald/agent_kind.hpp>");
+    e_.source.useHeader("<herald/invocation.hpp>");
     e_.source.useHeader("<herald/codec.hpp>");
     e_.source.useHeader("<herald/wire.hpp>");
     e_.source.useHeader("<nlohmann/json.hpp>");

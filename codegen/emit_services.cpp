@@ -64,8 +64,9 @@ void emitService(Emitter& e, const ServiceInfo& svc) {
   if (svc.subscription) return;
   // A host-callable service.
   Spelling& hp = e.header;
-  hp.useHeader("<herald/runtime.hpp>");
-  hp.useHeader("<herald/service.hpp>");
+  // The header holds a ServiceRef; the source runs the calls through it.
+  hp.useHeader("<herald/service_ref.hpp>");
+  sp.useHeader("<herald/service.hpp>");
   std::string& out = e.out.services;
   out += "class " + name + " {\n public:\n  static " + name +
          " in(herald::Runtime& rt);\n";

@@ -16,9 +16,12 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "heap_counter.hpp"
+#include "herald/agent_kind.hpp"
 #include "herald/deterministic_executor.hpp"
+#include "herald/invocation.hpp"
 #include "herald/runtime.hpp"
 #include "herald/threaded_executor.hpp"
 

@@ -27,6 +27,7 @@
 #include "loop/sink.h"
 #include "loop/source.h"
 #include <herald/config.hpp>
+#include <herald/dead_message.hpp>
 #include <herald/runtime.hpp>
 #include <herald/threaded_executor.hpp>
 

@@ -13,9 +13,12 @@
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "canonical_ids.hpp"
+#include <herald/backend.hpp>
 #include <herald/deterministic_executor.hpp>
+#include <herald/log.hpp>
 #include <herald/runtime.hpp>
 
 namespace herald::e2e {

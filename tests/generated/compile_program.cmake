@@ -6,11 +6,16 @@ cmake_minimum_required(VERSION 3.25)
 #
 #   cmake -DHERALDC=... -DCXX=... -DINCLUDES=dir;dir -DWORK=... \
 #         -DINPUTS=dir-or-file;... | -DGEN=herald_bench_gen -DGEN_LINES=N
-#         | -DDOC=file.md  [-DUNITY=ON]  -P compile_program.cmake
+#         | -DDOC=file.md  [-DUNITY=ON] [-DCHECK_HEADERS=ON]
+#         -P compile_program.cmake
 #
 # With UNITY, the sources of a program are compiled as one translation unit
 # that includes them all (their helpers sit in each context's namespace), so
 # the runtime and JSON headers are parsed once per program, not per context.
+#
+# With CHECK_HEADERS, each generated header is also preprocessed on its own
+# and fails if it includes nlohmann/json.hpp or herald/runtime.hpp,
+# directly or through the headers it includes (codegen/README.md, "Files").
 #
 # With DOC, each whole program of the Markdown file (a ```herald block whose
 # first line starts with `context`) is built and compiled on its own.
@@ -19,6 +24,7 @@ foreach(var HERALDC CXX INCLUDES WORK)
     message(FATAL_ERROR "compile_program.cmake needs -D${var}=...")
   endif()
 endforeach()
+include(${CMAKE_CURRENT_LIST_DIR}/forbidden_includes.cmake)
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
 
@@ -47,6 +53,19 @@ function(build_and_compile out)
                   RESULT_VARIABLE status OUTPUT_VARIABLE text ERROR_VARIABLE err)
   if(NOT status EQUAL 0)
     message(FATAL_ERROR "heraldc build ${ARGN} failed (exit ${status}):\n${text}${err}")
+  endif()
+  if(CHECK_HEADERS)
+    file(GLOB_RECURSE headers "${out}/*.h")
+    list(SORT headers)
+    foreach(header ${headers})
+      math(EXPR total "${total} + 1")
+      herald_forbidden_includes("${CXX}" "${INCLUDES};${out}" "${header}"
+                                "nlohmann/json.hpp;herald/runtime.hpp" problem)
+      if(problem)
+        math(EXPR failed "${failed} + 1")
+        message("a generated header parses too much (from ${ARGN}): ${problem}")
+      endif()
+    endforeach()
   endif()
   file(GLOB_RECURSE sources "${out}/*.cpp")
   list(SORT sources)
@@ -107,7 +126,7 @@ else()
 endif()
 
 math(EXPR passed "${total} - ${failed}")
-message(STATUS "generated sources: ${passed} compiled, ${failed} failed")
+message(STATUS "generated files: ${passed} passed, ${failed} failed")
 if(failed GREATER 0)
-  message(FATAL_ERROR "${failed} generated source(s) do not compile with ${CXX}")
+  message(FATAL_ERROR "${failed} generated file(s) fail with ${CXX}")
 endif()

@@ -23,7 +23,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "herald/agent_kind.hpp"
+#include "herald/invocation.hpp"
 #include "herald/runtime.hpp"
+#include "herald/service.hpp"
 
 namespace test_chat {
 

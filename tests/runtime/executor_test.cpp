@@ -5,6 +5,7 @@
 #include <thread>
 
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include "herald/config.hpp"
 #include "herald/deterministic_executor.hpp"

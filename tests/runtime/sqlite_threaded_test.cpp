@@ -4,9 +4,14 @@
 #include <thread>
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "commerce/notifications.h"
 #include "commerce/order.h"
+#include "herald/backend.hpp"
+#include "herald/config.hpp"
+#include "herald/runtime.hpp"
 #include "herald/threaded_executor.hpp"
 #include "temp_database.hpp"
 

@@ -7,12 +7,20 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "canonical_ids.hpp"
 #include "commerce/notifications.h"
 #include "commerce/order.h"
+#include "herald/agent_kind.hpp"
+#include "herald/backend.hpp"
+#include "herald/dead_message.hpp"
 #include "herald/deterministic_executor.hpp"
+#include "herald/invocation.hpp"
+#include "herald/log.hpp"
 #include "herald/sqlite_backend.hpp"
 #include "herald/runtime.hpp"
+#include "herald/service.hpp"
 #include "temp_database.hpp"
 
 namespace herald::test {

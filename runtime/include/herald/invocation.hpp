@@ -153,7 +153,7 @@ class Invocation {
   }
 
  private:
-  friend class Runtime;
+  friend class RuntimeImpl;
   friend class Clock;
   friend class Logger;
   friend class Idempotency;

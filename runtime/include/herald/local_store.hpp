@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "herald/agent_message.hpp"
+#include "herald/dead_message.hpp"
 #include "herald/envelope.hpp"
 #include "herald/log_entry.hpp"
 #include "herald/transport.hpp"
@@ -38,14 +39,6 @@ struct OutboxEvent {
   // The id came from outside the runtime (Runtime::publish with an id: an
   // outbox relay, a bridge) and may repeat one already logged (D6).
   bool supplied_id = false;
-};
-
-// An agent message that faulted on its last attempt.
-struct DeadMessage {
-  AgentMessage message;
-  std::uint32_t attempts = 0;
-  std::string last_error;
-  Instant dead_lettered_at{};
 };
 
 // Each publishing context's log: positions are gap-free from 1, in commit

@@ -8,12 +8,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "herald/log_fwd.hpp"
+
 namespace herald {
 
 enum class LogLevel { debug, info, warn, error, off };
 
 std::string_view to_string(LogLevel level);
-LogLevel parse_log_level(std::string_view text);  // throws std::invalid_argument
+// Throws std::invalid_argument.
+LogLevel parse_log_level(std::string_view text);
 
 class LogSink {
  public:
@@ -47,8 +50,11 @@ class MemoryLogSink final : public LogSink {
 
 class RuntimeLog {
  public:
-  RuntimeLog(LogSink& sink, LogLevel threshold) : sink_(sink), threshold_(threshold) {}
-  bool enabled(LogLevel level) const { return level != LogLevel::off && level >= threshold_; }
+  RuntimeLog(LogSink& sink, LogLevel threshold)
+      : sink_(sink), threshold_(threshold) {}
+  bool enabled(LogLevel level) const {
+    return level != LogLevel::off && level >= threshold_;
+  }
   // Adds "level" and "ts" to `fields` and writes it if the level is enabled.
   void write(LogLevel level, nlohmann::json fields, std::string_view timestamp);
 

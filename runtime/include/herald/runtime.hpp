@@ -11,36 +11,41 @@
 //
 // A restart is a new Runtime over the same backend: install the same
 // contexts, then recover().
-#include <atomic>
-#include <deque>
-#include <map>
+//
+// This header declares the host API only; the implementation (RuntimeImpl,
+// runtime/src/core/runtime_impl.hpp) stays behind it, and nlohmann's JSON
+// is only declared. A host includes what else it uses: herald/backend.hpp
+// to build a backend, herald/log.hpp for LogLevel's values and the sinks,
+// herald/dead_message.hpp for dead_messages(), herald/agent_kind.hpp for
+// agent(...).call(...).
+#include <cstddef>
 #include <memory>
-#include <mutex>
 #include <optional>
-#include <set>
 #include <string>
 #include <string_view>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "herald/agent.hpp"
-#include "herald/backend.hpp"
 #include "herald/config.hpp"
 #include "herald/context.hpp"
+#include "herald/errors.hpp"
+#include "herald/event_id.hpp"
+#include "herald/event_type.hpp"
 #include "herald/executor.hpp"
-#include "herald/invocation.hpp"
-#include "herald/log.hpp"
-#include "herald/metrics.hpp"
-#include "herald/service.hpp"
+#include "herald/log_entry.hpp"
+#include "herald/log_fwd.hpp"
+#include "herald/transport.hpp"
 #include "herald/version.hpp"
 
 namespace herald {
 
-class ContextRouter;
-class SubscriptionActor;
-struct ContextRuntime;
+class Backend;
+class LocalStore;
+class RuntimeImpl;
+struct DeadMessage;
 
 // What Runtime::recover() found in the store and re-drove.
 struct RecoveryReport {
@@ -118,7 +123,8 @@ class Runtime {
   // commits. False if there is no such dead letter or it is being re-driven.
   bool redrive(std::string_view subscription, const EventId& event_id);
   std::size_t redrive_all(std::string_view subscription);
-  // Agent messages that faulted on every attempt, oldest first.
+  // Agent messages that faulted on every attempt, oldest first
+  // (herald/dead_message.hpp).
   std::vector<DeadMessage> dead_messages();
   nlohmann::json dead_letter_json(const DeadLetter& letter) const;
 
@@ -136,129 +142,25 @@ class Runtime {
   // snapshot to metrics.output if configured. Afterwards host calls and
   // publishes throw herald::Error: nothing is accepted that will not run.
   void shutdown();
-  bool stopped() const { return stopped_.load(); }
+  bool stopped() const;
 
-  const RuntimeConfig& config() const { return config_; }
-  Executor& executor() { return executor_; }
-  LocalStore& store() { return *store_; }
-  Transport& transport() { return *transport_; }
-  const RecoveryReport& recovery() const { return recovery_; }
+  const RuntimeConfig& config() const;
+  Executor& executor();
+  LocalStore& store();
+  Transport& transport();
+  const RecoveryReport& recovery() const;
 
   // Writes one structured log line (adds "level" and "ts").
   void write_log(LogLevel level, nlohmann::json fields);
 
+  // The runtime's own: how its invocations, agents, services and
+  // subscriptions reach the implementation. RuntimeImpl is declared only
+  // in the runtime's sources; a host has no use for it.
+  RuntimeImpl& impl() { return *impl_; }
+  const RuntimeImpl& impl() const { return *impl_; }
+
  private:
-  friend class Invocation;
-  friend class Clock;
-  friend class Logger;
-  friend class Idempotency;
-  friend class Random;
-  friend class ContextRouter;
-  friend class SubscriptionActor;
-  friend std::shared_ptr<AgentInstanceBase> detail::find_agent(
-      Runtime&, const AgentKindBase&, std::string_view);
-  friend std::shared_ptr<const void> detail::load_agent_state(
-      Runtime&, const AgentInstanceBase&);
-  friend void detail::commit_agent(Runtime&, Invocation&, AgentInstanceBase&,
-                                   std::shared_ptr<const void>);
-  friend void detail::abort_invocation(Runtime&, Invocation&, std::string_view);
-  friend void detail::check_handler_fault_injection(Runtime&, Invocation&);
-  friend void detail::note_host_call(Runtime&, std::string_view);
-  friend void detail::note_state_read(Runtime&);
-  friend void detail::run_message(Runtime&, AgentInstanceBase&, AgentMessage&);
-  friend const InvocationSite& detail::service_site(Runtime&, std::string_view);
-  friend void detail::commit_service(Runtime&, Invocation&);
-
-  struct AgentTable {
-    std::mutex mutex;
-    std::unordered_map<std::string, std::shared_ptr<AgentInstanceBase>>
-        instances;
-    std::size_t sweep_at = 0;  // see evict_idle
-  };
-
-  // Checks what install must refuse before anything of `batch` is
-  // installed; returns, per context, the agent kinds its handlers may send
-  // messages to.
-  std::vector<std::vector<const AgentKindBase*>> check_batch(
-      const std::vector<Context>& batch) const;
-  void install_one(Context& ctx,
-                   std::vector<const AgentKindBase*> message_targets);
-  // After a commit: nothing here throws (a message that cannot be posted
-  // stays pending in the store and is posted by the next recovery).
-  void post_messages(std::vector<AgentMessage>& messages) noexcept;
-  void post_message(AgentMessage message);
-  // Posts one message; if that fails it stays pending in the store.
-  void post_message_or_keep(AgentMessage& message) noexcept;
-  void contain_message_fault(const AgentMessage& message,
-                             std::string_view what) noexcept;
-  void recover_from_store();
-  // The subscriptions an entry read from a log may go to; nullptr (logged
-  // once per event type, at warn) for an entry whose event type this build
-  // does not know or no installed context owns: it is not routed.
-  const std::vector<SubscriptionActor*>* routes_of(const LogEntry& entry);
-  SubscriptionActor& subscription(std::string_view name);
-  ContextRuntime& context(std::string_view name);
-  // A copy of `publisher_id` that lives as long as the runtime.
-  std::string_view intern_publisher(std::string_view publisher_id);
-  // Commits what tx staged with `record`; throws (nothing committed) if the
-  // backend fails. After it returns nothing throws.
-  void commit(Invocation& tx, CommitRecord& record);
-  // Discards what tx staged and writes `fault_line` (at warn).
-  void abort(Invocation& tx, nlohmann::json fault_line) noexcept;
-  void check_emit_limits(const EventType& type, const void* payload,
-                         std::string_view emitter);
-  void ensure_recovered();
-  void check_open(std::string_view call) const;
-  // Capped exponential backoff with jitter for the next attempt.
-  Duration retry_delay(std::uint32_t attempt);
-  // Bounded memory: drops idle agent instances past agents.max_cached.
-  void evict_idle(AgentTable& table);
-  // Amortised purge of expired Idempotency keys and dedup ids.
-  void maybe_purge();
-  MessageId mint_id();
-  // Idempotency reservations of running invocations (scope/key -> owner).
-  bool reserve_idempotency(Invocation& tx, const std::string& key);
-  void release_reservations(const Invocation& tx) noexcept;
-
-  RuntimeConfig config_;
-  Executor& executor_;
-  std::shared_ptr<LocalStore> store_;
-  std::shared_ptr<Transport> transport_;
-  std::unique_ptr<LogSink> owned_sink_;
-  RuntimeLog log_;
-  std::string node_id_;  // on every log line
-  Metrics metrics_;
-  std::atomic<bool> sealed_{false};
-  std::atomic<bool> stopped_{false};
-  std::once_flag recovered_;
-  std::atomic<std::uint64_t> commits_{0};
-
-  std::map<std::string, std::unique_ptr<ContextRuntime>, std::less<>> contexts_;
-  // Event type index -> owning context (nullptr: not owned by an installed
-  // context).
-  std::vector<ContextRuntime*> owners_;
-  std::vector<EventTypeMetrics*> event_metrics_;
-  // Event type index -> subscriptions in delivery order (D11).
-  std::vector<std::vector<SubscriptionActor*>> routes_;
-  std::map<std::string, std::unique_ptr<SubscriptionActor>, std::less<>>
-      subscriptions_;
-  std::map<std::string, const AgentKindBase*, std::less<>> agent_kinds_;
-  // Host-callable services and subscriptions share the name space.
-  std::map<std::string, const InvocationSite*, std::less<>> services_;
-  std::unordered_map<std::uint32_t, std::unique_ptr<AgentTable>> agents_;
-  std::mutex agents_mutex_;
-
-  std::mutex publishers_mutex_;
-  // Node-based: the interned names never move.
-  std::map<std::string, int, std::less<>> publisher_names_;
-
-  std::mutex reservations_mutex_;
-  std::unordered_map<std::string, const Invocation*> reservations_;
-
-  std::mutex unrouted_mutex_;
-  std::set<std::string, std::less<>> unrouted_types_;  // warned about
-
-  RecoveryReport recovery_;
+  std::unique_ptr<RuntimeImpl> impl_;
 };
 
 }  // namespace herald

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "herald/agent_kind.hpp"
+
 namespace herald {
 namespace {
 std::uint32_t next_kind_index() {

@@ -1,7 +1,7 @@
 #include "context_router.hpp"
 
 #include "context_runtime.hpp"
-#include "herald/runtime.hpp"
+#include "runtime_impl.hpp"
 #include "subscription_actor.hpp"
 
 namespace herald {
@@ -15,7 +15,7 @@ void ContextRouter::route(const LogEntryPtr& entry) {
     entry->pending.store(0, std::memory_order_release);
     return;
   }
-  runtime_.event_metrics_[entry->type->index()]->released.add();
+  runtime_.event_metrics(*entry->type).released.add();
   // The routes are in qualified-service-name order (D11), so every run
   // enqueues in the same order.
   for (SubscriptionActor* sub : *routes) {

@@ -10,13 +10,13 @@
 
 namespace herald {
 
-class Runtime;
+class RuntimeImpl;
 class SubscriptionActor;
 struct ContextRuntime;
 
 class ContextRouter final : public Router {
  public:
-  ContextRouter(Runtime& runtime, ContextRuntime& context)
+  ContextRouter(RuntimeImpl& runtime, ContextRuntime& context)
       : runtime_(runtime), context_(context) {}
 
   void route(const LogEntryPtr& entry) override;
@@ -24,7 +24,7 @@ class ContextRouter final : public Router {
                      const std::exception& error) noexcept override;
 
  private:
-  Runtime& runtime_;
+  RuntimeImpl& runtime_;
   ContextRuntime& context_;
   // Scratch space of route(): a publication routes from one actor at a time.
   std::vector<SubscriptionActor*> matched_;

@@ -9,24 +9,18 @@
 
 #include "context_runtime.hpp"
 #include "herald/errors.hpp"
-#include "herald/runtime.hpp"
+#include "runtime_impl.hpp"
 #include "subscription_actor.hpp"
 
 namespace herald {
 
-void Runtime::install(Context context) {
-  std::vector<Context> batch;
-  batch.push_back(std::move(context));
-  install(std::move(batch));
-}
-
-void Runtime::install(std::vector<Context> contexts) {
+void RuntimeImpl::install(std::vector<Context> contexts) {
   auto targets = check_batch(contexts);
   for (std::size_t i = 0; i < contexts.size(); ++i)
     install_one(contexts[i], std::move(targets[i]));
 }
 
-std::vector<std::vector<const AgentKindBase*>> Runtime::check_batch(
+std::vector<std::vector<const AgentKindBase*>> RuntimeImpl::check_batch(
     const std::vector<Context>& batch) const {
   std::set<std::string_view> names;
   std::map<std::string_view, const AgentKindBase*> batch_kinds;
@@ -87,8 +81,8 @@ std::vector<std::vector<const AgentKindBase*>> Runtime::check_batch(
   return targets;
 }
 
-void Runtime::install_one(Context& ctx,
-                          std::vector<const AgentKindBase*> message_targets) {
+void RuntimeImpl::install_one(
+    Context& ctx, std::vector<const AgentKindBase*> message_targets) {
   auto owned = std::make_unique<ContextRuntime>();
   ContextRuntime& cr = *owned;
   cr.name = ctx.name();

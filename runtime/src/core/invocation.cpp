@@ -6,9 +6,10 @@
 #include <fmt/format.h>
 
 #include "context_runtime.hpp"
-#include "herald/agent.hpp"
+#include "herald/agent_kind.hpp"
 #include "herald/errors.hpp"
-#include "herald/runtime.hpp"
+#include "herald/log.hpp"
+#include "runtime_impl.hpp"
 
 namespace herald {
 
@@ -50,7 +51,7 @@ Invocation::Invocation(Runtime& runtime, const InvocationSite& site,
 
 Invocation::~Invocation() {
   t_running = enclosing_;
-  if (!reserved_.empty()) runtime_.release_reservations(*this);
+  if (!reserved_.empty()) runtime_.impl().release_reservations(*this);
 }
 
 const Invocation* detail::running_invocation() { return t_running; }
@@ -74,7 +75,7 @@ void Invocation::send(const AgentKindBase& kind, std::string key,
                     handler_name(), handler, kind.qualified(), site_.context));
   }
   AgentMessage& m = messages_.emplace_back();
-  m.id = runtime_.mint_id();
+  m.id = runtime_.impl().mint_id();
   m.agent_kind = kind.qualified();
   m.key = std::move(key);
   m.handler = std::string(handler);
@@ -111,17 +112,15 @@ std::string Invocation::handler_name() const {
 
 void Invocation::stage_event(AnyEvent event) {
   const EventType& type = event.type();
-  Runtime& rt = runtime_;
-  const auto index = type.index();
-  ContextRuntime* owner =
-      index < rt.owners_.size() ? rt.owners_[index] : nullptr;
+  RuntimeImpl& rt = runtime_.impl();
+  ContextRuntime* owner = rt.owner_of(type);
   if (owner == nullptr) {
     throw OwnershipError(
         fmt::format("{} emitted {}, but no installed context owns that event "
                     "type (its owner is {})",
                     handler_name(), type.name(), type.owner()));
   }
-  rt.event_metrics_[index]->emitted.add();
+  rt.event_metrics(type).emitted.add();
   if (owner != site_.context_runtime) {
     throw OwnershipError(
         fmt::format("{} cannot emit {}: the event type is owned by {}, not {}",
@@ -181,7 +180,7 @@ bool Idempotency::seen(std::string_view key) const {
     return true;
   // Check-then-act across instances: until this invocation ends, another
   // one asking for the same key faults (and retries) instead of acting too.
-  if (!tx_.runtime_.reserve_idempotency(tx_, std::string(key))) {
+  if (!tx_.runtime_.impl().reserve_idempotency(tx_, std::string(key))) {
     throw IdempotencyConflict(fmt::format(
         "Idempotency key '{}' of {} is being handled by another invocation",
         key, tx_.site_.idempotency_scope));

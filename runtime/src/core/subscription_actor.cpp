@@ -2,7 +2,7 @@
 
 #include "herald/deterministic_executor.hpp"
 #include "herald/fault_injector.hpp"
-#include "herald/runtime.hpp"
+#include "runtime_impl.hpp"
 
 namespace herald {
 namespace {
@@ -22,7 +22,8 @@ class FinishRun {
 };
 }  // namespace
 
-SubscriptionActor::SubscriptionActor(Runtime& runtime, SubscriptionSpec spec,
+SubscriptionActor::SubscriptionActor(RuntimeImpl& runtime,
+                                     SubscriptionSpec spec,
                                      const InvocationSite& site,
                                      SubscriptionStore& store,
                                      SubscriptionMetrics& metrics)
@@ -153,7 +154,7 @@ void SubscriptionActor::deliver(Delivery& d) {
     }
   }
 
-  Invocation tx(runtime_, site_, "", Cause::of_delivery(env));
+  Invocation tx(runtime_.runtime(), site_, "", Cause::of_delivery(env));
   try {
     spec_.handler(tx, entry.payload, env);
     if (faults != nullptr) {

@@ -20,7 +20,7 @@
 namespace herald {
 
 class FaultInjector;
-class Runtime;
+class RuntimeImpl;
 
 struct Delivery {
   LogEntryPtr entry;
@@ -39,7 +39,7 @@ struct Delivery {
 
 class SubscriptionActor final : public Actor {
  public:
-  SubscriptionActor(Runtime& runtime, SubscriptionSpec spec,
+  SubscriptionActor(RuntimeImpl& runtime, SubscriptionSpec spec,
                     const InvocationSite& site, SubscriptionStore& store,
                     SubscriptionMetrics& metrics);
 
@@ -87,7 +87,7 @@ class SubscriptionActor final : public Actor {
   nlohmann::json log_line(const char* event, const Delivery& d,
                           const std::string& message) const;
 
-  Runtime& runtime_;
+  RuntimeImpl& runtime_;
   SubscriptionSpec spec_;
   const InvocationSite& site_;
   SubscriptionStore& store_;

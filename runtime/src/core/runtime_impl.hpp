@@ -1,0 +1,184 @@
+#pragma once
+// Internal: the implementation behind herald::Runtime, which holds one and
+// forwards its host API here (herald/runtime.hpp declares the host API
+// only). The runtime's own parts (invocations, agents, services, the
+// context routers and subscription actors) reach it through
+// Runtime::impl(). Defined in runtime_impl.cpp (commits, publishing, dead
+// letters, metrics, shutdown), install.cpp, recover.cpp and
+// runtime_agents.cpp (agent instances and their messages).
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "herald/agent_kind.hpp"
+#include "herald/backend.hpp"
+#include "herald/config.hpp"
+#include "herald/context.hpp"
+#include "herald/executor.hpp"
+#include "herald/invocation.hpp"
+#include "herald/log.hpp"
+#include "herald/metrics.hpp"
+#include "herald/runtime.hpp"
+
+namespace herald {
+
+class SubscriptionActor;
+struct ContextRuntime;
+
+class RuntimeImpl {
+ public:
+  // `runtime` is the handle that owns this implementation: invocations and
+  // agent instances are given it, and reach back here through impl().
+  RuntimeImpl(Runtime& runtime, RuntimeConfig config, Executor& executor,
+              std::shared_ptr<LocalStore> store,
+              std::shared_ptr<Transport> transport, LogSink* log_sink);
+  ~RuntimeImpl();
+  RuntimeImpl(const RuntimeImpl&) = delete;
+  RuntimeImpl& operator=(const RuntimeImpl&) = delete;
+
+  // The host API, as Runtime documents it.
+  void install(std::vector<Context> contexts);
+  void recover();
+  EventId publish(std::string_view context_name, std::string_view publisher_id,
+                  AnyEvent event, std::optional<EventId> event_id);
+  std::vector<DeadLetter> dead_letters(std::string_view name);
+  std::vector<DeadLetter> dead_letters();
+  bool redrive(std::string_view subscription_name, const EventId& event_id);
+  std::size_t redrive_all(std::string_view subscription_name);
+  std::vector<DeadMessage> dead_messages();
+  nlohmann::json dead_letter_json(const DeadLetter& letter) const;
+  std::vector<std::string> subscriptions_of(const EventType& type) const;
+  std::size_t cached_agents();
+  nlohmann::json metrics_json() const;
+  std::string metrics_prometheus() const;
+  void shutdown();
+  bool stopped() const { return stopped_.load(); }
+  const RuntimeConfig& config() const { return config_; }
+  Executor& executor() { return executor_; }
+  LocalStore& store() { return *store_; }
+  Transport& transport() { return *transport_; }
+  const RecoveryReport& recovery() const { return recovery_; }
+  void write_log(LogLevel level, nlohmann::json fields);
+
+  // The runtime's own parts.
+  Runtime& runtime() { return runtime_; }
+  // Commits what tx staged with `record`; throws (nothing committed) if the
+  // backend fails. After it returns nothing throws.
+  void commit(Invocation& tx, CommitRecord& record);
+  // Discards what tx staged and writes `fault_line` (at warn).
+  void abort(Invocation& tx, nlohmann::json fault_line) noexcept;
+  void check_emit_limits(const EventType& type, const void* payload,
+                         std::string_view emitter);
+  void ensure_recovered();
+  void check_open(std::string_view call) const;
+  // Capped exponential backoff with jitter for the next attempt.
+  Duration retry_delay(std::uint32_t attempt);
+  MessageId mint_id();
+  // Idempotency reservations of running invocations (scope/key -> owner).
+  bool reserve_idempotency(Invocation& tx, const std::string& key);
+  void release_reservations(const Invocation& tx) noexcept;
+  // The installed context that owns `type`, or nullptr.
+  ContextRuntime* owner_of(const EventType& type) const;
+  // The counters of an event type an installed context owns.
+  EventTypeMetrics& event_metrics(const EventType& type) {
+    return *event_metrics_[type.index()];
+  }
+  // The subscriptions an entry read from a log may go to; nullptr (logged
+  // once per event type, at warn) for an entry whose event type this build
+  // does not know or no installed context owns: it is not routed.
+  const std::vector<SubscriptionActor*>* routes_of(const LogEntry& entry);
+
+  // Agents (runtime_agents.cpp): what agent_kind.hpp's detail functions do.
+  std::shared_ptr<AgentInstanceBase> find_agent(const AgentKindBase& kind,
+                                                std::string_view key);
+  std::shared_ptr<const void> load_agent_state(const AgentInstanceBase& agent);
+  void run_message(AgentInstanceBase& agent, AgentMessage& message);
+  // Host-callable services: the site a ServiceRef runs its calls at.
+  const InvocationSite& service_site(std::string_view service);
+
+ private:
+  struct AgentTable {
+    std::mutex mutex;
+    std::unordered_map<std::string, std::shared_ptr<AgentInstanceBase>>
+        instances;
+    std::size_t sweep_at = 0;  // see evict_idle
+  };
+
+  // Checks what install must refuse before anything of `batch` is
+  // installed; returns, per context, the agent kinds its handlers may send
+  // messages to.
+  std::vector<std::vector<const AgentKindBase*>> check_batch(
+      const std::vector<Context>& batch) const;
+  void install_one(Context& ctx,
+                   std::vector<const AgentKindBase*> message_targets);
+  // After a commit: nothing here throws (a message that cannot be posted
+  // stays pending in the store and is posted by the next recovery).
+  void post_messages(std::vector<AgentMessage>& messages) noexcept;
+  void post_message(AgentMessage message);
+  // Posts one message; if that fails it stays pending in the store.
+  void post_message_or_keep(AgentMessage& message) noexcept;
+  void contain_message_fault(const AgentMessage& message,
+                             std::string_view what) noexcept;
+  void recover_from_store();
+  SubscriptionActor& subscription(std::string_view name);
+  ContextRuntime& context(std::string_view name);
+  // A copy of `publisher_id` that lives as long as the runtime.
+  std::string_view intern_publisher(std::string_view publisher_id);
+  // Bounded memory: drops idle agent instances past agents.max_cached.
+  void evict_idle(AgentTable& table);
+  // Amortised purge of expired Idempotency keys and dedup ids.
+  void maybe_purge();
+
+  Runtime& runtime_;
+  RuntimeConfig config_;
+  Executor& executor_;
+  std::shared_ptr<LocalStore> store_;
+  std::shared_ptr<Transport> transport_;
+  std::unique_ptr<LogSink> owned_sink_;
+  RuntimeLog log_;
+  std::string node_id_;  // on every log line
+  Metrics metrics_;
+  std::atomic<bool> sealed_{false};
+  std::atomic<bool> stopped_{false};
+  std::once_flag recovered_;
+  std::atomic<std::uint64_t> commits_{0};
+
+  std::map<std::string, std::unique_ptr<ContextRuntime>, std::less<>> contexts_;
+  // Event type index -> owning context (nullptr: not owned by an installed
+  // context).
+  std::vector<ContextRuntime*> owners_;
+  std::vector<EventTypeMetrics*> event_metrics_;
+  // Event type index -> subscriptions in delivery order (D11).
+  std::vector<std::vector<SubscriptionActor*>> routes_;
+  std::map<std::string, std::unique_ptr<SubscriptionActor>, std::less<>>
+      subscriptions_;
+  std::map<std::string, const AgentKindBase*, std::less<>> agent_kinds_;
+  // Host-callable services and subscriptions share the name space.
+  std::map<std::string, const InvocationSite*, std::less<>> services_;
+  std::unordered_map<std::uint32_t, std::unique_ptr<AgentTable>> agents_;
+  std::mutex agents_mutex_;
+
+  std::mutex publishers_mutex_;
+  // Node-based: the interned names never move.
+  std::map<std::string, int, std::less<>> publisher_names_;
+
+  std::mutex reservations_mutex_;
+  std::unordered_map<std::string, const Invocation*> reservations_;
+
+  std::mutex unrouted_mutex_;
+  std::set<std::string, std::less<>> unrouted_types_;  // warned about
+
+  RecoveryReport recovery_;
+};
+
+}  // namespace herald
