@@ -372,7 +372,7 @@ struct VariantDecl {
   SourceRange range;
 };
 
-// `@schema(3)`; any name and arguments are kept for the checker.
+// `@schema(3)`, `@cycle`; any name and arguments are kept for the checker.
 struct Annotation {
   Ident name;
   bool hasParens;
@@ -494,6 +494,7 @@ struct AgentDecl : DeclOf<DeclKind::Agent> {
   llvm::ArrayRef<Decl*> members;  // Key, Store, Invariant, Handler, Fn
 };
 struct ServiceDecl : DeclOf<DeclKind::Service> {
+  llvm::ArrayRef<Annotation> annotations;  // before `service`: `@cycle`
   Ident name;
   Subscription* from;  // or null
   llvm::ArrayRef<GivenItem> given;

@@ -253,7 +253,21 @@ void SourcePrinter::subscription(const Subscription& s) {
   if (s.via != nullptr) via(*s.via);
 }
 
+// Each annotation followed by a space, on the declaration's first line.
+void SourcePrinter::annotations(llvm::ArrayRef<Annotation> items) {
+  for (const Annotation& a : items) {
+    put("@", a.name.name);
+    if (a.hasParens) {
+      put("(");
+      commaList(a.args, [&](const Expr* arg) { expr(arg); });
+      put(")");
+    }
+    put(" ");
+  }
+}
+
 void SourcePrinter::service(const ServiceDecl& s) {
+  annotations(s.annotations);
   put("service ", s.name.name);
   std::vector<std::string> clauses;
   if (s.from != nullptr)
@@ -364,15 +378,7 @@ void SourcePrinter::decl(const Decl* d) {
       return;
     case DeclKind::Event: {
       const auto* e = llvm::cast<EventDecl>(d);
-      for (const Annotation& a : e->annotations) {
-        put("@", a.name.name);
-        if (a.hasParens) {
-          put("(");
-          commaList(a.args, [&](const Expr* arg) { expr(arg); });
-          put(")");
-        }
-        put(" ");
-      }
+      annotations(e->annotations);
       put("event ", e->name.name, " = ");
       fieldsMultiline(e->fields, asKey(e));
       return;

@@ -244,6 +244,7 @@ class SourcePrinter {
   void sumBody(llvm::ArrayRef<ast::VariantDecl> variants, const void* body);
   void sumLines(llvm::ArrayRef<ast::VariantDecl> variants, const void* body);
   void typeDecl(const ast::TypeDecl& t);
+  void annotations(llvm::ArrayRef<ast::Annotation> items);
   void given(llvm::ArrayRef<ast::GivenItem> items);
   void handler(const ast::HandlerDecl& h);
   void via(const ast::ViaClause& v);

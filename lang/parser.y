@@ -614,9 +614,11 @@ given_item:
       { $$ = d.hold(ast::GivenItem{$1, $3, @$}); }
   ;
 
+// Annotations stand before `service` only (`@cycle service Echo ...`).
 service_decl:
-    KW_SERVICE IDENT from_opt given_opt lbrace service_members RBRACE
-      { $$ = d.decl<ast::ServiceDecl>(@$, $2, $3, d.list($4), d.list($6)); }
+    annots KW_SERVICE IDENT from_opt given_opt lbrace service_members RBRACE
+      { $$ = d.decl<ast::ServiceDecl>(@$, d.list($1), $3, $4, d.list($5),
+                                       d.list($7)); }
   ;
 
 service_members:
