@@ -217,23 +217,29 @@ void SourcePrinter::handler(const HandlerDecl& h) {
 
 void SourcePrinter::via(const ViaClause& v) {
   put(" via ", v.name.name, "(");
-  auto num = [&](std::int64_t n) { put(std::to_string(n)); };
+  auto num = [&](std::int64_t n, llvm::StringRef digits) {
+    if (n < 0) put("-");
+    put(writtenOr(digits, [&] {
+      return n < 0 ? std::to_string(0 - static_cast<std::uint64_t>(n))
+                   : std::to_string(n);
+    }));
+  };
   switch (v.spec) {
     case VersionSpecKind::Exact:
-      num(v.low);
+      num(v.low, v.lowDigits);
       break;
     case VersionSpecKind::AtLeast:
-      num(v.low);
+      num(v.low, v.lowDigits);
       put("..");
       break;
     case VersionSpecKind::AtMost:
       put("..");
-      num(v.high);
+      num(v.high, v.highDigits);
       break;
     case VersionSpecKind::Between:
-      num(v.low);
+      num(v.low, v.lowDigits);
       put("..");
-      num(v.high);
+      num(v.high, v.highDigits);
       break;
     case VersionSpecKind::Any:
       put("_");

@@ -30,6 +30,14 @@ constexpr std::string_view kErrorMarker = "<error>";
 
 constexpr std::uint32_t kNoOffset = std::numeric_limits<std::uint32_t>::max();
 
+// A number literal as its author wrote it (`21_000` stays `21_000`); from
+// its value only for a node built without source text.
+template <typename FromValue>
+std::string writtenOr(llvm::StringRef digits, FromValue fromValue) {
+  if (!digits.empty()) return digits.str();
+  return fromValue();
+}
+
 // The key of a declaration's body in a CommentPlan: always the address of
 // its Decl, whichever node type the caller holds.
 inline const void* asKey(const ast::Decl* d) { return d; }
