@@ -1,6 +1,6 @@
 // The declaration rules that need no bodies, run once signatures are
-// resolved: refinement predicates, `@schema` annotations, field defaults,
-// serialisable event fields and store initialisers present.
+// resolved: refinement predicates, `@schema` and `@cycle` annotations, field
+// defaults, serialisable event fields and store initialisers present.
 #include "checker/decl_rules.h"
 
 #include <cstdint>
@@ -52,6 +52,10 @@ void checkSchemaAnnotations(Sema& sema, EventInfo& event) {
       report.note(
           "the only annotation on an event is '@schema(N)', which "
           "pins its schema version");
+      if (annotation.name.name == "cycle")
+        report.note(
+            "'@cycle' marks a subscribing service whose cycle of the event "
+            "flow is intended; put it on the service");
       // A lone version number was most likely meant as the schema version.
       if (version && !anySchema) report.fixit(annotation.name.range, "schema");
       continue;
@@ -141,6 +145,8 @@ void checkDeclarationRules(Sema& sema) {
         checkEventDefaults(sema, *event);
       } else if (const auto* agent = llvm::dyn_cast<AgentInfo>(decl.get())) {
         checkStoreInitialisers(sema, *agent);
+      } else if (auto* service = llvm::dyn_cast<ServiceInfo>(decl.get())) {
+        checkServiceAnnotations(sema, *service);
       }
     }
   }

@@ -64,6 +64,11 @@ class SerialisableChecker {
   bool sawCycle_ = false;
 };
 
+// bad-service-annotation: `@cycle`, once and without arguments, on a
+// service that subscribes; sets ServiceInfo::cycleIntended.
+// (decl_rules_cycle.cpp)
+void checkServiceAnnotations(Sema& sema, ServiceInfo& service);
+
 // The AST field declaration of an event field (null when not found).
 const ast::FieldDecl* fieldDeclOf(const EventInfo& event,
                                   const FieldInfo& field);

@@ -1,6 +1,7 @@
-// event-cycle: strongly connected components of the flow graph (Tarjan,
-// iterative so a long chain of handlers cannot exhaust the stack), one
-// shortest cycle through each component's first subscription.
+// event-cycle: strongly connected components of the flow graph without the
+// subscriptions of `@cycle` services (Tarjan, iterative so a long chain of
+// handlers cannot exhaust the stack), one shortest cycle through each
+// component's first subscription.
 #include "checker/flow_cycles.h"
 
 #include <algorithm>
@@ -16,20 +17,33 @@ namespace {
 
 constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 
+// A subscription of a service marked `@cycle`: every cycle through it is
+// intended, so it is left out of the graph searched for cycles.
+bool intended(const FlowGraph::Node& node) {
+  return node.kind == FlowGraph::NodeKind::Subscription &&
+         node.service != nullptr && node.service->cycleIntended;
+}
+
 // Successors in compressed form: node v's are adj[start[v] .. start[v+1]).
+// Edges into or out of an intended subscription are left out, so a cycle
+// found is one that passes through no `@cycle` service.
 struct Adjacency {
   std::vector<std::uint32_t> start;
   std::vector<std::uint32_t> adj;
 
   explicit Adjacency(const FlowGraph& g) : start(g.nodes.size() + 1, 0) {
     const std::size_t n = g.nodes.size();
+    auto kept = [&](const FlowGraph::Edge& e) {
+      return e.from < n && e.to < n && !intended(g.nodes[e.from]) &&
+             !intended(g.nodes[e.to]);
+    };
     for (const FlowGraph::Edge& e : g.edges)
-      if (e.from < n && e.to < n) ++start[e.from + 1];
+      if (kept(e)) ++start[e.from + 1];
     for (std::size_t v = 0; v < n; ++v) start[v + 1] += start[v];
     adj.resize(start[n]);
     std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
     for (const FlowGraph::Edge& e : g.edges)
-      if (e.from < n && e.to < n) adj[fill[e.from]++] = e.to;
+      if (kept(e)) adj[fill[e.from]++] = e.to;
   }
   [[nodiscard]] std::uint32_t begin(std::uint32_t v) const { return start[v]; }
   [[nodiscard]] std::uint32_t end(std::uint32_t v) const {
@@ -145,6 +159,8 @@ void reportEventCycles(Sema& sema, const FlowGraph& graph) {
     if (start.service == nullptr || !start.service->subscription ||
         start.service->subscription->syntax == nullptr)
       continue;
+    const ast::Decl* decl = start.service->decl;
+    if (decl == nullptr) continue;
     // Only a delivery enters a subscription, so an event precedes it.
     const EventInfo* event = nullptr;
     for (auto it = cycle.rbegin(); it != cycle.rend() && event == nullptr; ++it)
@@ -159,8 +175,11 @@ void reportEventCycles(Sema& sema, const FlowGraph& graph) {
         .note("the cycle: {}", path)
         .note(
             "each delivery can cause the next; the runtime's depth limit "
-            "stops such a cascade, so break the cycle unless it is meant "
-            "to end on its own");
+            "stops such a cascade, so break the cycle, or mark it as "
+            "intended with '@cycle' on a service on it")
+        .fixit(
+            SourceRange{decl->range.file, decl->range.begin, decl->range.begin},
+            "@cycle ");
   }
 }
 

@@ -10,7 +10,9 @@
 
 namespace herald::check {
 
-// One cycle per strongly connected component that holds a subscription:
+// The cycles that pass through no subscription of a `@cycle` service
+// (ServiceInfo::cycleIntended). One per strongly connected component of
+// the rest of the graph that holds a subscription:
 // node indices from the component's subscription with the smallest id,
 // along a shortest path back to it (the start is not repeated at the end).
 // Sorted by their first node.
@@ -18,7 +20,8 @@ namespace herald::check {
     const FlowGraph& graph);
 
 // Reports each cycle of eventCycles as an event-cycle warning at the `from`
-// clause of its first subscription.
+// clause of its first subscription, with a fix-it marking that service
+// `@cycle`.
 void reportEventCycles(Sema& sema, const FlowGraph& graph);
 
 }  // namespace herald::check

@@ -345,7 +345,10 @@ struct SubscriptionInfo {
 
 struct ServiceInfo : DeclInfoOf<DeclInfoKind::Service> {
   std::optional<SubscriptionInfo> subscription;  // an Events service
-  std::vector<DependencyInfo> given;             // the service's `given`
+  // `@cycle`: a cycle of the event flow through this subscription is
+  // intended, so event-cycle does not report it.
+  bool cycleIntended = false;
+  std::vector<DependencyInfo> given;  // the service's `given`
   std::vector<HandlerInfo> handlers;
   std::vector<std::unique_ptr<FnInfo>> fns;  // service-local, pure
   [[nodiscard]] const HandlerInfo* handler(llvm::StringRef n) const;

@@ -178,7 +178,8 @@ class Dumper {
   }
 
   void service(const ServiceInfo& service) {
-    line(1, "service {}", declText(&service));
+    line(1, "service {}{}", declText(&service),
+         service.cycleIntended ? " @cycle" : "");
     if (service.subscription) subscription(*service.subscription);
     if (!service.given.empty()) line(2, "given {}", given(service.given));
     for (const auto& fn : service.fns) this->fn(2, *fn, fn->name);

@@ -225,11 +225,15 @@ struct MatchArm {
 
 struct Stmt;
 
+// `digits` is the literal as written (`21_000`, `1.50`), so that `heraldc
+// fmt` keeps the author's digit separators; `value` is what it means.
 struct IntLitExpr : ExprOf<ExprKind::IntLit> {
   std::uint64_t value;
+  llvm::StringRef digits;
 };
 struct FloatLitExpr : ExprOf<ExprKind::FloatLit> {
   double value;
+  llvm::StringRef digits;
 };
 struct BoolLitExpr : ExprOf<ExprKind::BoolLit> {
   bool value;
@@ -241,6 +245,7 @@ struct UnitLitExpr : ExprOf<ExprKind::UnitLit> {};
 struct DurationLitExpr : ExprOf<ExprKind::DurationLit> {
   std::uint64_t value;
   DurationUnit unit;
+  llvm::StringRef digits;  // before the `.`, as written: `1_000` of `1_000.ms`
 };
 struct NameExpr : ExprOf<ExprKind::Name> {
   Ident name;
@@ -372,7 +377,7 @@ struct VariantDecl {
   SourceRange range;
 };
 
-// `@schema(3)`; any name and arguments are kept for the checker.
+// `@schema(3)`, `@cycle`; any name and arguments are kept for the checker.
 struct Annotation {
   Ident name;
   bool hasParens;
@@ -409,6 +414,10 @@ struct ViaClause {
   std::int64_t low;
   std::int64_t high;
   SourceRange range;
+  // The digits of `low` and `high` as written (without a sign), for fmt;
+  // empty where the form has no such bound.
+  llvm::StringRef lowDigits;
+  llvm::StringRef highDigits;
 };
 
 // `from Events(E pattern?) [via ...]`
@@ -494,6 +503,7 @@ struct AgentDecl : DeclOf<DeclKind::Agent> {
   llvm::ArrayRef<Decl*> members;  // Key, Store, Invariant, Handler, Fn
 };
 struct ServiceDecl : DeclOf<DeclKind::Service> {
+  llvm::ArrayRef<Annotation> annotations;  // before `service`: `@cycle`
   Ident name;
   Subscription* from;  // or null
   llvm::ArrayRef<GivenItem> given;

@@ -499,6 +499,14 @@ class Dumper {
     return n;
   }
 
+  Node annotation(const Annotation& a) {
+    Node n{"", "annotation " + ident(a.name, a.range), {}};
+    if (a.hasParens) n.head += " parens";
+    n.head += loc(a.range);
+    for (const Expr* arg : a.args) n.kids.push_back(expr(arg));
+    return n;
+  }
+
   Node given(const GivenItem& g) {
     Node n{"", "given", {}};
     if (!g.name.empty()) n.head += " " + ident(g.name, g.range);
@@ -563,13 +571,8 @@ class Dumper {
         n.head = "event " + ident(e->name, d->range);
         if (e->hasEquals && options_.spelling) n.head += " equals";
         n.head += at;
-        for (const Annotation& a : e->annotations) {
-          Node ann{"", "annotation " + ident(a.name, a.range), {}};
-          if (a.hasParens) ann.head += " parens";
-          ann.head += loc(a.range);
-          for (const Expr* arg : a.args) ann.kids.push_back(expr(arg));
-          n.kids.push_back(std::move(ann));
-        }
+        for (const Annotation& a : e->annotations)
+          n.kids.push_back(annotation(a));
         for (const FieldDecl& f : e->fields) n.kids.push_back(field(f));
         break;
       }
@@ -649,6 +652,8 @@ class Dumper {
         const auto* s = llvm::cast<ServiceDecl>(d);
         n.head = "service " + ident(s->name, d->range) + at;
         n.container = true;
+        for (const Annotation& a : s->annotations)
+          n.kids.push_back(annotation(a));
         if (s->from != nullptr) n.kids.push_back(subscription(*s->from));
         for (const GivenItem& g : s->given) n.kids.push_back(given(g));
         for (const Decl* m : s->members) n.kids.push_back(decl(m));

@@ -217,23 +217,29 @@ void SourcePrinter::handler(const HandlerDecl& h) {
 
 void SourcePrinter::via(const ViaClause& v) {
   put(" via ", v.name.name, "(");
-  auto num = [&](std::int64_t n) { put(std::to_string(n)); };
+  auto num = [&](std::int64_t n, llvm::StringRef digits) {
+    if (n < 0) put("-");
+    put(writtenOr(digits, [&] {
+      return n < 0 ? std::to_string(0 - static_cast<std::uint64_t>(n))
+                   : std::to_string(n);
+    }));
+  };
   switch (v.spec) {
     case VersionSpecKind::Exact:
-      num(v.low);
+      num(v.low, v.lowDigits);
       break;
     case VersionSpecKind::AtLeast:
-      num(v.low);
+      num(v.low, v.lowDigits);
       put("..");
       break;
     case VersionSpecKind::AtMost:
       put("..");
-      num(v.high);
+      num(v.high, v.highDigits);
       break;
     case VersionSpecKind::Between:
-      num(v.low);
+      num(v.low, v.lowDigits);
       put("..");
-      num(v.high);
+      num(v.high, v.highDigits);
       break;
     case VersionSpecKind::Any:
       put("_");
@@ -253,7 +259,21 @@ void SourcePrinter::subscription(const Subscription& s) {
   if (s.via != nullptr) via(*s.via);
 }
 
+// Each annotation followed by a space, on the declaration's first line.
+void SourcePrinter::annotations(llvm::ArrayRef<Annotation> items) {
+  for (const Annotation& a : items) {
+    put("@", a.name.name);
+    if (a.hasParens) {
+      put("(");
+      commaList(a.args, [&](const Expr* arg) { expr(arg); });
+      put(")");
+    }
+    put(" ");
+  }
+}
+
 void SourcePrinter::service(const ServiceDecl& s) {
+  annotations(s.annotations);
   put("service ", s.name.name);
   std::vector<std::string> clauses;
   if (s.from != nullptr)
@@ -364,15 +384,7 @@ void SourcePrinter::decl(const Decl* d) {
       return;
     case DeclKind::Event: {
       const auto* e = llvm::cast<EventDecl>(d);
-      for (const Annotation& a : e->annotations) {
-        put("@", a.name.name);
-        if (a.hasParens) {
-          put("(");
-          commaList(a.args, [&](const Expr* arg) { expr(arg); });
-          put(")");
-        }
-        put(" ");
-      }
+      annotations(e->annotations);
       put("event ", e->name.name, " = ");
       fieldsMultiline(e->fields, asKey(e));
       return;

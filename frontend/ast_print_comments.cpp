@@ -153,6 +153,8 @@ class CommentPlan::Builder {
         const auto* s = llvm::cast<ServiceDecl>(d);
         // The members start after the header, whatever lines it spans.
         std::uint32_t begin = s->name.range.end;
+        for (const Annotation& a : s->annotations)
+          for (const Expr* arg : a.args) expr(arg, bodies);
         if (s->from != nullptr) begin = std::max(begin, s->from->range.end);
         for (const GivenItem& g : s->given)
           begin = std::max(begin, g.range.end);

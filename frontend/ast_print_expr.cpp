@@ -423,12 +423,16 @@ void SourcePrinter::leaf(const Expr* e) {
       // Without `else`: the chain ends here.
       chainPrefix(e);
       return;
-    case ExprKind::IntLit:
-      put(std::to_string(llvm::cast<IntLitExpr>(e)->value));
+    case ExprKind::IntLit: {
+      const auto* i = llvm::cast<IntLitExpr>(e);
+      put(writtenOr(i->digits, [&] { return std::to_string(i->value); }));
       return;
-    case ExprKind::FloatLit:
-      put(formatFloat(llvm::cast<FloatLitExpr>(e)->value));
+    }
+    case ExprKind::FloatLit: {
+      const auto* f = llvm::cast<FloatLitExpr>(e);
+      put(writtenOr(f->digits, [&] { return formatFloat(f->value); }));
       return;
+    }
     case ExprKind::BoolLit:
       put(llvm::cast<BoolLitExpr>(e)->value ? "true" : "false");
       return;
@@ -440,7 +444,8 @@ void SourcePrinter::leaf(const Expr* e) {
       return;
     case ExprKind::DurationLit: {
       const auto* d = llvm::cast<DurationLitExpr>(e);
-      put(std::to_string(d->value), ".", durationUnitWord(d->unit, d->value));
+      put(writtenOr(d->digits, [&] { return std::to_string(d->value); }), ".",
+          durationUnitWord(d->unit, d->value));
       return;
     }
     case ExprKind::Name:

@@ -30,6 +30,14 @@ constexpr std::string_view kErrorMarker = "<error>";
 
 constexpr std::uint32_t kNoOffset = std::numeric_limits<std::uint32_t>::max();
 
+// A number literal as its author wrote it (`21_000` stays `21_000`); from
+// its value only for a node built without source text.
+template <typename FromValue>
+std::string writtenOr(llvm::StringRef digits, FromValue fromValue) {
+  if (!digits.empty()) return digits.str();
+  return fromValue();
+}
+
 // The key of a declaration's body in a CommentPlan: always the address of
 // its Decl, whichever node type the caller holds.
 inline const void* asKey(const ast::Decl* d) { return d; }
@@ -244,6 +252,7 @@ class SourcePrinter {
   void sumBody(llvm::ArrayRef<ast::VariantDecl> variants, const void* body);
   void sumLines(llvm::ArrayRef<ast::VariantDecl> variants, const void* body);
   void typeDecl(const ast::TypeDecl& t);
+  void annotations(llvm::ArrayRef<ast::Annotation> items);
   void given(llvm::ArrayRef<ast::GivenItem> items);
   void handler(const ast::HandlerDecl& h);
   void via(const ast::ViaClause& v);

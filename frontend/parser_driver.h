@@ -221,6 +221,7 @@ class ParserDriver {
                             yy::VersionSpec spec);
   [[nodiscard]] static std::int64_t toVersion(std::uint64_t magnitude,
                                               bool negative);
+  [[nodiscard]] llvm::StringRef versionDigits(SourceRange at) const;
   // Lists that drop or merge the Error nodes error recovery produces, so a
   // long stretch of skipped tokens is one Error node.
   void appendMember(yy::List<ast::Decl*>& members, ast::Decl* member);

@@ -153,10 +153,18 @@ ast::FnDecl* ParserDriver::withBody(ast::FnDecl* fn,
   return fn;
 }
 
+// A bound's digits without its sign: `-` and any space after it are a
+// prefix operator's, which fmt writes from the value.
+llvm::StringRef ParserDriver::versionDigits(SourceRange at) const {
+  if (at.begin == at.end) return {};
+  return textOf(at).ltrim("- \t\r\n");
+}
+
 ast::ViaClause* ParserDriver::viaClause(SourceRange range, ast::Ident name,
                                         yy::VersionSpec spec) {
-  return arena.make<ast::ViaClause>(name, spec.kind, spec.low, spec.high,
-                                    range);
+  return arena.make<ast::ViaClause>(name, spec.kind, spec.low, spec.high, range,
+                                    versionDigits(spec.lowAt),
+                                    versionDigits(spec.highAt));
 }
 
 // Versions beyond the signed range cannot be meant; they saturate, and the
@@ -340,7 +348,7 @@ ast::Expr* ParserDriver::intLiteral(SourceRange range, std::uint64_t value) {
                            lex::followsPrefixMinus(file_.text(), range.begin)))
       return arena.node<ast::ErrorExpr>(range);
   }
-  return arena.node<ast::IntLitExpr>(range, value);
+  return arena.node<ast::IntLitExpr>(range, value, textOf(range));
 }
 
 ast::Expr* ParserDriver::floatLiteral(SourceRange range, double value) {
@@ -350,19 +358,19 @@ ast::Expr* ParserDriver::floatLiteral(SourceRange range, double value) {
     if (lex::decodeFloat({text.data(), text.size()}, decoded))
       return arena.node<ast::ErrorExpr>(range);
   }
-  return arena.node<ast::FloatLitExpr>(range, value);
+  return arena.node<ast::FloatLitExpr>(range, value, textOf(range));
 }
 
 ast::Expr* ParserDriver::duration(SourceRange range, yy::DurationValue value) {
+  const llvm::StringRef digits =
+      textOf(range).take_until([](char c) { return c == '.'; });
   if (value.value == 0) {
-    const llvm::StringRef text = textOf(range);
-    const llvm::StringRef digits =
-        text.take_until([](char c) { return c == '.'; });
     std::uint64_t decoded = 0;
     if (lex::decodeInteger({digits.data(), digits.size()}, decoded))
       return arena.node<ast::ErrorExpr>(range);
   }
-  return arena.node<ast::DurationLitExpr>(range, value.value, value.unit);
+  return arena.node<ast::DurationLitExpr>(range, value.value, value.unit,
+                                          digits);
 }
 
 ast::Expr* ParserDriver::recordLiteral(SourceRange range, ast::Expr* type,

@@ -106,6 +106,9 @@ struct VersionSpec {
   ast::VersionSpecKind kind;
   std::int64_t low;
   std::int64_t high;
+  // Where each bound is written (its sign included), so fmt keeps its digits.
+  SourceRange lowAt;
+  SourceRange highAt;
 };
 // The inside of a record pattern or of a variant's payload.
 struct PatternFields {
@@ -614,9 +617,11 @@ given_item:
       { $$ = d.hold(ast::GivenItem{$1, $3, @$}); }
   ;
 
+// Annotations stand before `service` only (`@cycle service Echo ...`).
 service_decl:
-    KW_SERVICE IDENT from_opt given_opt lbrace service_members RBRACE
-      { $$ = d.decl<ast::ServiceDecl>(@$, $2, $3, d.list($4), d.list($6)); }
+    annots KW_SERVICE IDENT from_opt given_opt lbrace service_members RBRACE
+      { $$ = d.decl<ast::ServiceDecl>(@$, d.list($1), $3, $4, d.list($5),
+                                       d.list($7)); }
   ;
 
 service_members:
@@ -647,15 +652,15 @@ via_opt:
 version_spec:
     version
       { std::int64_t v = $1;
-        $$ = VersionSpec{ast::VersionSpecKind::Exact, v, v}; }
+        $$ = VersionSpec{ast::VersionSpecKind::Exact, v, v, @1, {}}; }
   | version DOTDOT
-      { $$ = VersionSpec{ast::VersionSpecKind::AtLeast, $1, 0}; }
+      { $$ = VersionSpec{ast::VersionSpecKind::AtLeast, $1, 0, @1, {}}; }
   | DOTDOT version
-      { $$ = VersionSpec{ast::VersionSpecKind::AtMost, 0, $2}; }
+      { $$ = VersionSpec{ast::VersionSpecKind::AtMost, 0, $2, {}, @2}; }
   | version DOTDOT version
-      { $$ = VersionSpec{ast::VersionSpecKind::Between, $1, $3}; }
+      { $$ = VersionSpec{ast::VersionSpecKind::Between, $1, $3, @1, @3}; }
   | UNDERSCORE
-      { $$ = VersionSpec{ast::VersionSpecKind::Any, 0, 0}; }
+      { $$ = VersionSpec{ast::VersionSpecKind::Any, 0, 0, {}, {}}; }
   ;
 
 version:

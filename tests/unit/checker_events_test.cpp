@@ -473,6 +473,23 @@ TEST_CASE("event-cycle: reported once, at the from clause, with the path") {
   CHECK(d.notes[0].message ==
         "the cycle: shop.Echo -> shop.Counter.bump -> shop.Pinged -> "
         "shop.Echo");
+  // The fix-it marks the service: an insertion right before `service`.
+  REQUIRE(d.fixits.size() == 1);
+  const FixIt& mark = d.fixits.front();
+  CHECK(mark.replacement == "@cycle ");
+  CHECK(mark.range.begin == mark.range.end);
+  const SourceRange word{mark.range.file, mark.range.begin,
+                         mark.range.begin + 12};
+  CHECK(run.sources->textOf(word) == "service Echo");
+}
+
+TEST_CASE("event-cycle: '@cycle' on the service silences it") {
+  std::string marked = kCycle;
+  marked.insert(marked.find("service Echo"), "@cycle ");
+  Run run = checkFiles({marked});
+  CHECK(run.diags->diagnostics().empty());
+  CHECK(run.service("shop", "Echo").cycleIntended);
+  CHECK_FALSE(run.service("shop", "Sink").cycleIntended);
 }
 
 FlowGraph::Node node(FlowGraph::NodeKind kind, std::string id) {
@@ -503,6 +520,32 @@ TEST_CASE("eventCycles: shortest cycle per component, only with events") {
   cycles = eventCycles(g);
   REQUIRE(cycles.size() == 1);
   CHECK(cycles[0] == std::vector<std::uint32_t>{2, 0, 1});
+}
+
+TEST_CASE("eventCycles: a cycle through a @cycle service is not one") {
+  using K = FlowGraph::NodeKind;
+  using E = FlowGraph::EdgeKind;
+  ServiceInfo marked;
+  marked.cycleIntended = true;
+  ServiceInfo plain;
+  FlowGraph g;
+  // 0 a.h -> 1 E -> 2 S1 -> 0 ; 2 S1 -> 3 b.h -> 4 E2 -> 5 S2 -> 3 ; 5 -> 0
+  g.nodes = {node(K::Handler, "a.h"),       node(K::Event, "b.E"),
+             node(K::Subscription, "c.S1"), node(K::Handler, "d.h"),
+             node(K::Event, "e.E2"),        node(K::Subscription, "f.S2")};
+  g.nodes[2].service = &marked;
+  g.nodes[5].service = &plain;
+  g.edges = {{E::Emits, 0, 1, ""}, {E::Delivers, 1, 2, ""},
+             {E::Sends, 2, 0, ""}, {E::Sends, 2, 3, ""},
+             {E::Emits, 3, 4, ""}, {E::Delivers, 4, 5, ""},
+             {E::Sends, 5, 3, ""}, {E::Sends, 5, 0, ""}};
+  // S1's loops are intended; the one through S2 alone is not, although
+  // the two share a component.
+  auto cycles = eventCycles(g);
+  REQUIRE(cycles.size() == 1);
+  CHECK(cycles[0] == std::vector<std::uint32_t>{5, 3, 4});
+  plain.cycleIntended = true;
+  CHECK(eventCycles(g).empty());
 }
 
 TEST_CASE("eventCycles: a very long chain needs no deep recursion") {

@@ -610,6 +610,10 @@ class RangeChecker {
       }
       case ast::DeclKind::Service: {
         const auto* s = llvm::cast<ast::ServiceDecl>(d);
+        for (const ast::Annotation& a : s->annotations) {
+          check("annotation", a.range, r);
+          for (const ast::Expr* x : a.args) expr(x, a.range);
+        }
         if (s->from != nullptr) {
           check("from", s->from->range, r);
           type(s->from->eventType, s->from->range);
