@@ -47,6 +47,8 @@ enum class InstKind : std::uint8_t {
 };
 
 inline constexpr std::size_t kInstKindCount = 0
+// Each kind adds one term to the sum: no parentheses around a term.
+// NOLINTNEXTLINE(bugprone-macro-parentheses)
 #define HERALD_INST(Name, spelling, Sub, A, B) +1
 #include "checker/inst_kinds.def"
     ;

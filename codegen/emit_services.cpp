@@ -21,7 +21,6 @@ namespace {
 
 using check::HandlerInfo;
 using check::ServiceInfo;
-using check::TypeKind;
 using llvm::dyn_cast;
 
 std::string byName(const HandlerInfo& h) {
