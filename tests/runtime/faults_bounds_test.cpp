@@ -154,7 +154,7 @@ struct FaultyWorld {
 }  // namespace
 
 TEST_CASE(
-    "Faults: an agent whose state load throws is released; the host call "
+    "Faults: an agent whose state load throws is released: the host call "
     "faults and the next one runs") {
   FaultyWorld w;
   Order o = Order::at(w.rt, OrderId::from_raw("o-1"));
@@ -227,7 +227,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "Bounded: idle agent instances past agents.max_cached are dropped; their "
+    "Bounded: idle agent instances past agents.max_cached are dropped and their "
     "state stays") {
   World w(1, {{"agents.max_cached", "8"}});
   for (int i = 0; i < 100; ++i) w.order(fmt::format("o-{}", i), "u-1", i + 1);
