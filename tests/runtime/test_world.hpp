@@ -18,9 +18,9 @@
 #include "herald/deterministic_executor.hpp"
 #include "herald/invocation.hpp"
 #include "herald/log.hpp"
-#include "herald/sqlite_backend.hpp"
 #include "herald/runtime.hpp"
 #include "herald/service.hpp"
+#include "herald/sqlite_backend.hpp"
 #include "temp_database.hpp"
 
 namespace herald::test {
@@ -62,8 +62,6 @@ inline RuntimeConfig deterministic_config(
   sources.environment = std::map<std::string, std::string>{};
   return load_config(sources);
 }
-
-enum class BackendKind { memory, sqlite };
 
 // The runtime over a backend that outlives it: restart() is a real restart
 // (a new Runtime over the same store, then recover()), and a crash the

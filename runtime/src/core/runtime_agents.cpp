@@ -122,11 +122,11 @@ void RuntimeImpl::run_message(AgentInstanceBase& agent, AgentMessage& message) {
   try {
     // A copy posted again by a recovery after its commit: already run.
     if (!store_->message_pending(message.id)) return;
-    // D9: a message whose stored arguments are not JSON, or whose key or
-    // arguments do not decode through the handler's codec, never reaches a
-    // handler and is not retried.
-    auto dead_malformed = [&](const std::string& why, std::uint32_t attempt) {
-      std::string error = "malformed: " + why;
+    // After its last attempt, or at once when malformed (D9: stored
+    // arguments that are not JSON, or a key or arguments that do not decode
+    // through the handler's codec, never reach a handler and are not
+    // retried).
+    auto dead = [&](std::string error, std::uint32_t attempt) {
       write_log(LogLevel::error, {{"event", "message.dead_letter"},
                                   {"messageId", message.id.str()},
                                   {"agent", message.agent_kind},
@@ -136,6 +136,9 @@ void RuntimeImpl::run_message(AgentInstanceBase& agent, AgentMessage& message) {
                                   {"message", error}});
       store_->dead_message(DeadMessage{std::move(message), attempt,
                                        std::move(error), executor_.now()});
+    };
+    auto dead_malformed = [&](const std::string& why, std::uint32_t attempt) {
+      dead("malformed: " + why, attempt);
     };
     if (!message.malformed.empty()) {
       dead_malformed(message.malformed, 0);
@@ -170,15 +173,7 @@ void RuntimeImpl::run_message(AgentInstanceBase& agent, AgentMessage& message) {
           [this, m = message]() mutable { post_message_or_keep(m); });
       return;
     }
-    write_log(LogLevel::error, {{"event", "message.dead_letter"},
-                                {"messageId", message.id.str()},
-                                {"agent", message.agent_kind},
-                                {"key", message.key},
-                                {"handler", message.handler},
-                                {"attempt", attempts},
-                                {"message", fault}});
-    store_->dead_message(DeadMessage{std::move(message), attempts,
-                                     std::move(fault), executor_.now()});
+    dead(std::move(fault), attempts);
   } catch (const SimulatedCrash&) {
     throw;
   } catch (const std::exception& e) {
