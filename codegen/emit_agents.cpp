@@ -240,9 +240,16 @@ class AgentEmitter {
                                         : e_.bodies.expression(s.body));
       encode += "  herald::wire::put(herald::wire::member(j, " +
                 cppStringLiteral(s.field.name) + "), s." + n + ");\n";
-      decode += sep + "." + n + " = herald::wire::get<" +
-                sp.type(s.field.type) + ">(herald::wire::at(j, " +
-                cppStringLiteral(s.field.name) + "))";
+      std::string stored = "herald::wire::get<" + sp.type(s.field.type) +
+                           ">(herald::wire::at(j, " +
+                           cppStringLiteral(s.field.name) + "))";
+      // A store added after version 1: older state does not hold it and
+      // takes its initialiser (the registry refuses to add one without).
+      if (s.since > 1 && s.body != check::kNoBody)
+        stored = "state_version >= " + std::to_string(s.since) + " ? " +
+                 stored + " : " + sp.type(s.field.type) + "(" +
+                 e_.bodies.expression(s.body) + ")";
+      decode += sep + "." + n + " = " + stored;
     }
     std::string& out = e_.out.privateDefs;
     out += st + " " + name_ + "_initial() { return " + init + "}; }\n\n";
@@ -396,7 +403,8 @@ class AgentEmitter {
         "      herald::AgentKindSpec<State>{\n          .context = " +
         cppStringLiteral(e_.context.name) +
         ",\n          .name = " + cppStringLiteral(a_.name) +
-        ",\n          .state_version = 1,\n          .initial = &" + name_ +
+        ",\n          .state_version = " + std::to_string(a_.stateVersion) +
+        ",\n          .initial = &" + name_ +
         "_initial,\n          .encode_state = &" + name_ +
         "_encode_state,\n          .decode_state = &" + name_ +
         "_decode_state,\n          .invariants =\n              {\n" +
