@@ -76,8 +76,8 @@ StateEvolution compareStores(const LockAgent& locked,
     } else {
       if (was[i].type != is[j].type)
         result.changes.push_back({is[j].name, "retyped from " +
-                                                  quoted(was[i].type) +
-                                                  " to " + quoted(is[j].type)});
+                                                  quoted(was[i].type) + " to " +
+                                                  quoted(is[j].type)});
       if (was[i].since > 1 && !is[j].initialiser)
         result.changes.push_back(
             {is[j].name,

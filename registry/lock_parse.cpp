@@ -127,8 +127,9 @@ class Reader {
         since.reset();
       } else if (attributes.size() > kInit.size()) {
         std::string_view tail = attributes.substr(kInit.size());
-        since = tail.rfind(kSince, 0) == 0 ? positive(tail.substr(kSince.size()))
-                                           : std::nullopt;
+        since = tail.rfind(kSince, 0) == 0
+                    ? positive(tail.substr(kSince.size()))
+                    : std::nullopt;
       }
       if (!since) {
         fail(line, "store '" + std::string(name) +

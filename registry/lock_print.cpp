@@ -23,7 +23,8 @@ std::string printLock(const Lock& lock) {
     for (const LockStore& store : agent.stores) {
       out += "  " + store.name + ": " + store.type;
       if (store.initialiser) out += " = initialiser";
-      if (store.initialiser && store.since > 1) out += ", since " + std::to_string(store.since);
+      if (store.initialiser && store.since > 1)
+        out += ", since " + std::to_string(store.since);
       out += "\n";
     }
   }

@@ -229,9 +229,9 @@ class Registry {
     result_.changed = true;
     if (options_.locked) {
       std::string what =
-          change.from ? fmt::format("state version {} -> {}", *change.from,
-                                    change.to)
-                      : fmt::format("new at state version {}", change.to);
+          change.from
+              ? fmt::format("state version {} -> {}", *change.from, change.to)
+              : fmt::format("new at state version {}", change.to);
       diags_
           .report<diag::SchemaLockOutdated>(agent.nameRange, "agent",
                                             agent.qualified, what)

@@ -44,10 +44,10 @@ struct StateChange {
 };
 
 struct RegistryResult {
-  Lock lock;                                // the lock after this build
-  bool changed = false;                     // whether it differs from the lock given
-  std::vector<VersionChange> changes;       // sorted by event
-  std::vector<StateChange> stateChanges;    // sorted by agent
+  Lock lock;                           // the lock after this build
+  bool changed = false;                // whether it differs from the lock given
+  std::vector<VersionChange> changes;  // sorted by event
+  std::vector<StateChange> stateChanges;  // sorted by agent
 };
 
 // Linear in the number of events, agents, fields and stores, after sorting

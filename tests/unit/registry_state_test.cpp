@@ -121,12 +121,11 @@ TEST_CASE("Lock: each malformed agent line is named") {
 }
 
 TEST_CASE("Stores: unchanged, additive, and every refused change") {
-  const LockAgent v1{"a.A",
-                     2,
-                     {{"a", "Int", true, 1},
-                      {"b", "String", true, 2},
-                      {"c", "Bool", true, 1}},
-                     0};
+  const LockAgent v1{
+      "a.A",
+      2,
+      {{"a", "Int", true, 1}, {"b", "String", true, 2}, {"c", "Bool", true, 1}},
+      0};
   CHECK(compareStores(v1, v1).kind == EvolutionKind::Unchanged);
 
   LockAgent added = v1;
@@ -205,9 +204,9 @@ TEST_CASE("Registry: a store added with an initialiser bumps the state") {
 }
 
 TEST_CASE("Registry: removing or retyping a store is refused") {
-  const Lock v2 =
-      lockOf("agent shop.Cart 2\n  items: Int = initialiser\n  note: String "
-             "= initialiser, since 2\n");
+  const Lock v2 = lockOf(
+      "agent shop.Cart 2\n  items: Int = initialiser\n  note: String "
+      "= initialiser, since 2\n");
   // Back to v1: `note` is removed.
   Run removed(kV1, v2);
   CHECK(codes(removed.diags) == std::vector<std::string>{"E0605"});
