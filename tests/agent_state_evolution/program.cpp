@@ -9,8 +9,8 @@
 //   program show DB KEY...           prints "KEY <show()>" per wallet, or
 //                                    "KEY refused: <error>" when its stored
 //                                    state is newer than this build reads
-//   program dead DB                  prints "KEY HANDLER: <reason>" per dead
-//                                    agent message
+//   program dead DB                  prints "KEY HANDLER ATTEMPTS: <reason>"
+//                                    per dead agent message
 #include <cstdio>
 #include <map>
 #include <string>
@@ -84,8 +84,9 @@ int main(int argc, char** argv) {
   } else if (command == "dead" && argc == 3) {
     p.executor.drain();
     for (const herald::DeadMessage& dead : p.rt.dead_messages())
-      std::printf("%s %s: %s\n", dead.message.key.c_str(),
-                  dead.message.handler.c_str(), dead.last_error.c_str());
+      std::printf("%s %s %u: %s\n", dead.message.key.c_str(),
+                  dead.message.handler.c_str(), dead.attempts,
+                  dead.last_error.c_str());
   } else {
     return usage();
   }
