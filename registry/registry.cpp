@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <llvm/ADT/StringMap.h>
 #include <llvm/Support/Casting.h>
 
 #include "registry/evolve.h"
@@ -39,12 +40,17 @@ std::vector<check::AgentInfo*> agentsByName(check::Program& program) {
   return agents;
 }
 
-// Sets every store's `since` in the IR from the agent's lock entry.
+// Sets the agent's state version and every store's `since` in the IR from
+// the agent's lock entry.
 void stamp(check::AgentInfo& agent, const LockAgent& entry) {
   agent.stateVersion = entry.version;
-  for (check::StoreInfo& store : agent.stores)
-    for (const LockStore& locked : entry.stores)
-      if (locked.name == store.field.name) store.since = locked.since;
+  llvm::StringMap<std::int64_t> since;
+  for (const LockStore& locked : entry.stores)
+    since[locked.name] = locked.since;
+  for (check::StoreInfo& store : agent.stores) {
+    auto it = since.find(store.field.name);
+    if (it != since.end()) store.since = it->second;
+  }
 }
 
 // Merges two sorted walks: `step(a, b)` with a pointer into each, one of
@@ -136,13 +142,16 @@ class Registry {
         result_.lock.agents.push_back(*entry);  // left as it was
         return;
     }
-    // Each store keeps the version it was added at; an added one gets
-    // the new version.
+    // Each store keeps the version it was added at; one the entry lacks
+    // (only when additive) gets the new version. Both are sorted by name.
+    std::size_t j = 0;
     for (LockStore& store : shape.stores) {
-      for (const LockStore& locked : entry->stores)
-        if (locked.name == store.name) store.since = locked.since;
-      for (const LockStore& added : evolution.added)
-        if (added.name == store.name) store.since = added.since;
+      while (j < entry->stores.size() && entry->stores[j].name < store.name)
+        ++j;
+      store.since =
+          j < entry->stores.size() && entry->stores[j].name == store.name
+              ? entry->stores[j].since
+              : shape.version;
     }
     if (evolution.kind == EvolutionKind::Unchanged &&
         shape.stores != entry->stores) {
