@@ -1,0 +1,112 @@
+# The documentation test (tests/docs/CMakeLists.txt runs each part as a test
+# of its own). MODE is one of
+#   links     every relative link of every *.md of the repository resolves
+#             (doc_check links)
+#   blocks    every ```cpp block of the host docs (HOST_DOCS) compiles
+#             against the runtime's headers and the payment example's
+#             generated headers (INCLUDES, separated by '|')
+#   commands  every herald / heraldc command line the docs show names a
+#             subcommand whose --help exits 0
+# Usage: cmake -DMODE=... -DDOC_CHECK=<exe> -DROOT=<source dir> -DWORK=<dir>
+#        [-DCXX=<compiler> -DINCLUDES=a|b -DHOST_DOCS=a.md|b.md]
+#        [-DHERALD=<exe> -DHERALDC=<exe>] -P docs.cmake
+cmake_minimum_required(VERSION 3.25)
+
+function(run_checked what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE status
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message("${out}${err}")
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "${what} failed")
+  endif()
+endfunction()
+
+# The repository's *.md files, build trees and hidden directories aside.
+function(markdown_files out)
+  file(GLOB_RECURSE all LIST_DIRECTORIES false "${ROOT}/*.md")
+  set(kept "")
+  foreach(f IN LISTS all)
+    file(RELATIVE_PATH rel "${ROOT}" "${f}")
+    if(rel MATCHES "(^|/)\\." OR rel MATCHES "^build")
+      continue()
+    endif()
+    list(APPEND kept "${f}")
+  endforeach()
+  set(${out} "${kept}" PARENT_SCOPE)
+endfunction()
+
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}")
+
+if(MODE STREQUAL "links")
+  run_checked("the link check" "${DOC_CHECK}" links "${ROOT}")
+elseif(MODE STREQUAL "blocks")
+  string(REPLACE "|" ";" docs "${HOST_DOCS}")
+  set(paths "")
+  foreach(d IN LISTS docs)
+    list(APPEND paths "${ROOT}/${d}")
+  endforeach()
+  run_checked("extracting the ```cpp blocks" "${DOC_CHECK}" blocks "${WORK}" ${paths})
+  string(REPLACE "|" ";" includes "${INCLUDES}")
+  set(flags -std=c++20 -fsyntax-only -Wall -Wextra -Werror
+            -Wno-unused-variable -Wno-unused-but-set-variable
+            -Wno-missing-field-initializers)
+  foreach(i IN LISTS includes)
+    list(APPEND flags "-I${i}")
+  endforeach()
+  file(STRINGS "${WORK}/blocks.txt" blocks)
+  set(failed 0)
+  list(LENGTH blocks count)
+  foreach(entry IN LISTS blocks)
+    separate_arguments(parts UNIX_COMMAND "${entry}")
+    list(GET parts 0 file)
+    list(GET parts 1 where)
+    execute_process(COMMAND "${CXX}" ${flags} "${file}"
+                    RESULT_VARIABLE status ERROR_VARIABLE err OUTPUT_VARIABLE out)
+    if(NOT status EQUAL 0)
+      math(EXPR failed "${failed} + 1")
+      message("the ```cpp block at ${where} does not compile (${file}):\n${out}${err}")
+    endif()
+  endforeach()
+  math(EXPR passed "${count} - ${failed}")
+  message(STATUS "cpp blocks: ${passed} passed, ${failed} failed")
+  if(count EQUAL 0 OR failed GREATER 0)
+    message(FATAL_ERROR "${failed} of ${count} ```cpp block(s) do not compile")
+  endif()
+elseif(MODE STREQUAL "commands")
+  markdown_files(docs)
+  run_checked("extracting the command lines" "${DOC_CHECK}" commands
+              "${WORK}/commands.txt" ${docs})
+  file(STRINGS "${WORK}/commands.txt" commands)
+  set(failed 0)
+  list(LENGTH commands count)
+  foreach(entry IN LISTS commands)
+    separate_arguments(parts UNIX_COMMAND "${entry}")
+    list(LENGTH parts n)
+    list(GET parts 0 tool)
+    math(EXPR last "${n} - 1")
+    list(GET parts ${last} where)
+    set(sub "")
+    if(n EQUAL 3)
+      list(GET parts 1 sub)
+    endif()
+    if(tool STREQUAL "herald")
+      set(exe "${HERALD}")
+    else()
+      set(exe "${HERALDC}")
+    endif()
+    execute_process(COMMAND "${exe}" ${sub} --help RESULT_VARIABLE status
+                    OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    if(NOT status EQUAL 0)
+      math(EXPR failed "${failed} + 1")
+      message("${where}: `${tool} ${sub} --help` exited ${status}:\n${out}${err}")
+    endif()
+  endforeach()
+  math(EXPR passed "${count} - ${failed}")
+  message(STATUS "commands: ${passed} passed, ${failed} failed")
+  if(count EQUAL 0 OR failed GREATER 0)
+    message(FATAL_ERROR "${failed} of ${count} command(s) have no --help")
+  endif()
+else()
+  message(FATAL_ERROR "docs.cmake: MODE must be links, blocks or commands")
+endif()
