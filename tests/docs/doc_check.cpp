@@ -10,9 +10,9 @@
 //       in a function after the host headers; ```cpp excerpt: not written)
 //       and lists them, with where each came from, in <out dir>/blocks.txt.
 //   doc_check commands <out file> <file.md>...
-//       writes each distinct "herald <subcommand>" / "heraldc <subcommand>"
-//       the files show (in shell blocks and in inline code) to <out file},
-//       one "tool subcommand file:line" a line.
+//       writes each distinct herald / heraldc command line the files show
+//       (in shell blocks and in inline code) to <out file>, one
+//       "file:line tool argument..." a line.
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
@@ -62,11 +62,13 @@ bool fence(const std::string& line, std::string* info) {
 }
 
 // Text outside fenced blocks, with inline code spans blanked: where links
-// and headings are.
+// and headings are. A code span may go on over lines of its paragraph.
 std::vector<std::string> prose(const std::vector<std::string>& lines) {
   std::vector<std::string> out;
   bool in_fence = false;
+  bool in_code = false;
   for (const std::string& line : lines) {
+    if (trim(line).empty()) in_code = false;
     if (fence(line, nullptr)) {
       in_fence = !in_fence;
       out.emplace_back();
@@ -77,7 +79,6 @@ std::vector<std::string> prose(const std::vector<std::string>& lines) {
       continue;
     }
     std::string text = line;
-    bool in_code = false;
     for (char& c : text) {
       if (c == '`') {
         in_code = !in_code;
@@ -342,10 +343,11 @@ int extract_blocks(const fs::path& out_dir, const std::vector<fs::path>& docs) {
 }
 
 // The herald / heraldc command a piece of text starts with (after a shell
-// prompt, environment assignments and a directory): "tool subcommand", or
-// "" if it is none.
+// prompt, environment assignments and a directory): "tool word...", up to a
+// shell comment, or "" if it is none.
 std::string command_of(std::string_view text) {
-  std::istringstream words{std::string(text)};
+  const std::size_t comment = text.find(" #");
+  std::istringstream words{std::string(text.substr(0, comment))};
   std::string word;
   while (words >> word) {
     if (word == "$") continue;
@@ -354,16 +356,13 @@ std::string command_of(std::string_view text) {
   }
   const std::string tool = fs::path(word).filename().string();
   if (tool != "herald" && tool != "heraldc") return "";
-  std::string sub;
-  while (words >> sub) {
-    if (sub.front() != '-') break;
-    sub.clear();
+  std::string out = tool;
+  while (words >> word) {
+    // Shell syntax ends the command.
+    if (word == "|" || word == ">" || word == "&&" || word == ";") break;
+    out += " " + word;
   }
-  // A placeholder such as <command> names no subcommand.
-  if (!sub.empty() &&
-      std::isalpha(static_cast<unsigned char>(sub.front())) == 0)
-    sub.clear();
-  return sub.empty() ? tool : tool + " " + sub;
+  return out;
 }
 
 int extract_commands(const fs::path& out_file,
@@ -397,7 +396,7 @@ int extract_commands(const fs::path& out_file,
         const std::size_t end = line.find('`', at + 1);
         if (end == std::string::npos) break;
         const std::string c = command_of(line.substr(at + 1, end - at - 1));
-        // Inline code: only with a subcommand ("the `herald` tool" is a name).
+        // Inline code: only with arguments ("the `herald` tool" is a name).
         if (c.find(' ') != std::string::npos) commands.emplace(c, where);
         at = line.find('`', end + 1);
       }
@@ -405,7 +404,7 @@ int extract_commands(const fs::path& out_file,
   }
   std::ofstream out(out_file);
   for (const auto& [command, where] : commands)
-    out << command << " " << where << "\n";
+    out << where << " " << command << "\n";
   std::cout << "commands: " << commands.size() << " distinct\n";
   return 0;
 }

@@ -5,8 +5,8 @@
 #   blocks    every ```cpp block of the host docs (HOST_DOCS) compiles
 #             against the runtime's headers and the payment example's
 #             generated headers (INCLUDES, separated by '|')
-#   commands  every herald / heraldc command line the docs show names a
-#             subcommand whose --help exits 0
+#   commands  every herald / heraldc command line the docs show names
+#             subcommands its tool lists, whose --help exits 0
 # Usage: cmake -DMODE=... -DDOC_CHECK=<exe> -DROOT=<source dir> -DWORK=<dir>
 #        [-DCXX=<compiler> -DINCLUDES=a|b -DHOST_DOCS=a.md|b.md]
 #        [-DHERALD=<exe> -DHERALDC=<exe>] -P docs.cmake
@@ -78,34 +78,71 @@ elseif(MODE STREQUAL "commands")
   run_checked("extracting the command lines" "${DOC_CHECK}" commands
               "${WORK}/commands.txt" ${docs})
   file(STRINGS "${WORK}/commands.txt" commands)
+  # The subcommands a tool's --help lists (indented names under
+  # "Subcommands:").
+  function(subcommands_of out)
+    execute_process(COMMAND ${ARGN} --help OUTPUT_VARIABLE help
+                    RESULT_VARIABLE status)
+    set(names "")
+    string(FIND "${help}" "Subcommands:" at)
+    if(status EQUAL 0 AND NOT at EQUAL -1)
+      string(SUBSTRING "${help}" ${at} -1 help)
+      string(REGEX MATCHALL "\n  [a-z][a-z-]*" found "${help}")
+      foreach(f IN LISTS found)
+        string(STRIP "${f}" f)
+        list(APPEND names "${f}")
+      endforeach()
+    endif()
+    set(${out} "${names}" PARENT_SCOPE)
+  endfunction()
   set(failed 0)
   list(LENGTH commands count)
   foreach(entry IN LISTS commands)
-    separate_arguments(parts UNIX_COMMAND "${entry}")
-    list(LENGTH parts n)
-    list(GET parts 0 tool)
-    math(EXPR last "${n} - 1")
-    list(GET parts ${last} where)
-    set(sub "")
-    if(n EQUAL 3)
-      list(GET parts 1 sub)
-    endif()
+    separate_arguments(words UNIX_COMMAND "${entry}")
+    list(POP_FRONT words where tool)
     if(tool STREQUAL "herald")
       set(exe "${HERALD}")
     else()
       set(exe "${HERALDC}")
     endif()
-    execute_process(COMMAND "${exe}" ${sub} --help RESULT_VARIABLE status
-                    OUTPUT_VARIABLE out ERROR_VARIABLE err)
-    if(NOT status EQUAL 0)
+    # The subcommand path: each word the level above lists as one of its
+    # subcommands (option values and operands are not); a bare lower-case
+    # word where a subcommand would go that is none is an error.
+    set(path "")
+    subcommands_of(known "${exe}")
+    set(problem "")
+    set(expect_sub TRUE)
+    foreach(w IN LISTS words)
+      if(NOT known)
+        break()
+      endif()
+      if(w IN_LIST known)
+        list(APPEND path "${w}")
+        subcommands_of(known "${exe}" ${path})
+        set(expect_sub TRUE)
+      elseif(w MATCHES "^[a-z][a-z-]*$" AND expect_sub)
+        set(problem "'${w}' is not a subcommand of ${tool} ${path} (${known})")
+        break()
+      elseif(NOT w MATCHES "^-")
+        set(expect_sub FALSE)
+      endif()
+    endforeach()
+    if(NOT problem)
+      execute_process(COMMAND "${exe}" ${path} --help RESULT_VARIABLE status
+                      OUTPUT_VARIABLE out ERROR_VARIABLE err)
+      if(NOT status EQUAL 0)
+        set(problem "`${tool} ${path} --help` exited ${status}: ${out}${err}")
+      endif()
+    endif()
+    if(problem)
       math(EXPR failed "${failed} + 1")
-      message("${where}: `${tool} ${sub} --help` exited ${status}:\n${out}${err}")
+      message("${where}: ${tool} ${words}: ${problem}")
     endif()
   endforeach()
   math(EXPR passed "${count} - ${failed}")
   message(STATUS "commands: ${passed} passed, ${failed} failed")
   if(count EQUAL 0 OR failed GREATER 0)
-    message(FATAL_ERROR "${failed} of ${count} command(s) have no --help")
+    message(FATAL_ERROR "${failed} of ${count} command line(s) do not parse")
   endif()
 else()
   message(FATAL_ERROR "docs.cmake: MODE must be links, blocks or commands")
