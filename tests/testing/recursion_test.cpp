@@ -12,7 +12,7 @@ TEST_CASE("recursion: thousands of levels in one handler") {
   testing::Harness h;
   h.runtime().install(walk::context());
   h.record<walk::Walked>();
-  constexpr std::int64_t kLevels = 5000;
+  constexpr std::int64_t kLevels = 3000;
   walk::Walker::at(h.runtime(), "w").walk(kLevels);
   h.run_to_idle();
   CHECK(walk::Walker::at(h.runtime(), "w").totalOf() ==
