@@ -259,6 +259,22 @@ bool RuntimeImpl::redrive(std::string_view subscription_name,
   return true;
 }
 
+bool RuntimeImpl::skip_dead_letter(std::string_view subscription_name,
+                                   const EventId& event_id) {
+  check_open("Runtime::skip_dead_letter");
+  ensure_recovered();
+  SubscriptionActor& sub = subscription(subscription_name);
+  auto letter = sub.store().find_dead_letter(event_id);
+  if (!letter || letter->policy != DeadLetterPolicy::halt) return false;
+  letter->policy = DeadLetterPolicy::skip;
+  sub.store().update_dead_letter(*letter);
+  write_log(LogLevel::info, {{"event", "delivery.skip"},
+                             {"subscription", std::string(subscription_name)},
+                             {"eventId", event_id.str()}});
+  sub.skip(std::move(*letter));
+  return true;
+}
+
 std::size_t RuntimeImpl::redrive_all(std::string_view subscription_name) {
   check_open("Runtime::redrive_all");
   ensure_recovered();
@@ -293,6 +309,7 @@ nlohmann::json RuntimeImpl::dead_letter_json(const DeadLetter& letter) const {
                : letter.event->type->codec().encode(letter.event->payload)},
           {"attempts", letter.attempts},
           {"lastError", letter.last_error},
+          {"policy", std::string(dead_letter_policy_name(letter.policy))},
           {"firstAttemptAt", format_instant(letter.first_attempt_at)},
           {"lastAttemptAt", format_instant(letter.last_attempt_at)},
           {"deadLetteredAt", format_instant(letter.dead_lettered_at)}};
