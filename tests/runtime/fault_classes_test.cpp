@@ -135,8 +135,8 @@ TEST_CASE(
   rt.install(commerce::order::context());
   rt.install(commerce::notifications::context(gateway));
   auto payments = commerce::order::Payments::in(rt);
-  payments.confirmExternal(OrderId::from_raw("x-1"),
-                           UserId::from_raw("intl-1"), 100);
+  payments.confirmExternal(OrderId::from_raw("x-1"), UserId::from_raw("intl-1"),
+                           100);
   executor.run_all();
   CHECK(gateway.calls == 5);
   const auto letters = rt.dead_letters(kInternational);
@@ -148,14 +148,15 @@ TEST_CASE(
   // The same publisher's next event is delivered: nothing waits behind the
   // letter.
   gateway.failures = 0;
-  payments.confirmExternal(OrderId::from_raw("x-2"),
-                           UserId::from_raw("intl-1"), 200);
+  payments.confirmExternal(OrderId::from_raw("x-2"), UserId::from_raw("intl-1"),
+                           200);
   executor.run_all();
   CHECK(gateway.sent.size() == 1);
   CHECK(gateway.calls == 6);
 }
 
-TEST_CASE("Fault text keeps valid text, replaces invalid bytes and is bounded") {
+TEST_CASE(
+    "Fault text keeps valid text, replaces invalid bytes and is bounded") {
   CHECK(fault_text("plain ascii") == "plain ascii");
   CHECK(fault_text("caf\xC3\xA9 \xF0\x9F\x98\x80") ==
         "caf\xC3\xA9 \xF0\x9F\x98\x80");
@@ -261,8 +262,8 @@ TEST_CASE(
   p.failing.clear();
   REQUIRE(w.rt().redrive(kPipeline, letter_of(w.rt(), 2)));
   w.executor.run_all();
-  CHECK(p.delivered == std::vector<std::string>{"p:1", "q:10", "p:2", "p:3",
-                                                "p:4", "p:5"});
+  CHECK(p.delivered ==
+        std::vector<std::string>{"p:1", "q:10", "p:2", "p:3", "p:4", "p:5"});
   CHECK(w.rt().dead_letters(kPipeline).empty());
 }
 
@@ -320,8 +321,7 @@ TEST_CASE(
   p.failing.clear();
   w.restart();
   w.executor.run_all();
-  CHECK(p.delivered ==
-        std::vector<std::string>{"p:1", "p:2", "p:3", "p:4"});
+  CHECK(p.delivered == std::vector<std::string>{"p:1", "p:2", "p:3", "p:4"});
   CHECK(w.rt().dead_letters(kPipeline).empty());
   w.restart();
   w.executor.run_all();

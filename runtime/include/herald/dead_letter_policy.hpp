@@ -15,8 +15,10 @@ enum class DeadLetterPolicy { skip, halt };
 
 constexpr std::string_view dead_letter_policy_name(DeadLetterPolicy policy) {
   switch (policy) {
-    case DeadLetterPolicy::skip: return "skip";
-    case DeadLetterPolicy::halt: return "halt";
+    case DeadLetterPolicy::skip:
+      return "skip";
+    case DeadLetterPolicy::halt:
+      return "halt";
   }
   return "skip";
 }

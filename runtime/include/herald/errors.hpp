@@ -159,20 +159,34 @@ constexpr FaultClass fault_class(FaultKind kind) {
 // "limit", "reentrant", ...: the kind as log lines name it.
 constexpr std::string_view fault_kind_name(FaultKind kind) {
   switch (kind) {
-    case FaultKind::limit: return "limit";
-    case FaultKind::ownership: return "ownership";
-    case FaultKind::registration: return "registration";
-    case FaultKind::reentrant: return "reentrant";
-    case FaultKind::malformed: return "malformed";
-    case FaultKind::invalid_text: return "invalid_text";
-    case FaultKind::refinement: return "refinement";
-    case FaultKind::unknown_kind: return "unknown_kind";
-    case FaultKind::configuration: return "configuration";
-    case FaultKind::handler_failure: return "handler_failure";
-    case FaultKind::idempotency_conflict: return "idempotency_conflict";
-    case FaultKind::commit: return "commit";
-    case FaultKind::shutdown: return "shutdown";
-    case FaultKind::host: return "host";
+    case FaultKind::limit:
+      return "limit";
+    case FaultKind::ownership:
+      return "ownership";
+    case FaultKind::registration:
+      return "registration";
+    case FaultKind::reentrant:
+      return "reentrant";
+    case FaultKind::malformed:
+      return "malformed";
+    case FaultKind::invalid_text:
+      return "invalid_text";
+    case FaultKind::refinement:
+      return "refinement";
+    case FaultKind::unknown_kind:
+      return "unknown_kind";
+    case FaultKind::configuration:
+      return "configuration";
+    case FaultKind::handler_failure:
+      return "handler_failure";
+    case FaultKind::idempotency_conflict:
+      return "idempotency_conflict";
+    case FaultKind::commit:
+      return "commit";
+    case FaultKind::shutdown:
+      return "shutdown";
+    case FaultKind::host:
+      return "host";
   }
   return "host";
 }

@@ -128,8 +128,7 @@ class Runtime {
   // lane go on with the next event, and the letter stays, as if written
   // under skip (it can still be re-driven). False if there is no such letter
   // or it holds no lane.
-  bool skip_dead_letter(std::string_view subscription,
-                        const EventId& event_id);
+  bool skip_dead_letter(std::string_view subscription, const EventId& event_id);
   // Agent messages that faulted on every attempt, oldest first
   // (herald/dead_message.hpp).
   std::vector<DeadMessage> dead_messages();

@@ -9,17 +9,23 @@ namespace herald {
 
 std::string_view to_string(LogLevel level) {
   switch (level) {
-    case LogLevel::debug: return "debug";
-    case LogLevel::info: return "info";
-    case LogLevel::warn: return "warn";
-    case LogLevel::error: return "error";
-    case LogLevel::off: return "off";
+    case LogLevel::debug:
+      return "debug";
+    case LogLevel::info:
+      return "info";
+    case LogLevel::warn:
+      return "warn";
+    case LogLevel::error:
+      return "error";
+    case LogLevel::off:
+      return "off";
   }
   return "off";
 }
 
 LogLevel parse_log_level(std::string_view text) {
-  for (LogLevel l : {LogLevel::debug, LogLevel::info, LogLevel::warn, LogLevel::error, LogLevel::off}) {
+  for (LogLevel l : {LogLevel::debug, LogLevel::info, LogLevel::warn,
+                     LogLevel::error, LogLevel::off}) {
     if (to_string(l) == text) return l;
   }
   throw std::invalid_argument("unknown log level '" + std::string(text) + "'");

@@ -163,17 +163,17 @@ void RuntimeImpl::run_message(AgentInstanceBase& agent, AgentMessage& message) {
         attempts < max_attempts) {
       store_->record_message_attempt(message.id, attempts);
       const Duration delay = retry_delay(attempts);
-      write_log(LogLevel::warn, {{"event", "message.retry"},
-                                 {"messageId", message.id.str()},
-                                 {"agent", message.agent_kind},
-                                 {"key", message.key},
-                                 {"handler", message.handler},
-                                 {"attempt", attempts},
-                                 {"nextAttempt", attempts + 1},
-                                 {"delay", format_duration(delay)},
-                                 {"faultKind", std::string(fault_kind_name(
-                                                   outcome->kind))},
-                                 {"message", fault}});
+      write_log(LogLevel::warn,
+                {{"event", "message.retry"},
+                 {"messageId", message.id.str()},
+                 {"agent", message.agent_kind},
+                 {"key", message.key},
+                 {"handler", message.handler},
+                 {"attempt", attempts},
+                 {"nextAttempt", attempts + 1},
+                 {"delay", format_duration(delay)},
+                 {"faultKind", std::string(fault_kind_name(outcome->kind))},
+                 {"message", fault}});
       executor_.schedule_at(
           executor_.now() + delay,
           [this, m = message]() mutable { post_message_or_keep(m); });

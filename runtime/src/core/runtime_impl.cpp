@@ -74,8 +74,7 @@ MessageId RuntimeImpl::mint_id() { return new_event_id(); }
 void RuntimeImpl::check_open(std::string_view call) const {
   if (stopped_.load()) {
     throw ShutdownError(fmt::format(
-        "{} after Runtime::shutdown: the runtime accepts no more work",
-        call));
+        "{} after Runtime::shutdown: the runtime accepts no more work", call));
   }
 }
 

@@ -87,10 +87,11 @@ void SubscriptionActor::release_halt(const LogEntry& entry) {
   const LogEntryPtr letter = std::move(it->second);
   halted_.erase(it);
   resume_lane(letter->envelope.publisherId);
-  runtime_.write_log(LogLevel::info, {{"event", "delivery.lane_resumed"},
-                                      {"subscription", spec_.service},
-                                      {"eventId", env.eventId.str()},
-                                      {"publisherId", std::string(env.publisherId)}});
+  runtime_.write_log(LogLevel::info,
+                     {{"event", "delivery.lane_resumed"},
+                      {"subscription", spec_.service},
+                      {"eventId", env.eventId.str()},
+                      {"publisherId", std::string(env.publisherId)}});
 }
 
 void SubscriptionActor::run() {
@@ -312,9 +313,9 @@ void SubscriptionActor::term(Delivery& d, const std::string& message,
                  ? DeadLetterPolicy::halt
                  : DeadLetterPolicy::skip;
   }
-  DeadLetter letter{spec_.service,      d.entry, d.attempt, message,
-                    d.first_attempt_at, now,     now,       false,
-                    policy};
+  DeadLetter letter{
+      spec_.service, d.entry, d.attempt, message, d.first_attempt_at,
+      now,           now,     false,     policy};
   // term: a re-drive that faulted again puts its attempts back on the letter.
   if (d.redrive) {
     store_.update_dead_letter(std::move(letter));

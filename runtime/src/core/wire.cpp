@@ -11,9 +11,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "herald/errors.hpp"
-
 #include "herald/codec.hpp"
+#include "herald/errors.hpp"
 
 namespace herald::wire {
 

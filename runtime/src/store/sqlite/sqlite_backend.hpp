@@ -9,9 +9,9 @@
 #include "file_lock.hpp"
 #include "group_commit.hpp"
 #include "herald/agent.hpp"
-#include "herald/sqlite_backend.hpp"
 #include "herald/errors.hpp"
 #include "herald/ring_queue.hpp"
+#include "herald/sqlite_backend.hpp"
 #include "sqlite_counters.hpp"
 #include "sqlite_statements.hpp"
 

@@ -170,8 +170,7 @@ ALTER TABLE dead_letter ADD COLUMN halts INTEGER NOT NULL DEFAULT 0;
 
 // Step i takes user_version i to i + 1. A new layout appends a step; a step
 // once released never changes.
-constexpr std::array<const char*, 3> kSteps = {kVersion1, kVersion2,
-                                               kVersion3};
+constexpr std::array<const char*, 3> kSteps = {kVersion1, kVersion2, kVersion3};
 
 constexpr const char* kTables[] = {
     "herald_meta",        "agent_state",       "log",          "log_head",

@@ -27,8 +27,10 @@ DeadLetter stored_letter(SQLite::Statement& s, const std::string& name) {
 // The `halts` column of a letter written under `policy`.
 int halts(DeadLetterPolicy policy) {
   switch (policy) {
-    case DeadLetterPolicy::skip: return 0;
-    case DeadLetterPolicy::halt: return 1;
+    case DeadLetterPolicy::skip:
+      return 0;
+    case DeadLetterPolicy::halt:
+      return 1;
   }
   return 0;
 }
