@@ -99,6 +99,7 @@ TEST_CASE(
   CHECK_FALSE(good.state().customer.has_value());
 
   std::optional<std::string> bad_fault;
+  FaultKind bad_kind = FaultKind::host;
   std::optional<std::string> good_fault;
   gate.armed = true;
   std::thread first([&] {
@@ -112,6 +113,7 @@ TEST_CASE(
       bad.place(UserId::from_raw("caf\xe9"), Money{2, "EUR"});
     } catch (const HandlerFault& e) {
       bad_fault = e.what();
+      bad_kind = e.kind();
     }
   });
   std::thread good_caller([&] {
@@ -130,6 +132,8 @@ TEST_CASE(
   REQUIRE(bad_fault.has_value());
   CHECK(bad_fault->find("does not encode") != std::string::npos);
   CHECK(invalid_utf8_at(*bad_fault) == std::string::npos);
+  // The handler's own, deterministic fault: a delivery would not retry it.
+  CHECK(bad_kind == FaultKind::invalid_text);
   REQUIRE(good.state().customer.has_value());
   CHECK(good.state().customer->raw() == "u-2");
   CHECK_FALSE(bad.state().customer.has_value());

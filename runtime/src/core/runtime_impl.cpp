@@ -183,6 +183,12 @@ void RuntimeImpl::commit(Invocation& tx, CommitRecord& record) {
   if (!tx.messages_.empty()) record.messages = std::move(tx.messages_);
   try {
     store_->commit(record);
+  } catch (const InvalidText&) {
+    // A value of this invocation that cannot be stored: nothing is applied,
+    // and the fault is the handler's own (deterministic, not retried).
+    for (const OutboxEvent& ev : record.events)
+      event_metrics_[ev.entry->type->index()]->aborted.add();
+    throw;
   } catch (const std::exception& e) {
     // Nothing is applied: the invocation aborts (its caller reports it) and
     // a delivery or message is retried.

@@ -12,6 +12,7 @@
 #include "herald/errors.hpp"
 #include "herald/ring_queue.hpp"
 #include "herald/sqlite_backend.hpp"
+#include "herald/wire.hpp"
 #include "sqlite_counters.hpp"
 #include "sqlite_statements.hpp"
 
@@ -339,24 +340,41 @@ class SqliteBackend final : public LocalBackend {
   static PreparedCommit prepare(CommitRecord& r) {
     PreparedCommit p{&r, {}, {}};
     if (r.state) {
-      try {
-        p.state = r.state->kind->encode_state(r.state->state.get()).dump();
-      } catch (const std::exception& e) {
-        throw Error(fmt::format("the state of agent {} {} does not encode: {}",
-                                r.state->agent_kind, r.state->key, e.what()));
-      }
+      p.state = encoded(
+          [&] { return r.state->kind->encode_state(r.state->state.get()); },
+          [&] {
+            return fmt::format("the state of agent {} {}", r.state->agent_kind,
+                               r.state->key);
+          });
     }
     p.payloads.reserve(r.events.size());
     for (const OutboxEvent& e : r.events) {
       const EventType& type = *e.entry->type;
-      try {
-        p.payloads.push_back(type.codec().encode(e.entry->payload).dump());
-      } catch (const std::exception& error) {
-        throw Error(fmt::format("a payload of {} does not encode: {}",
-                                type.name(), error.what()));
-      }
+      p.payloads.push_back(
+          encoded([&] { return type.codec().encode(e.entry->payload); },
+                  [&] { return fmt::format("a payload of {}", type.name()); }));
     }
     return p;
+  }
+
+  // The JSON text of what `encode` returns. A String that is not valid
+  // UTF-8 is an InvalidText naming `what` and its path (a deterministic
+  // fault of the committing handler), anything else an Error.
+  template <class Encode, class What>
+  static std::string encoded(Encode&& encode, What&& what) {
+    nlohmann::json j;
+    try {
+      j = encode();
+      return j.dump();
+    } catch (const std::exception& e) {
+      if (auto at = wire::invalid_text(j)) {
+        throw InvalidText(
+            fmt::format("{} does not encode: the String at {} is not valid "
+                        "UTF-8",
+                        what(), *at));
+      }
+      throw Error(fmt::format("{} does not encode: {}", what(), e.what()));
+    }
   }
 
   void apply_batch(std::vector<PreparedCommit*>& batch) {
