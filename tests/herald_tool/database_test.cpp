@@ -41,11 +41,11 @@ TEST_CASE("a newer schema version is refused naming the file") {
   const std::string path = dir.file("new.db");
   {
     HeraldDbFixture db(path);
-    db.set_user_version(3);
+    db.set_user_version(4);
   }
   CHECK_THROWS_WITH_AS(
       Database{path},
-      (path + ": database schema version 3 is newer than this build's 2")
+      (path + ": database schema version 4 is newer than this build's 3")
           .c_str(),
       Refusal);
 }

@@ -82,7 +82,7 @@ TEST_CASE("status text and JSON") {
       j, {"database", "subscriptions", "agents", "logs", "agent_messages"}));
   CHECK(has_keys(j["database"], {"path", "schema_version", "runtime_version"}));
   CHECK(text.starts_with("Database " + s.path +
-                         " (schema version 2, last opened by runtime 1)\n"));
+                         " (schema version 3, last opened by runtime 1)\n"));
   REQUIRE(j["subscriptions"].size() == 3);
   CHECK(has_keys(j["subscriptions"][0],
                  {"name", "context", "position", "lag", "retrying",

@@ -18,7 +18,7 @@ TEST_CASE("status counts subscriptions, agents, logs and messages") {
   const herald::op::Status status = db.status();
 
   CHECK(status.path == path);
-  CHECK(status.schema_version == 2);
+  CHECK(status.schema_version == 3);
   CHECK(status.runtime_version == "1");
   REQUIRE(status.subscriptions.size() == 3);
   const auto& ledger = status.subscriptions[0];

@@ -53,7 +53,7 @@ TEST_CASE("Config: defaults match the documented contract") {
   CHECK(c.backend_kind == BackendKind::memory);
   CHECK(config_env_name("limits.payload_bytes") ==
         "HERALD_LIMITS_PAYLOAD_BYTES");
-  CHECK(config_keys().size() == 23);
+  CHECK(config_keys().size() == 24);
 }
 
 TEST_CASE(

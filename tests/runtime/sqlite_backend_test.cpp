@@ -150,14 +150,14 @@ TEST_CASE(
   SqliteBackendOptions options;
   options.path = db.path;
   make_sqlite_backend(options).reset();
-  CHECK(query_text(db.path, "PRAGMA user_version") == "2");
+  CHECK(query_text(db.path, "PRAGMA user_version") == "3");
   CHECK(query_text(db.path,
                    "SELECT value FROM herald_meta WHERE key = "
                    "'runtime_version'") == std::to_string(runtime_version));
   execute(db.path, "PRAGMA user_version = 7");
   CHECK_THROWS_WITH_AS(
       make_sqlite_backend(options),
-      fmt::format("{}: database schema version 7 is newer than this build's 2",
+      fmt::format("{}: database schema version 7 is newer than this build's 3",
                   db.path)
           .c_str(),
       Error);

@@ -97,9 +97,10 @@ TEST_CASE(
           "INSERT OR REPLACE INTO publisher_sequence(context, publisher, "
           "sequence) VALUES ('commerce.order', 'relay', 3); "
           "CREATE INDEX log_by_time ON log(context, emitted_at); "
+          "ALTER TABLE dead_letter DROP COLUMN halts; "
           "PRAGMA user_version = 1");
   w.restart();
-  CHECK(query_int(w.database_path(), "PRAGMA user_version") == 2);
+  CHECK(query_int(w.database_path(), "PRAGMA user_version") == 3);
   CHECK(query_int(w.database_path(),
                   "SELECT count(*) FROM sqlite_schema WHERE name = "
                   "'log_by_time'") == 0);

@@ -97,7 +97,7 @@ TEST_CASE("Operator: status reads what the program left in its database") {
   SqliteOperator db(p.path());
   const op::Status status = db.status();
   CHECK(status.path == p.path());
-  CHECK(status.schema_version == 2);
+  CHECK(status.schema_version == 3);
   CHECK(status.runtime_version == std::to_string(runtime_version));
 
   REQUIRE(status.subscriptions.size() == 3);

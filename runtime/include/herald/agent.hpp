@@ -14,6 +14,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "herald/errors.hpp"
+
 namespace herald {
 
 class AgentInstanceBase;
@@ -70,10 +72,8 @@ class AgentKindBase {
   struct MessageFault {
     std::string message;
     bool malformed = false;  // D9: dead-lettered at once, never retried
-    // The agent's stored state is newer than this build reads
-    // (NewerAgentState): dead-lettered at once with `message` as the
-    // reason, never retried.
-    bool newer_state = false;
+    // Its class decides between a retry and a dead letter at once.
+    FaultKind kind = FaultKind::host;
   };
   virtual std::optional<MessageFault> run_message(
       Runtime& rt, AgentInstanceBase& agent,

@@ -274,7 +274,7 @@ auto invoke(Runtime& rt, const AgentKind<State>& kind,
     throw;
   } catch (const std::exception& e) {
     abort_invocation(rt, tx, e.what());
-    throw HandlerFault(tx.handler_name(), e.what());
+    throw HandlerFault(tx.handler_name(), e.what(), fault_kind(e));
   } catch (...) {
     abort_invocation(rt, tx, "unknown exception");
     throw HandlerFault(tx.handler_name(), "unknown exception");
@@ -302,7 +302,8 @@ AgentKind<State>::run_message(Runtime& rt, AgentInstanceBase& base,
   if (h == nullptr) {
     detail::report_unknown_handler(rt, agent, message);
     return MessageFault{"agent " + qualified() + " has no message handler '" +
-                        message.handler + "'"};
+                            message.handler + "'",
+                        false, FaultKind::unknown_kind};
   }
   auto body = [&](Invocation& tx, State& s) {
     h->run(tx, s, agent.key(), message.args);
@@ -310,14 +311,14 @@ AgentKind<State>::run_message(Runtime& rt, AgentInstanceBase& base,
   try {
     detail::invoke(rt, *this, agent, h->name, message.cause, body, &message.id);
   } catch (const MalformedMessage& e) {
-    return MessageFault{e.what(), true};
+    return MessageFault{e.what(), true, FaultKind::malformed};
   } catch (const NewerAgentState& e) {
-    return MessageFault{e.what(), false, true};
+    return MessageFault{e.what(), false, FaultKind::newer_state};
   } catch (const HandlerFault& fault) {
     // Already reported by invoke; the caller retries or dead-letters it.
-    return MessageFault{fault.fault()};
+    return MessageFault{fault.fault(), false, fault.kind()};
   } catch (const std::exception& e) {
-    return MessageFault{e.what()};
+    return MessageFault{e.what(), false, fault_kind(e)};
   }
   return std::nullopt;
 }

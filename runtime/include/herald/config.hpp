@@ -12,9 +12,11 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "herald/backend_kind.hpp"
+#include "herald/dead_letter_policy.hpp"
 #include "herald/time.hpp"
 
 namespace herald {
@@ -58,6 +60,16 @@ RuntimeConfig load_config(const ConfigSources& sources);
 // The node id a runtime over `config` writes on its log lines:
 // runtime.node_id, or "<hostname>:<pid>" when that is empty.
 std::string node_id(const RuntimeConfig& config);
+
+// The dead-letter policy of `subscription` (a qualified service name):
+// halt if subscriptions.halt_on_dead_letter names it, else skip.
+DeadLetterPolicy dead_letter_policy(const RuntimeConfig& config,
+                                    std::string_view subscription);
+
+// Throws ConfigError for a name in subscriptions.halt_on_dead_letter that
+// is not one of `installed` (with the nearest one, if any).
+void check_subscription_names(const RuntimeConfig& config,
+                              const std::vector<std::string>& installed);
 
 // Environment variable name of a key: "retry.base" -> "HERALD_RETRY_BASE".
 std::string config_env_name(std::string_view key);

@@ -1,8 +1,11 @@
 #pragma once
 // Every error the runtime raises to a host or a handler derives from
 // herald::Error, so hosts can catch one type; the subclasses tell what broke.
+#include <cstddef>
+#include <exception>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace herald {
 
@@ -83,8 +86,6 @@ class ShutdownError : public Error {
   using Error::Error;
 };
 
-// What a host call sees when the handler it called faulted: the handler's
-// qualified name and the fault message. Nothing of the invocation committed.
 // A stored agent message whose key or arguments do not decode through the
 // receiving handler's codec (D9). Generated code raises it while decoding,
 // before the handler runs; the runtime dead-letters the message with
@@ -103,18 +104,166 @@ class NewerAgentState : public Error {
   using Error::Error;
 };
 
+// Fault text as the runtime keeps it (a HandlerFault's message, a log
+// field, a dead letter's reason, a pending attempt's last error): `raw` with
+// every byte sequence that is not valid UTF-8 replaced by U+FFFD, and at
+// most kFaultTextMaxBytes long (cut at a character boundary and ending in
+// "..." then). Whatever a host's exception carries, the text can be logged
+// as JSON and stored. Defined in text.cpp.
+inline constexpr std::size_t kFaultTextMaxBytes = 4096;
+std::string fault_text(std::string_view raw);
+// The byte offset of the first invalid UTF-8 sequence in `s`, or npos.
+std::size_t invalid_utf8_at(std::string_view s);
+
+// What went wrong in a handler, by the runtime's own error types. The class
+// of a kind decides what a delivery or message that faulted with it does
+// next (see fault_class).
+enum class FaultKind {
+  limit,                 // LimitError: a D10 limit (cascade depth, payload)
+  ownership,             // OwnershipError
+  registration,          // RegistrationError: an undeclared agent or capability
+  reentrant,             // ReentrantCallError
+  malformed,             // MalformedMessage, a payload that does not decode
+  invalid_text,          // InvalidText: a String that is not valid UTF-8
+  refinement,            // RefinementError
+  unknown_kind,          // a message for a handler or kind this build lacks
+  newer_state,           // NewerAgentState: state a newer build wrote
+  configuration,         // ConfigError
+  handler_failure,       // HandlerFailure: `fail(...)` in Herald source
+  idempotency_conflict,  // IdempotencyConflict
+  commit,                // CommitError: the store could not commit
+  shutdown,              // ShutdownError
+  host,                  // anything else: a host capability, the system
+};
+
+enum class FaultClass {
+  // Would fail the same way again: dead-lettered at once, with its reason.
+  deterministic,
+  // May pass on a later attempt: retried with backoff up to
+  // retry.max_attempts, then dead-lettered.
+  transient,
+};
+
+constexpr FaultClass fault_class(FaultKind kind) {
+  switch (kind) {
+    case FaultKind::limit:
+    case FaultKind::ownership:
+    case FaultKind::registration:
+    case FaultKind::reentrant:
+    case FaultKind::malformed:
+    case FaultKind::invalid_text:
+    case FaultKind::refinement:
+    case FaultKind::unknown_kind:
+    case FaultKind::newer_state:
+    case FaultKind::configuration:
+      return FaultClass::deterministic;
+    case FaultKind::handler_failure:
+    case FaultKind::idempotency_conflict:
+    case FaultKind::commit:
+    case FaultKind::shutdown:
+    case FaultKind::host:
+      return FaultClass::transient;
+  }
+  return FaultClass::transient;
+}
+
+// "limit", "reentrant", ...: the kind as log lines name it.
+constexpr std::string_view fault_kind_name(FaultKind kind) {
+  switch (kind) {
+    case FaultKind::limit:
+      return "limit";
+    case FaultKind::ownership:
+      return "ownership";
+    case FaultKind::registration:
+      return "registration";
+    case FaultKind::reentrant:
+      return "reentrant";
+    case FaultKind::malformed:
+      return "malformed";
+    case FaultKind::invalid_text:
+      return "invalid_text";
+    case FaultKind::refinement:
+      return "refinement";
+    case FaultKind::unknown_kind:
+      return "unknown_kind";
+    case FaultKind::newer_state:
+      return "newer_state";
+    case FaultKind::configuration:
+      return "configuration";
+    case FaultKind::handler_failure:
+      return "handler_failure";
+    case FaultKind::idempotency_conflict:
+      return "idempotency_conflict";
+    case FaultKind::commit:
+      return "commit";
+    case FaultKind::shutdown:
+      return "shutdown";
+    case FaultKind::host:
+      return "host";
+  }
+  return "host";
+}
+
+// What a host call sees when the handler it called faulted: the handler's
+// qualified name, the fault message (as fault_text keeps it) and its kind.
+// Nothing of the invocation committed.
+// Text that is not valid UTF-8 where the runtime takes a String in (a
+// message's arguments, a stored value): the message names where, and the
+// handler that made it faults alone.
+class InvalidText : public Error {
+ public:
+  using Error::Error;
+};
+
 class HandlerFault : public Error {
  public:
-  HandlerFault(std::string handler, std::string message)
-      : Error(handler + ": " + message),
-        handler_(std::move(handler)),
-        message_(std::move(message)) {}
+  HandlerFault(std::string handler, std::string_view message,
+               FaultKind kind = FaultKind::host)
+      : HandlerFault(std::move(handler), fault_text(message), kind, 0) {}
   const std::string& handler() const { return handler_; }
   const std::string& fault() const { return message_; }
+  FaultKind kind() const { return kind_; }
 
  private:
+  HandlerFault(std::string handler, std::string message, FaultKind kind, int)
+      : Error(handler + ": " + message),
+        handler_(std::move(handler)),
+        message_(std::move(message)),
+        kind_(kind) {}
   std::string handler_;
   std::string message_;
+  FaultKind kind_;
 };
+
+// The kind of a caught exception: the runtime's error type it is, else
+// host. A HandlerFault keeps the kind of the fault it reports.
+inline FaultKind fault_kind(const std::exception& e) {
+  if (const auto* f = dynamic_cast<const HandlerFault*>(&e)) return f->kind();
+  if (dynamic_cast<const LimitError*>(&e) != nullptr) return FaultKind::limit;
+  if (dynamic_cast<const OwnershipError*>(&e) != nullptr)
+    return FaultKind::ownership;
+  if (dynamic_cast<const RegistrationError*>(&e) != nullptr)
+    return FaultKind::registration;
+  if (dynamic_cast<const ReentrantCallError*>(&e) != nullptr)
+    return FaultKind::reentrant;
+  if (dynamic_cast<const MalformedMessage*>(&e) != nullptr)
+    return FaultKind::malformed;
+  if (dynamic_cast<const NewerAgentState*>(&e) != nullptr)
+    return FaultKind::newer_state;
+  if (dynamic_cast<const InvalidText*>(&e) != nullptr)
+    return FaultKind::invalid_text;
+  if (dynamic_cast<const RefinementError*>(&e) != nullptr)
+    return FaultKind::refinement;
+  if (dynamic_cast<const ConfigError*>(&e) != nullptr)
+    return FaultKind::configuration;
+  if (dynamic_cast<const HandlerFailure*>(&e) != nullptr)
+    return FaultKind::handler_failure;
+  if (dynamic_cast<const IdempotencyConflict*>(&e) != nullptr)
+    return FaultKind::idempotency_conflict;
+  if (dynamic_cast<const CommitError*>(&e) != nullptr) return FaultKind::commit;
+  if (dynamic_cast<const ShutdownError*>(&e) != nullptr)
+    return FaultKind::shutdown;
+  return FaultKind::host;
+}
 
 }  // namespace herald

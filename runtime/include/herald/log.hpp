@@ -56,7 +56,10 @@ class RuntimeLog {
     return level != LogLevel::off && level >= threshold_;
   }
   // Adds "level" and "ts" to `fields` and writes it if the level is enabled.
-  void write(LogLevel level, nlohmann::json fields, std::string_view timestamp);
+  // Never throws: a sink that fails gets a "log.write_failed" line instead
+  // (itself best effort), so a log line cannot fail the work it reports.
+  void write(LogLevel level, nlohmann::json fields,
+             std::string_view timestamp) noexcept;
 
  private:
   LogSink& sink_;

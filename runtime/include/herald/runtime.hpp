@@ -141,6 +141,12 @@ class Runtime {
   // commits. False if there is no such dead letter or it is being re-driven.
   bool redrive(std::string_view subscription, const EventId& event_id);
   std::size_t redrive_all(std::string_view subscription);
+  // A dead letter written under `halt` (subscriptions.halt_on_dead_letter)
+  // holds its publisher's lane on the subscription: skipping it lets the
+  // lane go on with the next event, and the letter stays, as if written
+  // under skip (it can still be re-driven). False if there is no such letter
+  // or it holds no lane.
+  bool skip_dead_letter(std::string_view subscription, const EventId& event_id);
   // Agent messages that faulted on every attempt, oldest first
   // (herald/dead_message.hpp).
   std::vector<DeadMessage> dead_messages();

@@ -30,6 +30,7 @@
 #include <string_view>
 #include <vector>
 
+#include "herald/dead_letter_policy.hpp"
 #include "herald/envelope.hpp"
 #include "herald/log_entry.hpp"
 #include "herald/time.hpp"
@@ -51,6 +52,9 @@ struct DeadLetter {
   // until the re-driven delivery commits (the commit removes it), so a crash
   // in between re-drives it again after the restart.
   bool redriving = false;
+  // Written under `halt`: the publisher's lane on the subscription waits
+  // until the letter is re-driven and commits, or is skipped.
+  DeadLetterPolicy policy = DeadLetterPolicy::skip;
 };
 
 // A delivery that faulted and waits for its next attempt (nak).

@@ -116,6 +116,10 @@ std::string dump_value(const T& v) {
       [](Json& j, const void* p) { put(j, *static_cast<const T*>(p)); }, &v);
 }
 
+// Where the first String (or member name) in `j` that is not valid UTF-8
+// is, as a path ("$.lines[2] (byte 3)"), or nullopt when every one is.
+std::optional<std::string> invalid_text(const Json& j);
+
 // --- reading ---
 // j.at(key): throws nlohmann's type_error (not an object) or out_of_range.
 const Json& at(const Json& j, std::string_view key);

@@ -257,7 +257,36 @@ void check_node_id(const Origins& o, const std::string& id) {
   }
 }
 
+// The names of a comma-separated list, trimmed; empty items are refused.
+std::vector<std::string_view> list_items(std::string_view list) {
+  std::vector<std::string_view> items;
+  if (trim(list).empty()) return items;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = list.find(',', start);
+    items.push_back(trim(list.substr(
+        start, comma == std::string_view::npos ? comma : comma - start)));
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return items;
+}
+
+void check_name_list(const Origins& o, std::string_view key,
+                     const std::string& list) {
+  for (std::string_view item : list_items(list)) {
+    if (item.empty()) {
+      throw ConfigError(fmt::format(
+          "configuration key '{}' is '{}' ({}); expected subscription names "
+          "separated by commas, with no empty item",
+          key, list, origin(o, key)));
+    }
+  }
+}
+
 void validate(const RuntimeConfig& c, const Origins& o) {
+  check_name_list(o, "subscriptions.halt_on_dead_letter",
+                  c.subscriptions_halt_on_dead_letter);
   check_one_of(o, "executor.kind", c.executor_kind,
                {"deterministic", "threaded"});
   check_one_of(o, "subscriptions.start", c.subscriptions_start,
@@ -322,6 +351,28 @@ void validate(const RuntimeConfig& c, const Origins& o) {
 }
 
 }  // namespace
+
+DeadLetterPolicy dead_letter_policy(const RuntimeConfig& config,
+                                    std::string_view subscription) {
+  for (std::string_view item :
+       list_items(config.subscriptions_halt_on_dead_letter)) {
+    if (item == subscription) return DeadLetterPolicy::halt;
+  }
+  return DeadLetterPolicy::skip;
+}
+
+void check_subscription_names(const RuntimeConfig& config,
+                              const std::vector<std::string>& installed) {
+  for (std::string_view item :
+       list_items(config.subscriptions_halt_on_dead_letter)) {
+    if (std::find(installed.begin(), installed.end(), item) != installed.end())
+      continue;
+    throw ConfigError(fmt::format(
+        "configuration key 'subscriptions.halt_on_dead_letter' names '{}', "
+        "which is not an installed subscription{}",
+        item, did_you_mean(item, installed)));
+  }
+}
 
 std::string node_id(const RuntimeConfig& config) {
   return config.runtime_node_id.empty() ? default_node_id()

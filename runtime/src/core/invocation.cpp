@@ -9,6 +9,7 @@
 #include "herald/agent_kind.hpp"
 #include "herald/errors.hpp"
 #include "herald/log.hpp"
+#include "herald/wire.hpp"
 #include "runtime_impl.hpp"
 
 namespace herald {
@@ -73,6 +74,19 @@ void Invocation::send(const AgentKindBase& kind, std::string key,
         fmt::format("{} sends {} to agent {}, which context {} neither owns "
                     "nor declares (Context::uses_agent)",
                     handler_name(), handler, kind.qualified(), site_.context));
+  }
+  // Checked here, so that a bad String fails the handler that made it and
+  // never the commit it would share with others.
+  std::optional<std::string> bad;
+  if (invalid_utf8_at(key) != std::string::npos) {
+    bad = "the key";
+  } else if (auto at = wire::invalid_text(args)) {
+    bad = "the String at " + *at;
+  }
+  if (bad) {
+    throw InvalidText(fmt::format(
+        "{} sends {} to agent {} {}: {} is not valid UTF-8", handler_name(),
+        handler, kind.qualified(), fault_text(key), *bad));
   }
   AgentMessage& m = messages_.emplace_back();
   m.id = runtime_.impl().mint_id();
@@ -156,7 +170,7 @@ void log_from_handler(Invocation& tx, Runtime& rt, LogLevel level,
                       std::string_view message) {
   rt.write_log(level, {{"event", "handler.log"},
                        {"handler", tx.handler_name()},
-                       {"message", std::string(message)}});
+                       {"message", fault_text(message)}});
 }
 }  // namespace
 

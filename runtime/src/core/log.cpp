@@ -3,28 +3,41 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "herald/errors.hpp"
+
 namespace herald {
 
 std::string_view to_string(LogLevel level) {
   switch (level) {
-    case LogLevel::debug: return "debug";
-    case LogLevel::info: return "info";
-    case LogLevel::warn: return "warn";
-    case LogLevel::error: return "error";
-    case LogLevel::off: return "off";
+    case LogLevel::debug:
+      return "debug";
+    case LogLevel::info:
+      return "info";
+    case LogLevel::warn:
+      return "warn";
+    case LogLevel::error:
+      return "error";
+    case LogLevel::off:
+      return "off";
   }
   return "off";
 }
 
 LogLevel parse_log_level(std::string_view text) {
-  for (LogLevel l : {LogLevel::debug, LogLevel::info, LogLevel::warn, LogLevel::error, LogLevel::off}) {
+  for (LogLevel l : {LogLevel::debug, LogLevel::info, LogLevel::warn,
+                     LogLevel::error, LogLevel::off}) {
     if (to_string(l) == text) return l;
   }
   throw std::invalid_argument("unknown log level '" + std::string(text) + "'");
 }
 
 void StderrLogSink::write(const nlohmann::json& line) {
-  const std::string text = line.dump() + "\n";
+  // A field that is not valid UTF-8 (the runtime's own fields are made
+  // valid where they enter; a host's may not be) is written with U+FFFD
+  // instead of throwing.
+  const std::string text =
+      line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
+      "\n";
   std::lock_guard lock(mutex_);
   std::fwrite(text.data(), 1, text.size(), stderr);
 }
@@ -48,11 +61,26 @@ std::vector<nlohmann::json> MemoryLogSink::lines(std::string_view event) const {
   return out;
 }
 
-void RuntimeLog::write(LogLevel level, nlohmann::json fields, std::string_view timestamp) {
+void RuntimeLog::write(LogLevel level, nlohmann::json fields,
+                       std::string_view timestamp) noexcept {
   if (!enabled(level)) return;
-  fields["level"] = std::string(to_string(level));
-  fields["ts"] = std::string(timestamp);
-  sink_.write(fields);
+  try {
+    fields["level"] = std::string(to_string(level));
+    fields["ts"] = std::string(timestamp);
+    sink_.write(fields);
+  } catch (const std::exception& e) {
+    // The sink refused the line: say so in a line of the runtime's own
+    // fields, which any sink can write.
+    try {
+      sink_.write({{"event", "log.write_failed"},
+                   {"level", std::string(to_string(LogLevel::error))},
+                   {"ts", std::string(timestamp)},
+                   {"message", fault_text(e.what())}});
+    } catch (...) {  // NOLINT(bugprone-empty-catch): nowhere left to report
+    }
+  } catch (...) {  // NOLINT(bugprone-empty-catch): logging never throws out
+                   // of an actor
+  }
 }
 
 }  // namespace herald

@@ -12,6 +12,11 @@ namespace herald {
 // step.
 void RuntimeImpl::recover_from_store() {
   sealed_.store(true);
+  {
+    std::vector<std::string> names;
+    for (auto& [name, sub] : subscriptions_) names.emplace_back(name);
+    check_subscription_names(config_, names);
+  }
   RecoveryReport report;
   report.ran = true;
   // Messages first: a delivery queued below may run at once on a threaded

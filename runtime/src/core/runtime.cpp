@@ -54,6 +54,11 @@ bool Runtime::redrive(std::string_view subscription, const EventId& event_id) {
   return impl_->redrive(subscription, event_id);
 }
 
+bool Runtime::skip_dead_letter(std::string_view subscription,
+                               const EventId& event_id) {
+  return impl_->skip_dead_letter(subscription, event_id);
+}
+
 std::size_t Runtime::redrive_all(std::string_view subscription) {
   return impl_->redrive_all(subscription);
 }

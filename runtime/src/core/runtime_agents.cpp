@@ -147,31 +147,33 @@ void RuntimeImpl::run_message(AgentInstanceBase& agent, AgentMessage& message) {
     std::optional<AgentKindBase::MessageFault> outcome =
         agent.kind().run_message(runtime_, agent, message);
     if (!outcome) return;
-    if (outcome->newer_state) {
-      dead(outcome->message, store_->message_attempts(message.id) + 1);
-      return;
-    }
+    // Made loggable and bounded where it enters the runtime: a host's
+    // exception may carry any bytes.
+    std::string fault = fault_text(outcome->message);
     if (outcome->malformed) {
-      dead_malformed(outcome->message,
-                     store_->message_attempts(message.id) + 1);
+      dead_malformed(fault, store_->message_attempts(message.id) + 1);
       return;
     }
-    std::string& fault = outcome->message;
     const std::uint32_t attempts = store_->message_attempts(message.id) + 1;
     const auto max_attempts =
         static_cast<std::uint32_t>(config_.retry_max_attempts);
-    if (attempts < max_attempts) {
+    // A deterministic fault (a limit, an unknown handler, ...) would fail
+    // the same way on every attempt: it is dead-lettered at once.
+    if (fault_class(outcome->kind) == FaultClass::transient &&
+        attempts < max_attempts) {
       store_->record_message_attempt(message.id, attempts);
       const Duration delay = retry_delay(attempts);
-      write_log(LogLevel::warn, {{"event", "message.retry"},
-                                 {"messageId", message.id.str()},
-                                 {"agent", message.agent_kind},
-                                 {"key", message.key},
-                                 {"handler", message.handler},
-                                 {"attempt", attempts},
-                                 {"nextAttempt", attempts + 1},
-                                 {"delay", format_duration(delay)},
-                                 {"message", fault}});
+      write_log(LogLevel::warn,
+                {{"event", "message.retry"},
+                 {"messageId", message.id.str()},
+                 {"agent", message.agent_kind},
+                 {"key", message.key},
+                 {"handler", message.handler},
+                 {"attempt", attempts},
+                 {"nextAttempt", attempts + 1},
+                 {"delay", format_duration(delay)},
+                 {"faultKind", std::string(fault_kind_name(outcome->kind))},
+                 {"message", fault}});
       executor_.schedule_at(
           executor_.now() + delay,
           [this, m = message]() mutable { post_message_or_keep(m); });
@@ -183,7 +185,7 @@ void RuntimeImpl::run_message(AgentInstanceBase& agent, AgentMessage& message) {
   } catch (const std::exception& e) {
     // The store failed around the message: it is still pending there, so a
     // later attempt (or the next recovery) runs it.
-    contain_message_fault(message, e.what());
+    contain_message_fault(message, fault_text(e.what()));
   }
 }
 }  // namespace herald

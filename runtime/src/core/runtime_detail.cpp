@@ -39,7 +39,7 @@ void commit_agent(Runtime& rt, Invocation& tx, AgentInstanceBase& agent,
 void abort_invocation(Runtime& rt, Invocation& tx, std::string_view message) {
   nlohmann::json line{{"event", "handler.fault"},
                       {"handler", tx.handler_name()},
-                      {"message", std::string(message)}};
+                      {"message", fault_text(message)}};
   // A one-way message run on behalf of a delivery names the event behind it.
   if (const auto& cause = tx.cause(); cause.causation) {
     line["eventId"] = cause.causation->str();

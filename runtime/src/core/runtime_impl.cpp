@@ -189,6 +189,12 @@ void RuntimeImpl::commit(Invocation& tx, CommitRecord& record) {
   for (const OutboxEvent& ev : record.events) released.add(*ev.entry->type);
   try {
     store_->commit(record);
+  } catch (const InvalidText&) {
+    // A value of this invocation that cannot be stored: nothing is applied,
+    // and the fault is the handler's own (deterministic, not retried).
+    for (const OutboxEvent& ev : record.events)
+      event_metrics_[ev.entry->type->index()]->aborted.add();
+    throw;
   } catch (const std::exception& e) {
     // Nothing is applied: the invocation aborts (its caller reports it) and
     // a delivery or message is retried.
@@ -267,6 +273,22 @@ bool RuntimeImpl::redrive(std::string_view subscription_name,
   return true;
 }
 
+bool RuntimeImpl::skip_dead_letter(std::string_view subscription_name,
+                                   const EventId& event_id) {
+  check_open("Runtime::skip_dead_letter");
+  ensure_recovered();
+  SubscriptionActor& sub = subscription(subscription_name);
+  auto letter = sub.store().find_dead_letter(event_id);
+  if (!letter || letter->policy != DeadLetterPolicy::halt) return false;
+  letter->policy = DeadLetterPolicy::skip;
+  sub.store().update_dead_letter(*letter);
+  write_log(LogLevel::info, {{"event", "delivery.skip"},
+                             {"subscription", std::string(subscription_name)},
+                             {"eventId", event_id.str()}});
+  sub.skip(std::move(*letter));
+  return true;
+}
+
 std::size_t RuntimeImpl::redrive_all(std::string_view subscription_name) {
   check_open("Runtime::redrive_all");
   ensure_recovered();
@@ -301,6 +323,7 @@ nlohmann::json RuntimeImpl::dead_letter_json(const DeadLetter& letter) const {
                : letter.event->type->codec().encode(letter.event->payload)},
           {"attempts", letter.attempts},
           {"lastError", letter.last_error},
+          {"policy", std::string(dead_letter_policy_name(letter.policy))},
           {"firstAttemptAt", format_instant(letter.first_attempt_at)},
           {"lastAttemptAt", format_instant(letter.last_attempt_at)},
           {"deadLetteredAt", format_instant(letter.dead_lettered_at)}};

@@ -55,6 +55,8 @@ class RuntimeImpl {
   std::vector<DeadLetter> dead_letters();
   bool redrive(std::string_view subscription_name, const EventId& event_id);
   std::size_t redrive_all(std::string_view subscription_name);
+  bool skip_dead_letter(std::string_view subscription_name,
+                        const EventId& event_id);
   std::vector<DeadMessage> dead_messages();
   nlohmann::json dead_letter_json(const DeadLetter& letter) const;
   std::vector<std::string> subscriptions_of(const EventType& type) const;

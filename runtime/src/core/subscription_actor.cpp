@@ -1,6 +1,7 @@
 #include "subscription_actor.hpp"
 
 #include "herald/deterministic_executor.hpp"
+#include "herald/errors.hpp"
 #include "herald/fault_injector.hpp"
 #include "runtime_impl.hpp"
 
@@ -33,6 +34,7 @@ SubscriptionActor::SubscriptionActor(RuntimeImpl& runtime,
       store_(store),
       metrics_(metrics),
       inbox_(runtime.executor(), *this),
+      policy_(dead_letter_policy(runtime.config(), spec_.service)),
       faults_(runtime.executor().faults()) {}
 
 bool SubscriptionActor::enqueue_deferred(LogEntryPtr entry) {
@@ -60,12 +62,49 @@ void SubscriptionActor::redrive(DeadLetter letter) {
   inbox_.push(Delivery{std::move(letter.event), 1, true, false, {}, {}});
 }
 
+void SubscriptionActor::skip(DeadLetter letter) {
+  Delivery d{std::move(letter.event)};
+  d.release = true;
+  inbox_.push(std::move(d));
+}
+
+void SubscriptionActor::load_halts() {
+  for (DeadLetter& letter : store_.dead_letters()) {
+    if (letter.policy != DeadLetterPolicy::halt) continue;
+    const std::string_view publisher = letter.event->envelope.publisherId;
+    halted_.insert_or_assign(publisher, letter.event);
+    parked_.try_emplace(publisher);
+  }
+  halts_loaded_ = true;
+}
+
+void SubscriptionActor::release_halt(const LogEntry& entry) {
+  const EventEnvelope& env = entry.envelope;
+  auto it = halted_.find(env.publisherId);
+  if (it == halted_.end() || it->second->envelope.eventId != env.eventId)
+    return;
+  // The lane's key may point into the letter's entry: resumed first.
+  const LogEntryPtr letter = std::move(it->second);
+  halted_.erase(it);
+  resume_lane(letter->envelope.publisherId);
+  runtime_.write_log(LogLevel::info,
+                     {{"event", "delivery.lane_resumed"},
+                      {"subscription", spec_.service},
+                      {"eventId", env.eventId.str()},
+                      {"publisherId", std::string(env.publisherId)}});
+}
+
 void SubscriptionActor::run() {
   FinishRun finish_run(inbox_);
   inbox_.take(batch_, kBatch);
   while (!batch_.empty()) {
     Delivery d = batch_.take_front();
     try {
+      if (!halts_loaded_) load_halts();
+      if (d.release) {
+        release_halt(*d.entry);
+        continue;
+      }
       if (!d.redrive && !d.resumed) {
         // Most of the time no lane is parked: skip the hash lookup then.
         if (!parked_.empty()) {
@@ -88,7 +127,7 @@ void SubscriptionActor::run() {
     } catch (const SimulatedCrash&) {
       throw;
     } catch (const std::exception& e) {
-      contain(d, e.what());
+      contain(d, fault_text(e.what()));
     } catch (...) {
       contain(d, "unknown exception");
     }
@@ -106,6 +145,7 @@ void SubscriptionActor::deliver(Delivery& d) {
     // has run already.
     if (!store_.find_dead_letter(env.eventId)) {
       metrics_.deduplicated.add();
+      release_halt(entry);
       finish(d);
       return;
     }
@@ -137,7 +177,7 @@ void SubscriptionActor::deliver(Delivery& d) {
       fault(d,
             pending ? pending->last_error
                     : "the process stopped during every attempt",
-            nullptr);
+            FaultKind::host, nullptr);
       return;
     }
     store_.record_attempt(
@@ -149,7 +189,7 @@ void SubscriptionActor::deliver(Delivery& d) {
   FaultInjector* faults = faults_;
   if (faults != nullptr) {
     if (auto injected = faults->on_delivery_attempt(spec_.service)) {
-      fault(d, *injected, nullptr);
+      fault(d, fault_text(*injected), FaultKind::host, nullptr);
       return;
     }
   }
@@ -169,18 +209,24 @@ void SubscriptionActor::deliver(Delivery& d) {
   } catch (const SimulatedCrash&) {
     throw;
   } catch (const std::exception& e) {
-    fault(d, e.what(), &tx);
+    // The fault's text is made loggable and bounded here, where it enters
+    // the runtime: a host's exception may carry any bytes.
+    fault(d, fault_text(e.what()), fault_kind(e), &tx);
     return;
   } catch (...) {
-    fault(d, "unknown exception", &tx);
+    fault(d, "unknown exception", FaultKind::host, &tx);
     return;
   }
   metrics_.delivered.add();
   metrics_.latency.record(runtime_.executor().now() - env.emittedAt);
   if (faults != nullptr && faults->on_delivery_commit(spec_.service))
     throw SimulatedCrash{};
-  if (!d.redrive)
+  if (d.redrive) {
+    // The letter is gone with this commit: a lane it halted goes on.
+    release_halt(entry);
+  } else {
     store_.acknowledge(env.publisherId, env.sequence, entry.position);
+  }
   finish(d);
 }
 
@@ -212,11 +258,12 @@ void SubscriptionActor::retry_later(Delivery next, Instant at) {
 }
 
 void SubscriptionActor::fault(Delivery& d, const std::string& message,
-                              Invocation* tx) {
+                              FaultKind kind, Invocation* tx) {
   const Instant now = runtime_.executor().now();
   metrics_.aborted.add();
   // D1: nothing the handler staged survives, and the fault is reported.
   nlohmann::json fault_line = log_line("delivery.fault", d, message);
+  fault_line["faultKind"] = std::string(fault_kind_name(kind));
   if (tx != nullptr) {
     runtime_.abort(*tx, std::move(fault_line));
   } else {
@@ -224,7 +271,9 @@ void SubscriptionActor::fault(Delivery& d, const std::string& message,
   }
   const auto max_attempts =
       static_cast<std::uint32_t>(runtime_.config().retry_max_attempts);
-  if (d.attempt < max_attempts) {
+  // A deterministic fault (a limit, a re-entrant call, ...) would fail the
+  // same way on every attempt: it goes to the dead letters at once.
+  if (fault_class(kind) == FaultClass::transient && d.attempt < max_attempts) {
     const Duration delay = runtime_.retry_delay(d.attempt);
     // nak: the attempt count is stored, so a crash does not start it over.
     if (!d.redrive)
@@ -255,8 +304,18 @@ void SubscriptionActor::dead_letter_malformed(Delivery& d) {
 
 void SubscriptionActor::term(Delivery& d, const std::string& message,
                              Instant now) {
-  DeadLetter letter{spec_.service,      d.entry, d.attempt, message,
-                    d.first_attempt_at, now,     now,       false};
+  const EventEnvelope& env = d.entry->envelope;
+  // A re-drive keeps the policy its letter was written under.
+  DeadLetterPolicy policy = policy_;
+  if (d.redrive) {
+    auto it = halted_.find(env.publisherId);
+    policy = it != halted_.end() && it->second->envelope.eventId == env.eventId
+                 ? DeadLetterPolicy::halt
+                 : DeadLetterPolicy::skip;
+  }
+  DeadLetter letter{
+      spec_.service, d.entry, d.attempt, message, d.first_attempt_at,
+      now,           now,     false,     policy};
   // term: a re-drive that faulted again puts its attempts back on the letter.
   if (d.redrive) {
     store_.update_dead_letter(std::move(letter));
@@ -264,12 +323,20 @@ void SubscriptionActor::term(Delivery& d, const std::string& message,
     store_.dead_letter(std::move(letter));
   }
   metrics_.dead_lettered.add();
-  runtime_.write_log(LogLevel::error,
-                     log_line("delivery.dead_letter", d, message));
+  if (policy == DeadLetterPolicy::halt && !d.redrive) {
+    // Nothing later from this publisher is delivered here until the letter
+    // is re-driven and commits, or is skipped.
+    halted_.insert_or_assign(env.publisherId, d.entry);
+    parked_.try_emplace(env.publisherId);
+  }
+  nlohmann::json line = log_line("delivery.dead_letter", d, message);
+  line["policy"] = std::string(dead_letter_policy_name(policy));
+  runtime_.write_log(LogLevel::error, std::move(line));
   finish(d);
 }
 
-void SubscriptionActor::contain(Delivery& d, const char* message) noexcept {
+void SubscriptionActor::contain(Delivery& d,
+                                const std::string& message) noexcept {
   try {
     runtime_.write_log(LogLevel::error,
                        log_line("delivery.store_fault", d, message));
@@ -288,9 +355,16 @@ void SubscriptionActor::finish(const Delivery& d) {
   if (d.redrive) return;
   d.entry->pending.fetch_sub(1, std::memory_order_acq_rel);
   if (parked_.empty()) return;
+  // A halted lane waits for its letter's re-drive or skip.
+  if (!halted_.empty() && halted_.contains(d.entry->envelope.publisherId))
+    return;
   // The lane of this publisher was held by this delivery if it was parked;
   // what waited behind it goes first, in order.
-  auto lane = parked_.find(d.entry->envelope.publisherId);
+  resume_lane(d.entry->envelope.publisherId);
+}
+
+void SubscriptionActor::resume_lane(std::string_view publisher) {
+  auto lane = parked_.find(publisher);
   if (lane == parked_.end()) return;
   std::deque<Delivery> waiting = std::move(lane->second);
   parked_.erase(lane);

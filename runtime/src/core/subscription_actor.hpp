@@ -13,6 +13,7 @@
 
 #include "herald/backend.hpp"
 #include "herald/context.hpp"
+#include "herald/errors.hpp"
 #include "herald/invocation.hpp"
 #include "herald/mailbox.hpp"
 #include "herald/metrics.hpp"
@@ -35,6 +36,9 @@ struct Delivery {
   // Queued by recovery: the process may have stopped while running it, so
   // the attempt is stored before the handler runs.
   bool recovered = false;
+  // Not a delivery: the dead letter of `entry` was skipped, and the lane it
+  // halted goes on (Runtime::skip_dead_letter).
+  bool release = false;
 };
 
 class SubscriptionActor final : public Actor {
@@ -68,12 +72,18 @@ class SubscriptionActor final : public Actor {
   // had faulted (then returns true).
   bool recover(LogEntryPtr entry);
   void redrive(DeadLetter letter);
+  // The letter (already stored with policy skip) no longer holds its lane.
+  void skip(DeadLetter letter);
+  DeadLetterPolicy policy() const { return policy_; }
   void run() override;
 
  private:
   void deliver(Delivery& d);
   // tx: the aborted invocation, or nullptr if the handler never ran.
-  void fault(Delivery& d, const std::string& message, Invocation* tx);
+  // `message` is fault text (fault_text); `kind` decides between a retry
+  // (transient) and a dead letter at once (deterministic).
+  void fault(Delivery& d, const std::string& message, FaultKind kind,
+             Invocation* tx);
   // D9: the entry's payload did not decode; dead-lettered at once with
   // "malformed: <error>", its handler not run.
   // Dead-letters the delivery with `message` and finishes it.
@@ -81,9 +91,16 @@ class SubscriptionActor final : public Actor {
   void dead_letter_malformed(Delivery& d);
   // A fault outside the handler (the store failed): nothing is known to be
   // recorded, so the delivery is tried again after a backoff.
-  void contain(Delivery& d, const char* message) noexcept;
+  void contain(Delivery& d, const std::string& message) noexcept;
   void retry_later(Delivery next, Instant at);
   void finish(const Delivery& d);
+  // Halted lanes (policy halt): what the store's letters hold, read once,
+  // before this actor's first delivery.
+  void load_halts();
+  // The lane of `entry`'s publisher was halted by the letter of `entry`:
+  // it goes on, what waited first, in order.
+  void release_halt(const LogEntry& entry);
+  void resume_lane(std::string_view publisher);
   nlohmann::json log_line(const char* event, const Delivery& d,
                           const std::string& message) const;
 
@@ -99,6 +116,12 @@ class SubscriptionActor final : public Actor {
   // them meanwhile, in sequence order. Keyed by the envelope's publisherId,
   // which points into the store's stable copy.
   std::unordered_map<std::string_view, std::deque<Delivery>> parked_;
+  DeadLetterPolicy policy_;
+  // Publishers whose lane a dead letter halted, with the letter's entry
+  // (which the key points into). Their lane in parked_ stays until the
+  // letter is re-driven and commits, or is skipped.
+  std::unordered_map<std::string_view, LogEntryPtr> halted_;
+  bool halts_loaded_ = false;
   FaultInjector* faults_;  // the deterministic executor's, else nullptr
 };
 

@@ -5,11 +5,14 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "herald/codec.hpp"
+#include "herald/errors.hpp"
 
 namespace herald::wire {
 
@@ -46,6 +49,40 @@ std::string dump_with(void (*encode)(Json&, const void*), const void* value) {
   Json j;
   encode(j, value);
   return j.dump();
+}
+
+namespace {
+// The path of the first invalid String under `j` (`path` is j's), or
+// nullopt.
+std::optional<std::string> invalid_text_path(const Json& j,
+                                             const std::string& path) {
+  if (j.is_string()) {
+    const auto& s = j.get_ref<const std::string&>();
+    if (invalid_utf8_at(s) != std::string::npos)
+      return fmt::format("{} (byte {})", path, invalid_utf8_at(s));
+    return std::nullopt;
+  }
+  if (j.is_array()) {
+    for (std::size_t i = 0; i < j.size(); ++i) {
+      if (auto bad = invalid_text_path(j[i], fmt::format("{}[{}]", path, i)))
+        return bad;
+    }
+    return std::nullopt;
+  }
+  if (j.is_object()) {
+    for (const auto& [key, value] : j.items()) {
+      if (invalid_utf8_at(key) != std::string::npos)
+        return fmt::format("a member name in {}", path);
+      if (auto bad = invalid_text_path(value, path + "." + fault_text(key)))
+        return bad;
+    }
+  }
+  return std::nullopt;
+}
+}  // namespace
+
+std::optional<std::string> invalid_text(const Json& j) {
+  return invalid_text_path(j, "$");
 }
 
 const Json& at(const Json& j, std::string_view key) { return j.at(key); }

@@ -9,9 +9,10 @@
 #include "file_lock.hpp"
 #include "group_commit.hpp"
 #include "herald/agent.hpp"
-#include "herald/sqlite_backend.hpp"
 #include "herald/errors.hpp"
 #include "herald/ring_queue.hpp"
+#include "herald/sqlite_backend.hpp"
+#include "herald/wire.hpp"
 #include "sqlite_counters.hpp"
 #include "sqlite_statements.hpp"
 
@@ -183,7 +184,11 @@ class SqliteBackend final : public LocalBackend {
   }
 
   void commit(CommitRecord& record) override {
-    commits_.submit(record, [this](std::vector<CommitRecord*>& batch) {
+    // Encoded before the record joins a batch: a value that does not encode
+    // (a String that is not valid UTF-8) fails this commit alone, never the
+    // others sharing its transaction (D4).
+    PreparedCommit prepared = prepare(record);
+    commits_.submit(prepared, [this](std::vector<PreparedCommit*>& batch) {
       apply_batch(batch);
     });
   }
@@ -326,7 +331,55 @@ class SqliteBackend final : public LocalBackend {
     held_written(true);
   }
 
-  void apply_batch(std::vector<CommitRecord*>& batch) {
+  // A commit record with the text of what it stores encoded: the agent's
+  // state and each emission's payload, in the record's order.
+  struct PreparedCommit {
+    CommitRecord* record;
+    std::string state;
+    std::vector<std::string> payloads;
+  };
+
+  static PreparedCommit prepare(CommitRecord& r) {
+    PreparedCommit p{&r, {}, {}};
+    if (r.state) {
+      p.state = encoded(
+          [&] { return r.state->kind->encode_state(r.state->state.get()); },
+          [&] {
+            return fmt::format("the state of agent {} {}", r.state->agent_kind,
+                               r.state->key);
+          });
+    }
+    p.payloads.reserve(r.events.size());
+    for (const OutboxEvent& e : r.events) {
+      const EventType& type = *e.entry->type;
+      p.payloads.push_back(
+          encoded([&] { return type.codec().encode(e.entry->payload); },
+                  [&] { return fmt::format("a payload of {}", type.name()); }));
+    }
+    return p;
+  }
+
+  // The JSON text of what `encode` returns. A String that is not valid
+  // UTF-8 is an InvalidText naming `what` and its path (a deterministic
+  // fault of the committing handler), anything else an Error.
+  template <class Encode, class What>
+  static std::string encoded(Encode&& encode, What&& what) {
+    nlohmann::json j;
+    try {
+      j = encode();
+      return j.dump();
+    } catch (const std::exception& e) {
+      if (auto at = wire::invalid_text(j)) {
+        throw InvalidText(
+            fmt::format("{} does not encode: the String at {} is not valid "
+                        "UTF-8",
+                        what(), *at));
+      }
+      throw Error(fmt::format("{} does not encode: {}", what(), e.what()));
+    }
+  }
+
+  void apply_batch(std::vector<PreparedCommit*>& batch) {
     std::vector<std::size_t> duplicates(batch.size(), 0);
     {
       std::lock_guard lock(mutex_);
@@ -344,12 +397,13 @@ class SqliteBackend final : public LocalBackend {
     }
     // Committed: only now does anything outside the database change.
     for (std::size_t i = 0; i < batch.size(); ++i)
-      batch[i]->duplicates = duplicates[i];
+      batch[i]->record->duplicates = duplicates[i];
   }
 
   // Applies one record inside the open transaction; returns how many of
   // its emissions were duplicates of a supplied eventId (D6).
-  std::size_t apply(CommitRecord& r) {
+  std::size_t apply(PreparedCommit& p) {
+    CommitRecord& r = *p.record;
     if (options_.commit_hook) options_.commit_hook(CommitPoint::before_apply);
     const std::int64_t now = to_stored_time(r.now);
     if (r.state) {
@@ -358,7 +412,7 @@ class SqliteBackend final : public LocalBackend {
       q->bind(1, text(r.state->agent_kind));
       q->bind(2, text(r.state->key));
       q->bind(3, kind.state_version());
-      q->bind(4, kind.encode_state(r.state->state.get()).dump());
+      q->bind(4, p.state);
       q->bind(5, now);
       q->exec();
     }
@@ -384,8 +438,8 @@ class SqliteBackend final : public LocalBackend {
     std::size_t duplicates = 0;
     if (!r.events.empty()) {
       auto& log = static_cast<SqliteContextLog&>(*r.log);
-      for (const OutboxEvent& e : r.events) {
-        if (!append(log, e, r.now)) ++duplicates;
+      for (std::size_t i = 0; i < r.events.size(); ++i) {
+        if (!append(log, r.events[i], p.payloads[i], r.now)) ++duplicates;
       }
     }
     if (options_.commit_hook) options_.commit_hook(CommitPoint::after_apply);
@@ -418,7 +472,8 @@ class SqliteBackend final : public LocalBackend {
 
   // Stamps and logs one emission as MemoryContextLog::append does; false if
   // its supplied id is already known within the dedup window.
-  bool append(SqliteContextLog& log, const OutboxEvent& e, Instant at) {
+  bool append(SqliteContextLog& log, const OutboxEvent& e,
+              const std::string& payload, Instant at) {
     const std::string& context = log.context();
     const std::string id = e.event_id.str();
     const std::int64_t now = to_stored_time(at);
@@ -449,7 +504,7 @@ class SqliteBackend final : public LocalBackend {
     bind_optional_id(sql_->log_insert, 9, e.causation);
     q->bind(10, (e.correlation.is_nil() ? e.event_id : e.correlation).str());
     q->bind(11, e.depth);
-    q->bind(12, type.codec().encode(e.entry->payload).dump());
+    q->bind(12, payload);
     q->exec();
     // The entry as the log's tail will keep it once this commits.
     auto entry = std::make_shared<CommittedLogEntry>();
@@ -478,7 +533,7 @@ class SqliteBackend final : public LocalBackend {
   std::mutex mutex_;  // the connection and its statements
   std::unique_ptr<Statements> sql_;
   std::unique_ptr<SqliteCounters> counters_;  // over sql_
-  GroupCommit<CommitRecord> commits_;
+  GroupCommit<PreparedCommit> commits_;
   std::mutex objects_mutex_;
   std::map<std::string, std::unique_ptr<SqliteContextLog>, std::less<>> logs_;
   std::map<std::string, std::unique_ptr<SqliteSubscriptionStore>, std::less<>>

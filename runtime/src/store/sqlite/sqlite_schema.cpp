@@ -161,9 +161,16 @@ constexpr const char* kVersion2 = R"sql(
 DROP INDEX log_by_time;
 )sql";
 
+// Version 2 -> 3: a dead letter records the policy it was written under
+// (`halts`: 1 when its subscription halts its publisher's lane at a dead
+// letter); letters of older versions were all written under skip.
+constexpr const char* kVersion3 = R"sql(
+ALTER TABLE dead_letter ADD COLUMN halts INTEGER NOT NULL DEFAULT 0;
+)sql";
+
 // Step i takes user_version i to i + 1. A new layout appends a step; a step
 // once released never changes.
-constexpr std::array<const char*, 2> kSteps = {kVersion1, kVersion2};
+constexpr std::array<const char*, 3> kSteps = {kVersion1, kVersion2, kVersion3};
 
 constexpr const char* kTables[] = {
     "herald_meta",        "agent_state",       "log",          "log_head",

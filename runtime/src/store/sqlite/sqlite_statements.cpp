@@ -141,8 +141,8 @@ Statements::Statements(SQLite::Database& db)
           "event_type, publisher, sequence, emitted_at, schema_version, "
           "causation_id, correlation_id, depth, payload, attempts, "
           "last_error, first_attempt_at, last_attempt_at, dead_lettered_at, "
-          "redriving) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
-          "?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)"),
+          "redriving, halts) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
+          "?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)"),
       letters_all(db, fmt::format("SELECT {} FROM dead_letter WHERE "
                                   "subscription = ?1 ORDER BY id",
                                   kLetterColumns)),
@@ -155,7 +155,7 @@ Statements::Statements(SQLite::Database& db)
       letter_update(db,
                     "UPDATE dead_letter SET attempts = ?3, last_error = ?4, "
                     "first_attempt_at = ?5, last_attempt_at = ?6, "
-                    "dead_lettered_at = ?7, redriving = ?8 "
+                    "dead_lettered_at = ?7, redriving = ?8, halts = ?9 "
                     "WHERE subscription = ?1 AND event_id = ?2"),
       message_insert(db,
                      fmt::format("INSERT INTO agent_message({}, attempts, "

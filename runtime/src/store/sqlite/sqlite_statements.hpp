@@ -132,7 +132,7 @@ constexpr const char* kLetterColumns =
     "position, event_id, event_type, publisher, sequence, emitted_at, "
     "schema_version, causation_id, correlation_id, depth, payload, attempts, "
     "last_error, first_attempt_at, last_attempt_at, dead_lettered_at, "
-    "redriving";
+    "redriving, halts";
 
 constexpr const char* kMessageColumns =
     "id, agent_kind, agent_key, handler, args, causation_id, correlation_id, "

@@ -19,7 +19,20 @@ DeadLetter stored_letter(SQLite::Statement& s, const std::string& name) {
   letter.last_attempt_at = from_stored_time(s.getColumn(14).getInt64());
   letter.dead_lettered_at = from_stored_time(s.getColumn(15).getInt64());
   letter.redriving = s.getColumn(16).getInt64() != 0;
+  letter.policy = s.getColumn(17).getInt64() != 0 ? DeadLetterPolicy::halt
+                                                  : DeadLetterPolicy::skip;
   return letter;
+}
+
+// The `halts` column of a letter written under `policy`.
+int halts(DeadLetterPolicy policy) {
+  switch (policy) {
+    case DeadLetterPolicy::skip:
+      return 0;
+    case DeadLetterPolicy::halt:
+      return 1;
+  }
+  return 0;
 }
 
 }  // namespace
@@ -186,6 +199,7 @@ void SqliteSubscriptionStore::dead_letter(DeadLetter letter) {
     q->bind(17, to_stored_time(letter.last_attempt_at));
     q->bind(18, to_stored_time(letter.dead_lettered_at));
     q->bind(19, letter.redriving ? 1 : 0);
+    q->bind(20, halts(letter.policy));
     q->exec();
   }
   tx.commit();
@@ -231,6 +245,7 @@ void SqliteSubscriptionStore::update_dead_letter(DeadLetter letter) {
   q->bind(6, to_stored_time(letter.last_attempt_at));
   q->bind(7, to_stored_time(letter.dead_lettered_at));
   q->bind(8, letter.redriving ? 1 : 0);
+  q->bind(9, halts(letter.policy));
   q->exec();
 }
 
