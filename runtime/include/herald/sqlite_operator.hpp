@@ -118,6 +118,29 @@ struct RedriveResult {
   std::int64_t already_marked = 0;  // letters that already were
 };
 
+// ---- dead agent messages
+
+// An agent message that was dead-lettered: out of attempts, malformed, or
+// to an agent kind the build that read it did not have.
+struct DeadMessage {
+  std::int64_t seq = 0;  // dead-lettering order
+  std::string id;        // the message id (canonical UUID text)
+  std::string agent_kind;
+  std::string agent_key;
+  std::string handler;
+  std::string args;  // as stored; may not be JSON (a malformed message)
+  std::optional<std::string> causation_id;
+  std::string correlation_id;
+  std::int64_t depth = 0;
+  std::int64_t attempts = 0;
+  std::string last_error;
+  Instant dead_lettered_at;
+};
+
+struct MessageRedriveResult {
+  std::int64_t requeued = 0;  // dead messages made pending again
+};
+
 // ---- replay
 
 struct ReplayRequest {
@@ -208,6 +231,25 @@ class SqliteOperator {
   // transaction, telling `progress` of each.
   op::RedriveResult redrive_all(const std::optional<std::string>& subscription,
                                 op::ProgressSink& progress);
+
+  // Every dead agent message (to `agent_kind` when given; a kind the
+  // database has no agent, message or dead message of is refused), in
+  // dead-lettering order.
+  std::vector<op::DeadMessage> dead_messages(
+      const std::optional<std::string>& agent_kind);
+  // The dead message `id` (canonical form). Refused when there is none,
+  // with the nearest id there is.
+  op::DeadMessage find_dead_message(const std::string& id);
+  // Makes the dead message `id` pending again, in one transaction: it
+  // leaves dead_message and is queued in agent_message with no attempt
+  // made, behind the messages already pending, under its own id, so the
+  // program's next start posts it to its agent as recovery posts every
+  // pending message. Refused when there is none.
+  op::MessageRedriveResult redrive_message(const std::string& id);
+  // Makes every dead message (to `agent_kind` when given) pending again, in
+  // one transaction and in dead-lettering order, telling `progress` of each.
+  op::MessageRedriveResult redrive_messages(
+      const std::optional<std::string>& agent_kind, op::ProgressSink& progress);
 
   // Makes a subscription receive its context's retained log again at the
   // program's next start, in one transaction. Per publisher,
