@@ -57,8 +57,12 @@ class ProgressSink {
 struct SubscriptionStatus {
   std::string name;
   std::string context;
-  std::int64_t position = 0;  // acked_position
-  std::int64_t lag = 0;       // the context's log head - position
+  // Where its recovery resumes: the highest of acked_position (raised over
+  // settled entries: delivered, dead-lettered, filtered out or not routed)
+  // and the log position of each publisher's highest committed or
+  // acknowledged sequence (ahead of acked_position after a crash).
+  std::int64_t position = 0;
+  std::int64_t lag = 0;       // the context's log head - position (never < 0)
   std::int64_t retrying = 0;  // rows in pending_attempt
   std::int64_t dead_letters = 0;
   std::int64_t redriving = 0;  // dead letters marked for re-drive

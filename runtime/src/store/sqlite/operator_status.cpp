@@ -1,5 +1,6 @@
 // The operator's status: where every subscription stands, agents, logs and
 // agent messages (herald/sqlite_operator.hpp).
+#include <algorithm>
 #include <map>
 
 #include "operator_database.hpp"
@@ -48,6 +49,25 @@ std::vector<op::LogStatus> logs(OperatorDatabase& db) {
   return out;
 }
 
+// Where a subscription's recovery resumes: the position of the newest
+// retained entry it committed or acknowledged, per publisher (a commit's
+// dedup record is written with the delivery, its acknowledgement later, so
+// after a crash the commits are ahead), or its acked_position when that is
+// higher (acknowledgements and settled entries: delivered, dead-lettered,
+// filtered out or not routed).
+std::int64_t recovered_position(SQLite::Statement& cursors,
+                                const std::string& subscription,
+                                const std::string& context,
+                                std::int64_t acked_position) {
+  cursors.bind(1, subscription);
+  cursors.bind(2, context);
+  std::int64_t position = acked_position;
+  if (cursors.executeStep())
+    position = std::max(position, cursors.getColumn(0).getInt64());
+  cursors.reset();
+  return position;
+}
+
 std::vector<op::SubscriptionStatus> subscriptions(OperatorDatabase& db) {
   SQLite::Statement q(db.db(), R"(
     SELECT s.name, s.context, s.acked_position,
@@ -56,17 +76,23 @@ std::vector<op::SubscriptionStatus> subscriptions(OperatorDatabase& db) {
            (SELECT count(*) FROM dead_letter d
              WHERE d.subscription = s.name AND d.redriving = 1)
       FROM subscription s ORDER BY s.name)");
+  SQLite::Statement cursors(db.db(), R"(
+    SELECT coalesce(max(l.position), 0) FROM cursor c JOIN log l
+        ON l.context = ?2 AND l.publisher = c.publisher
+       AND l.sequence = max(c.committed, c.acknowledged)
+     WHERE c.subscription = ?1)");
   std::map<std::string, std::int64_t> heads;
   std::vector<op::SubscriptionStatus> out;
   while (q.executeStep()) {
     op::SubscriptionStatus row;
     row.name = q.getColumn(0).getString();
     row.context = q.getColumn(1).getString();
-    row.position = q.getColumn(2).getInt64();
+    row.position = recovered_position(cursors, row.name, row.context,
+                                      q.getColumn(2).getInt64());
     auto head = heads.find(row.context);
     if (head == heads.end())
       head = heads.emplace(row.context, head_of(db.sql(), row.context)).first;
-    row.lag = head->second - row.position;
+    row.lag = std::max<std::int64_t>(0, head->second - row.position);
     row.retrying = q.getColumn(3).getInt64();
     row.dead_letters = q.getColumn(4).getInt64();
     row.redriving = q.getColumn(5).getInt64();

@@ -57,8 +57,23 @@ void SqliteContextLog::truncate(std::int64_t position, Instant retain_until) {
   }
 }
 
+void SqliteContextLog::settle_from_tail() noexcept {
+  std::int64_t settled = std::max(truncate_to_, settled_to_);
+  for (std::size_t i = 0; i < tail_.size(); ++i) {
+    const LogEntry& entry = *tail_[i];
+    if (entry.position <= settled) continue;
+    if (entry.position != settled + 1 ||
+        entry.pending.load(std::memory_order_acquire) != 0)
+      break;
+    settled = entry.position;
+  }
+  settled_to_ = settled;
+}
+
 void SqliteContextLog::hold_remaining_truncation() {
-  if (held_ || truncate_to_ <= written_to_) return;
+  settle_from_tail();
+  if (held_ || (truncate_to_ <= written_to_ && settled_to_ <= settled_written_))
+    return;
   backend_.hold(*this);
   held_ = true;
 }
@@ -72,6 +87,11 @@ void SqliteContextLog::write_truncation(Statements& sql) {
     q->bind(3, to_stored_time(retain_until_));
     if (q->executeStep()) keep = q->getColumn(0).getInt64();
   }
+  // Every entry up to the truncation is settled for every subscription
+  // the fan-out routes to, whether or not retention keeps it: `herald
+  // status` counts it as consumed (a filtered-out entry acknowledges
+  // nothing of its own).
+  backend_.write_settled(context_, std::max(truncate_to_, settled_to_));
   // The floors first: the entries about to go may hold the head and
   // publishers' highest sequences.
   for (SQLite::Statement* s :
@@ -89,6 +109,7 @@ void SqliteContextLog::truncation_written() noexcept {
          tail_.front()->envelope.emittedAt <= retain_until_)
     tail_.pop_front();
   written_to_ = truncate_to_;
+  settled_written_ = std::max(truncate_to_, settled_to_);
   held_ = false;
 }
 
