@@ -4,6 +4,7 @@
 // build does not have becomes a dead message instead of stopping the start.
 #include <doctest/doctest.h>
 
+#include "herald/sqlite_operator.hpp"
 #include "operator_sql.hpp"
 #include "test_world.hpp"
 
@@ -51,6 +52,66 @@ TEST_CASE(
   w.restart();
   CHECK(w.rt().recovery().messages_reposted == 0);
   CHECK(w.rt().dead_messages().size() == 1);
+}
+
+TEST_CASE(
+    "Sqlite rollback: an event of a type this build does not know stays in "
+    "the log, is delivered to nothing, and status reports it") {
+  constexpr const char* kNewer = "commerce.loyalty.PointsEarned";
+  World w(BackendKind::sqlite);
+  w.order("o-1", "u-1").markPaid(InternalCaller{}, AuthId::from_raw("a"));
+  // Committed, not yet delivered: the entry as a newer build logged it, of a
+  // type this build (the test world) does not have.
+  const std::int64_t position =
+      query_int(w.database_path(),
+                "SELECT position FROM log WHERE event_type = "
+                "'commerce.order.PaymentConfirmed'");
+  execute(w.database_path(),
+          fmt::format("UPDATE log SET event_type = '{}' WHERE position = {}",
+                      kNewer, position));
+  const std::string count_sql =
+      fmt::format("SELECT count(*) FROM log WHERE event_type = '{}'", kNewer);
+  // Two runs of the rolled-back build, each settling new entries after it,
+  // and stopping (which writes the truncation of every settled entry).
+  for (const char* order : {"o-2", "o-3"}) {
+    CAPTURE(order);
+    w.restart();
+    w.order(order, "u-2").markPaid(InternalCaller{}, AuthId::from_raw(order));
+    w.run_all();
+    w.stop();
+    CHECK(query_int(w.database_path(), count_sql) == 1);
+    // The truncation reached it (no retention): only it is left of what
+    // o-1 logged.
+    CHECK(query_int(w.database_path(),
+                    fmt::format("SELECT count(*) FROM log WHERE context = "
+                                "'commerce.order' AND position <= {}",
+                                position)) == 1);
+  }
+  CHECK(query_int(w.database_path(),
+                  fmt::format("SELECT position FROM log WHERE event_type = "
+                              "'{}'",
+                              kNewer)) == position);
+  w.restart();
+  w.run_all();
+  CHECK(w.inbox("u-1").empty());  // delivered to nothing
+  CHECK(w.inbox("u-2").size() == 2);
+  CHECK(w.rt().dead_letters(kDomestic).empty());
+  CHECK(w.rt().dead_letters(kAudit).empty());
+  w.stop();
+  SqliteOperator db(w.database_path());
+  const op::Status status = db.status();
+  const op::LogStatus* order_log = nullptr;
+  for (const op::LogStatus& log : status.logs)
+    if (log.context == "commerce.order") order_log = &log;
+  REQUIRE(order_log != nullptr);
+  REQUIRE(order_log->unknown_types.size() == 1);
+  CHECK(order_log->unknown_types[0].event_type == kNewer);
+  CHECK(order_log->unknown_types[0].entries == 1);
+  // Settled all the same: it lags nothing.
+  for (const op::SubscriptionStatus& s : status.subscriptions) {
+    CAPTURE(s.name);
+    CHECK(s.lag == 0);
+  }
 }
 
 }  // namespace herald::test

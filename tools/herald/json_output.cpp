@@ -41,6 +41,10 @@ Json status_json(const op::Status& status) {
     log["oldest_emitted_at"] = l.oldest_emitted_at
                                    ? Json(format_instant(*l.oldest_emitted_at))
                                    : Json(nullptr);
+    log["unknown_event_types"] = Json::array();
+    for (const op::UnknownEventType& u : l.unknown_types)
+      log["unknown_event_types"].push_back(
+          {{"event_type", u.event_type}, {"entries", u.entries}});
     j["logs"].push_back(std::move(log));
   }
   j["agent_messages"] = {{"pending", status.pending_messages},

@@ -100,13 +100,22 @@ std::string status_text(const op::Status& status) {
         {l.context, number(l.head), number(l.retained),
          l.oldest_position ? number(*l.oldest_position) : "-",
          l.oldest_emitted_at ? short_instant(*l.oldest_emitted_at) : "-"});
+  std::string unknown;
+  for (const op::LogStatus& l : status.logs) {
+    for (const op::UnknownEventType& u : l.unknown_types)
+      unknown += fmt::format(
+          "Log {} keeps {} of event type {}, which the program does not "
+          "know: delivered to nothing until a build that knows it runs\n",
+          l.context, plural(u.entries, "entry", "entries"), u.event_type);
+  }
   return fmt::format(
       "Database {} (schema version {}, last opened by runtime {})\n\n"
-      "{}\n{}\n{}\nAgent messages: {} pending, {} dead\n",
+      "{}\n{}\n{}{}\nAgent messages: {} pending, {} dead\n",
       status.path, status.schema_version,
       status.runtime_version ? *status.runtime_version : "unknown",
       section("Subscriptions", subscriptions), section("Agents", agents),
-      section("Logs", logs), status.pending_messages, status.dead_messages);
+      section("Logs", logs), unknown, status.pending_messages,
+      status.dead_messages);
 }
 
 std::string dead_letter_list_text(const std::vector<op::DeadLetter>& letters) {

@@ -73,12 +73,20 @@ struct AgentKindStatus {
   std::int64_t instances = 0;
 };
 
+// Entries of an event type the program that last truncated the log did not
+// know (logged by a newer build): kept, never delivered by that program.
+struct UnknownEventType {
+  std::string event_type;
+  std::int64_t entries = 0;  // rows of it still in `log`
+};
+
 struct LogStatus {
   std::string context;
   std::int64_t head = 0;
   std::int64_t retained = 0;                    // rows still in `log`
   std::optional<std::int64_t> oldest_position;  // unset when none retained
   std::optional<Instant> oldest_emitted_at;
+  std::vector<UnknownEventType> unknown_types;  // by type; none: empty
 };
 
 struct Status {

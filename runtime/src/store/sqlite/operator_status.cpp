@@ -32,6 +32,13 @@ std::vector<op::LogStatus> logs(OperatorDatabase& db) {
   SQLite::Statement oldest(db.db(),
                            "SELECT position, emitted_at FROM log WHERE "
                            "context = ?1 ORDER BY position LIMIT 1");
+  // The rows of the event types the log's last truncation kept because its
+  // build did not know them (herald_meta, sqlite_statements.hpp).
+  SQLite::Statement unknown(
+      db.db(),
+      "SELECT event_type, count(*) FROM log WHERE context = ?1 AND "
+      "event_type IN (SELECT j.value FROM herald_meta m, json_each(m.value) j "
+      "WHERE m.key = ?2) GROUP BY event_type ORDER BY event_type");
   std::vector<op::LogStatus> out;
   while (contexts.executeStep()) {
     op::LogStatus row;
@@ -44,6 +51,12 @@ std::vector<op::LogStatus> logs(OperatorDatabase& db) {
       row.oldest_emitted_at = from_stored_time(oldest.getColumn(1).getInt64());
     }
     oldest.reset();
+    unknown.bind(1, row.context);
+    unknown.bind(2, unknown_types_key(row.context));
+    while (unknown.executeStep())
+      row.unknown_types.push_back(
+          {unknown.getColumn(0).getString(), unknown.getColumn(1).getInt64()});
+    unknown.reset();
     out.push_back(std::move(row));
   }
   return out;

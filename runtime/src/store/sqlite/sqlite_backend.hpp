@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 
 #include "file_lock.hpp"
@@ -86,6 +87,14 @@ class SqliteContextLog final : public ContextLog {
   void settle_from_tail() noexcept;
   std::int64_t settled_to_ = 0;
   std::int64_t settled_written_ = 0;
+  // Under the backend's mutex: the rows below scanned_to_ were deleted or
+  // are kept for good (of unknown_types_, the event types this build does
+  // not know), so a truncation reads and deletes from there on; 0 until
+  // this process's first truncation, which reads the whole log.
+  // scanning_to_ is the open transaction's, applied once it committed.
+  std::int64_t scanned_to_ = 0;
+  std::int64_t scanning_to_ = 0;
+  std::set<std::string> unknown_types_;
 };
 
 class SqliteSubscriptionStore final : public SubscriptionStore {
