@@ -3,6 +3,8 @@
 
 #include "herald/sqlite_operator.hpp"
 #include "sample_database.hpp"
+#include "tools/herald/json_output.hpp"
+#include "tools/herald/text_output.hpp"
 
 using namespace herald::test_support;
 using Database = herald::SqliteOperator;
@@ -84,4 +86,35 @@ TEST_CASE("status of a context whose whole log was truncated") {
   REQUIRE(status.subscriptions.size() == 1);
   CHECK(status.subscriptions[0].lag == 1);
   CHECK(status.agents.empty());
+}
+
+TEST_CASE(
+    "status lists the entries a log keeps of event types the program did not "
+    "know") {
+  TempDir dir;
+  const std::string path = dir.file("rolled-back.db");
+  {
+    HeraldDbFixture fixture(path);
+    fixture.log("a", "p", "a.Known", kSampleT0);
+    fixture.log("a", "p", "a.Newer", kSampleT0 + kSecond);
+    fixture.log("a", "q", "a.Newer", kSampleT0 + 2 * kSecond);
+    fixture.log("a", "p", "a.Known", kSampleT0 + 3 * kSecond);
+    // As the program's truncation records it.
+    fixture.sql().exec(
+        "INSERT INTO herald_meta(key, value) VALUES "
+        "('unknown_event_types:a', '[\"a.Newer\",\"a.Gone\"]')");
+  }
+  Database db(path);
+  const herald::op::Status status = db.status();
+  REQUIRE(status.logs.size() == 1);
+  // a.Gone has no row left: not listed.
+  REQUIRE(status.logs[0].unknown_types.size() == 1);
+  CHECK(status.logs[0].unknown_types[0].event_type == "a.Newer");
+  CHECK(status.logs[0].unknown_types[0].entries == 2);
+  CHECK(herald::tool::status_text(status).find(
+            "Log a keeps 2 entries of event type a.Newer, which the program "
+            "does not know") != std::string::npos);
+  const auto json = herald::tool::status_json(status);
+  CHECK(json["logs"][0]["unknown_event_types"][0]["event_type"] == "a.Newer");
+  CHECK(json["logs"][0]["unknown_event_types"][0]["entries"] == 2);
 }

@@ -78,6 +78,37 @@ int run_dead_letters_redrive(const std::string& path,
   });
 }
 
+int run_messages_list(const std::string& path,
+                      const std::optional<std::string>& agent_kind,
+                      Output output) {
+  return with_database(path, [&](SqliteOperator& db) {
+    const auto messages = db.dead_messages(agent_kind);
+    print(output, dead_messages_json(messages),
+          dead_message_list_text(messages));
+  });
+}
+
+int run_messages_show(const std::string& path, const std::string& message_id,
+                      Output output) {
+  return with_database(path, [&](SqliteOperator& db) {
+    const op::DeadMessage message = db.find_dead_message(message_id);
+    print(output, dead_message_json(message), dead_message_text(message));
+  });
+}
+
+int run_messages_redrive(const std::string& path,
+                         const std::optional<std::string>& message_id,
+                         const std::optional<std::string>& agent_kind,
+                         Output output) {
+  return with_database(path, [&](SqliteOperator& db) {
+    Progress progress = Progress::on_stderr();
+    const op::MessageRedriveResult result =
+        message_id ? db.redrive_message(*message_id)
+                   : db.redrive_messages(agent_kind, progress);
+    print(output, message_redrive_json(result), message_redrive_text(result));
+  });
+}
+
 int run_replay(const std::string& path, const op::ReplayRequest& request,
                Output output) {
   return with_database(path, [&](SqliteOperator& db) {

@@ -31,6 +31,16 @@ int run_dead_letters_redrive(const std::string& db,
                              const std::optional<std::string>& event_id,
                              const std::optional<std::string>& subscription,
                              Output output);
+int run_messages_list(const std::string& db,
+                      const std::optional<std::string>& agent_kind,
+                      Output output);
+int run_messages_show(const std::string& db, const std::string& message_id,
+                      Output output);
+// `message_id` unset: every dead message (to `agent_kind` when given).
+int run_messages_redrive(const std::string& db,
+                         const std::optional<std::string>& message_id,
+                         const std::optional<std::string>& agent_kind,
+                         Output output);
 int run_replay(const std::string& db, const op::ReplayRequest& request,
                Output output);
 

@@ -41,6 +41,10 @@ Json status_json(const op::Status& status) {
     log["oldest_emitted_at"] = l.oldest_emitted_at
                                    ? Json(format_instant(*l.oldest_emitted_at))
                                    : Json(nullptr);
+    log["unknown_event_types"] = Json::array();
+    for (const op::UnknownEventType& u : l.unknown_types)
+      log["unknown_event_types"].push_back(
+          {{"event_type", u.event_type}, {"entries", u.entries}});
     j["logs"].push_back(std::move(log));
   }
   j["agent_messages"] = {{"pending", status.pending_messages},
@@ -82,6 +86,34 @@ Json dead_letters_json(const std::vector<op::DeadLetter>& letters) {
 
 Json redrive_json(const op::RedriveResult& result) {
   return {{"marked", result.marked}, {"already_marked", result.already_marked}};
+}
+
+Json dead_message_json(const op::DeadMessage& m) {
+  Json j = {{"seq", m.seq},
+            {"message_id", m.id},
+            {"agent_kind", m.agent_kind},
+            {"agent_key", m.agent_key},
+            {"handler", m.handler}};
+  Json args = Json::parse(m.args, nullptr, /*allow_exceptions=*/false);
+  j["args_is_json"] = !args.is_discarded();
+  j["args"] = args.is_discarded() ? Json(m.args) : std::move(args);
+  j["causation_id"] = m.causation_id ? Json(*m.causation_id) : Json(nullptr);
+  j["correlation_id"] = m.correlation_id;
+  j["depth"] = m.depth;
+  j["attempts"] = m.attempts;
+  j["last_error"] = m.last_error;
+  j["dead_lettered_at"] = format_instant(m.dead_lettered_at);
+  return j;
+}
+
+Json dead_messages_json(const std::vector<op::DeadMessage>& messages) {
+  Json j = Json::array();
+  for (const op::DeadMessage& m : messages) j.push_back(dead_message_json(m));
+  return j;
+}
+
+Json message_redrive_json(const op::MessageRedriveResult& result) {
+  return {{"requeued", result.requeued}};
 }
 
 Json replay_json(const op::ReplayResult& result) {

@@ -16,6 +16,9 @@ Json status_json(const op::Status& status);
 Json dead_letter_json(const op::DeadLetter& letter);
 Json dead_letters_json(const std::vector<op::DeadLetter>& letters);
 Json redrive_json(const op::RedriveResult& result);
+Json dead_message_json(const op::DeadMessage& message);
+Json dead_messages_json(const std::vector<op::DeadMessage>& messages);
+Json message_redrive_json(const op::MessageRedriveResult& result);
 Json replay_json(const op::ReplayResult& result);
 
 }  // namespace herald::tool

@@ -19,7 +19,17 @@
 namespace herald::tool {
 namespace {
 
-enum class Command { None, Status, List, Show, Redrive, Replay };
+enum class Command {
+  None,
+  Status,
+  List,
+  Show,
+  Redrive,
+  MessagesList,
+  MessagesShow,
+  MessagesRedrive,
+  Replay
+};
 
 // An event id in the canonical lowercase form, or a usage error.
 std::string canonical_event_id(const std::string& text) {
@@ -32,16 +42,22 @@ std::string canonical_event_id(const std::string& text) {
   return id->str();
 }
 
-const CLI::Validator kEventId(
-    [](std::string& value) -> std::string {
-      const std::string canonical = canonical_event_id(value);
-      if (canonical.empty())
-        return fmt::format("'{}' is not an event id (8-4-4-4-12 hex digits)",
-                           value);
-      value = canonical;
-      return {};
-    },
-    "EVENT_ID");
+// A UUID argument (an event's or a message's id) made canonical.
+CLI::Validator id_validator(const char* what, const char* type_name) {
+  return CLI::Validator(
+      [what](std::string& value) -> std::string {
+        const std::string canonical = canonical_event_id(value);
+        if (canonical.empty())
+          return fmt::format("'{}' is not {} (8-4-4-4-12 hex digits)", value,
+                             what);
+        value = canonical;
+        return {};
+      },
+      type_name);
+}
+
+const CLI::Validator kEventId = id_validator("an event id", "EVENT_ID");
+const CLI::Validator kMessageId = id_validator("a message id", "MESSAGE_ID");
 
 const CLI::Validator kInstant(
     [](std::string& value) -> std::string {
@@ -127,6 +143,41 @@ int run(int argc, char** argv) {
   redriveId->excludes(redriveAll);
   redrive->callback([&] { command = Command::Redrive; });
 
+  CLI::App* messages = app.add_subcommand(
+      "messages", "Inspect and re-drive dead agent messages");
+  messages->require_subcommand(1);
+  std::string agentKind;
+  CLI::Option* agentOption =
+      messages
+          ->add_option("--agent", agentKind,
+                       "Only the messages to this agent kind")
+          ->type_name("KIND");
+  messages->fallthrough();
+
+  CLI::App* messagesList =
+      messages->add_subcommand("list", "One line per dead message");
+  messagesList->callback([&] { command = Command::MessagesList; });
+
+  std::string messageId;
+  CLI::App* messagesShow = messages->add_subcommand(
+      "show", "Every field of a dead message, its arguments pretty-printed");
+  messagesShow->add_option("MESSAGE_ID", messageId, "The message's id")
+      ->required()
+      ->transform(kMessageId);
+  messagesShow->callback([&] { command = Command::MessagesShow; });
+
+  CLI::App* messagesRedrive = messages->add_subcommand(
+      "redrive",
+      "Make dead messages pending again; the program's next start runs them");
+  CLI::Option* messageRedriveId =
+      messagesRedrive->add_option("MESSAGE_ID", messageId, "The message's id")
+          ->transform(kMessageId);
+  bool allMessages = false;
+  CLI::Option* messagesRedriveAll = messagesRedrive->add_flag(
+      "--all", allMessages, "Every dead message (to --agent)");
+  messageRedriveId->excludes(messagesRedriveAll);
+  messagesRedrive->callback([&] { command = Command::MessagesRedrive; });
+
   op::ReplayRequest request;
   CLI::App* replay = app.add_subcommand(
       "replay",
@@ -189,6 +240,19 @@ int run(int argc, char** argv) {
       return run_dead_letters_redrive(db, given(redriveId, eventId),
                                       given(subscriptionOption, subscription),
                                       output);
+    case Command::MessagesList:
+      return run_messages_list(db, given(agentOption, agentKind), output);
+    case Command::MessagesShow:
+      return run_messages_show(db, messageId, output);
+    case Command::MessagesRedrive:
+      if (!allMessages && messageRedriveId->count() == 0) {
+        fmt::print(stderr,
+                   "herald: error: redrive needs a MESSAGE_ID or --all\n"
+                   "Run 'herald --help' for usage.\n");
+        return kExitUsage;
+      }
+      return run_messages_redrive(db, given(messageRedriveId, messageId),
+                                  given(agentOption, agentKind), output);
     case Command::Replay:
       if (fromTimeOption->count() > 0)
         request.from = parse_instant(fromTime);

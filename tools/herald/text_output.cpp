@@ -35,6 +35,14 @@ std::string indented(const std::string& text) {
   return out + '\n';
 }
 
+// `text` pretty-printed when it is JSON, else as stored with a note.
+std::string pretty_json(const std::string& text) {
+  const nlohmann::json parsed =
+      nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!parsed.is_discarded()) return parsed.dump(2);
+  return text + "\n(not JSON; shown as stored)";
+}
+
 std::string marks(const std::optional<op::CursorMarks>& before,
                   std::int64_t op::CursorMarks::*mark,
                   const op::CursorMarks& after) {
@@ -92,13 +100,22 @@ std::string status_text(const op::Status& status) {
         {l.context, number(l.head), number(l.retained),
          l.oldest_position ? number(*l.oldest_position) : "-",
          l.oldest_emitted_at ? short_instant(*l.oldest_emitted_at) : "-"});
+  std::string unknown;
+  for (const op::LogStatus& l : status.logs) {
+    for (const op::UnknownEventType& u : l.unknown_types)
+      unknown += fmt::format(
+          "Log {} keeps {} of event type {}, which the program does not "
+          "know: delivered to nothing until a build that knows it runs\n",
+          l.context, plural(u.entries, "entry", "entries"), u.event_type);
+  }
   return fmt::format(
       "Database {} (schema version {}, last opened by runtime {})\n\n"
-      "{}\n{}\n{}\nAgent messages: {} pending, {} dead\n",
+      "{}\n{}\n{}{}\nAgent messages: {} pending, {} dead\n",
       status.path, status.schema_version,
       status.runtime_version ? *status.runtime_version : "unknown",
       section("Subscriptions", subscriptions), section("Agents", agents),
-      section("Logs", logs), status.pending_messages, status.dead_messages);
+      section("Logs", logs), unknown, status.pending_messages,
+      status.dead_messages);
 }
 
 std::string dead_letter_list_text(const std::vector<op::DeadLetter>& letters) {
@@ -125,14 +142,7 @@ std::string dead_letter_text(const std::vector<op::DeadLetter>& letters) {
   std::string out;
   for (const op::DeadLetter& d : letters) {
     if (!out.empty()) out += '\n';
-    std::string payload = d.payload;
-    const nlohmann::json parsed =
-        nlohmann::json::parse(d.payload, nullptr,
-                              /*allow_exceptions=*/false);
-    if (!parsed.is_discarded())
-      payload = parsed.dump(2);
-    else
-      payload += "\n(not JSON; shown as stored)";
+    const std::string payload = pretty_json(d.payload);
     out += fmt::format(
         "Dead letter {} of subscription {}\n"
         "  event id        {}\n"
@@ -175,6 +185,50 @@ std::string redrive_text(const op::RedriveResult& result) {
   return out + (result.marked + result.already_marked == 1
                     ? "; the program's next start re-drives it.\n"
                     : "; the program's next start re-drives them.\n");
+}
+
+std::string dead_message_list_text(
+    const std::vector<op::DeadMessage>& messages) {
+  if (messages.empty()) return "No dead messages.\n";
+  Table table({{"SEQ", Align::Right},
+               {"MESSAGE ID"},
+               {"AGENT"},
+               {"HANDLER"},
+               {"ATTEMPTS", Align::Right},
+               {"DEAD-LETTERED AT"},
+               {"LAST ERROR"}});
+  for (const op::DeadMessage& m : messages)
+    table.add_row({number(m.seq), m.id,
+                   fmt::format("{} {}", m.agent_kind, m.agent_key), m.handler,
+                   number(m.attempts), short_instant(m.dead_lettered_at),
+                   one_line(m.last_error, kErrorWidth)});
+  return table.render();
+}
+
+std::string dead_message_text(const op::DeadMessage& m) {
+  return fmt::format(
+      "Dead message {} to agent {} {}\n"
+      "  handler         {}\n"
+      "  causation id    {}\n"
+      "  correlation id  {}\n"
+      "  depth           {}\n"
+      "  attempts        {}\n"
+      "  dead-lettered   {} (seq {})\n"
+      "  last error\n{}"
+      "  arguments\n{}",
+      m.id, m.agent_kind, m.agent_key, m.handler,
+      m.causation_id ? *m.causation_id : "(none)", m.correlation_id, m.depth,
+      m.attempts, format_instant(m.dead_lettered_at), m.seq,
+      indented(m.last_error), indented(pretty_json(m.args)));
+}
+
+std::string message_redrive_text(const op::MessageRedriveResult& result) {
+  const std::string out = fmt::format(
+      "Re-queued {}", plural(result.requeued, "dead message", "dead messages"));
+  if (result.requeued == 0) return out + "; there is nothing to re-drive.\n";
+  return out + (result.requeued == 1
+                    ? "; the program's next start runs it.\n"
+                    : "; the program's next start runs them.\n");
 }
 
 std::string replay_text(const op::ReplayResult& result) {

@@ -14,6 +14,13 @@ std::string dead_letter_list_text(const std::vector<op::DeadLetter>& letters);
 // Every field of each letter, the payload pretty-printed when it is JSON.
 std::string dead_letter_text(const std::vector<op::DeadLetter>& letters);
 std::string redrive_text(const op::RedriveResult& result);
+// One line per dead message; the last error on one line, cut to a screen's
+// width.
+std::string dead_message_list_text(
+    const std::vector<op::DeadMessage>& messages);
+// Every field of a dead message, the arguments pretty-printed when JSON.
+std::string dead_message_text(const op::DeadMessage& message);
+std::string message_redrive_text(const op::MessageRedriveResult& result);
 std::string replay_text(const op::ReplayResult& result);
 
 // `at` as ISO-8601 UTC with milliseconds: 2026-12-02T07:00:00.125Z.

@@ -57,8 +57,12 @@ class ProgressSink {
 struct SubscriptionStatus {
   std::string name;
   std::string context;
-  std::int64_t position = 0;  // acked_position
-  std::int64_t lag = 0;       // the context's log head - position
+  // Where its recovery resumes: the highest of acked_position (raised over
+  // settled entries: delivered, dead-lettered, filtered out or not routed)
+  // and the log position of each publisher's highest committed or
+  // acknowledged sequence (ahead of acked_position after a crash).
+  std::int64_t position = 0;
+  std::int64_t lag = 0;       // the context's log head - position (never < 0)
   std::int64_t retrying = 0;  // rows in pending_attempt
   std::int64_t dead_letters = 0;
   std::int64_t redriving = 0;  // dead letters marked for re-drive
@@ -69,12 +73,20 @@ struct AgentKindStatus {
   std::int64_t instances = 0;
 };
 
+// Entries of an event type the program that last truncated the log did not
+// know (logged by a newer build): kept, never delivered by that program.
+struct UnknownEventType {
+  std::string event_type;
+  std::int64_t entries = 0;  // rows of it still in `log`
+};
+
 struct LogStatus {
   std::string context;
   std::int64_t head = 0;
   std::int64_t retained = 0;                    // rows still in `log`
   std::optional<std::int64_t> oldest_position;  // unset when none retained
   std::optional<Instant> oldest_emitted_at;
+  std::vector<UnknownEventType> unknown_types;  // by type; none: empty
 };
 
 struct Status {
@@ -116,6 +128,29 @@ struct DeadLetter {
 struct RedriveResult {
   std::int64_t marked = 0;          // letters set to redriving = 1 now
   std::int64_t already_marked = 0;  // letters that already were
+};
+
+// ---- dead agent messages
+
+// An agent message that was dead-lettered: out of attempts, malformed, or
+// to an agent kind the build that read it did not have.
+struct DeadMessage {
+  std::int64_t seq = 0;  // dead-lettering order
+  std::string id;        // the message id (canonical UUID text)
+  std::string agent_kind;
+  std::string agent_key;
+  std::string handler;
+  std::string args;  // as stored; may not be JSON (a malformed message)
+  std::optional<std::string> causation_id;
+  std::string correlation_id;
+  std::int64_t depth = 0;
+  std::int64_t attempts = 0;
+  std::string last_error;
+  Instant dead_lettered_at;
+};
+
+struct MessageRedriveResult {
+  std::int64_t requeued = 0;  // dead messages made pending again
 };
 
 // ---- replay
@@ -208,6 +243,25 @@ class SqliteOperator {
   // transaction, telling `progress` of each.
   op::RedriveResult redrive_all(const std::optional<std::string>& subscription,
                                 op::ProgressSink& progress);
+
+  // Every dead agent message (to `agent_kind` when given; a kind the
+  // database has no agent, message or dead message of is refused), in
+  // dead-lettering order.
+  std::vector<op::DeadMessage> dead_messages(
+      const std::optional<std::string>& agent_kind);
+  // The dead message `id` (canonical form). Refused when there is none,
+  // with the nearest id there is.
+  op::DeadMessage find_dead_message(const std::string& id);
+  // Makes the dead message `id` pending again, in one transaction: it
+  // leaves dead_message and is queued in agent_message with no attempt
+  // made, behind the messages already pending, under its own id, so the
+  // program's next start posts it to its agent as recovery posts every
+  // pending message. Refused when there is none.
+  op::MessageRedriveResult redrive_message(const std::string& id);
+  // Makes every dead message (to `agent_kind` when given) pending again, in
+  // one transaction and in dead-lettering order, telling `progress` of each.
+  op::MessageRedriveResult redrive_messages(
+      const std::optional<std::string>& agent_kind, op::ProgressSink& progress);
 
   // Makes a subscription receive its context's retained log again at the
   // program's next start, in one transaction. Per publisher,

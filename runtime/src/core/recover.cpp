@@ -2,7 +2,10 @@
 // store.
 #include <limits>
 
+#include <fmt/format.h>
+
 #include "context_runtime.hpp"
+#include "herald/dead_message.hpp"
 #include "runtime_impl.hpp"
 #include "subscription_actor.hpp"
 
@@ -23,6 +26,24 @@ void RuntimeImpl::recover_from_store() {
   // executor, and the message it sends must reach its agent after the ones
   // earlier deliveries committed (per-agent order of one sender's messages).
   for (AgentMessage& m : store_->pending_messages()) {
+    if (!agent_kinds_.contains(m.agent_kind)) {
+      // Sent by a build that has the kind (a rolled-back deployment): no
+      // attempt can run it here, and the messages behind it must still
+      // run. A dead message keeps it for an operator to re-drive once a
+      // build with the kind runs again.
+      std::string error = fmt::format(
+          "unknown agent kind {}: this build does not have it", m.agent_kind);
+      write_log(LogLevel::error, {{"event", "message.dead_letter"},
+                                  {"messageId", m.id.str()},
+                                  {"agent", m.agent_kind},
+                                  {"key", m.key},
+                                  {"handler", m.handler},
+                                  {"attempt", 0},
+                                  {"message", error}});
+      store_->dead_message(
+          DeadMessage{std::move(m), 0, std::move(error), executor_.now()});
+      continue;
+    }
     post_message(std::move(m));
     ++report.messages_reposted;
   }

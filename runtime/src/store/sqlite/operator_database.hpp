@@ -57,6 +57,25 @@ op::RedriveResult mark_for_redrive(OperatorDatabase& db,
                                    const std::vector<op::DeadLetter>& letters,
                                    op::ProgressSink& progress);
 
+// operator_messages.cpp
+// Dead messages (only `id`'s, only `agent_kind`'s when given), in
+// dead-lettering order.
+std::vector<op::DeadMessage> select_dead_messages(
+    OperatorDatabase& db, const std::optional<std::string>& id,
+    const std::optional<std::string>& agent_kind);
+// Throws op::Refusal unless the database has an agent, a pending or a dead
+// message of `kind`.
+void require_agent_kind(OperatorDatabase& db, const std::string& kind);
+// The refusal of a message id that is not a dead message, with the nearest
+// one there is.
+[[noreturn]] void refuse_unknown_dead_message(OperatorDatabase& db,
+                                              const std::string& id);
+// Moves `messages` from dead_message back to agent_message in one
+// transaction.
+op::MessageRedriveResult requeue_dead_messages(
+    OperatorDatabase& db, const std::vector<op::DeadMessage>& messages,
+    op::ProgressSink& progress);
+
 // operator_replay.cpp
 op::ReplayResult replay(OperatorDatabase& db, const op::ReplayRequest& request,
                         op::ProgressSink& progress);

@@ -1,5 +1,6 @@
 // The operator's status: where every subscription stands, agents, logs and
 // agent messages (herald/sqlite_operator.hpp).
+#include <algorithm>
 #include <map>
 
 #include "operator_database.hpp"
@@ -31,6 +32,13 @@ std::vector<op::LogStatus> logs(OperatorDatabase& db) {
   SQLite::Statement oldest(db.db(),
                            "SELECT position, emitted_at FROM log WHERE "
                            "context = ?1 ORDER BY position LIMIT 1");
+  // The rows of the event types the log's last truncation kept because its
+  // build did not know them (herald_meta, sqlite_statements.hpp).
+  SQLite::Statement unknown(
+      db.db(),
+      "SELECT event_type, count(*) FROM log WHERE context = ?1 AND "
+      "event_type IN (SELECT j.value FROM herald_meta m, json_each(m.value) j "
+      "WHERE m.key = ?2) GROUP BY event_type ORDER BY event_type");
   std::vector<op::LogStatus> out;
   while (contexts.executeStep()) {
     op::LogStatus row;
@@ -43,9 +51,34 @@ std::vector<op::LogStatus> logs(OperatorDatabase& db) {
       row.oldest_emitted_at = from_stored_time(oldest.getColumn(1).getInt64());
     }
     oldest.reset();
+    unknown.bind(1, row.context);
+    unknown.bind(2, unknown_types_key(row.context));
+    while (unknown.executeStep())
+      row.unknown_types.push_back(
+          {unknown.getColumn(0).getString(), unknown.getColumn(1).getInt64()});
+    unknown.reset();
     out.push_back(std::move(row));
   }
   return out;
+}
+
+// Where a subscription's recovery resumes: the position of the newest
+// retained entry it committed or acknowledged, per publisher (a commit's
+// dedup record is written with the delivery, its acknowledgement later, so
+// after a crash the commits are ahead), or its acked_position when that is
+// higher (acknowledgements and settled entries: delivered, dead-lettered,
+// filtered out or not routed).
+std::int64_t recovered_position(SQLite::Statement& cursors,
+                                const std::string& subscription,
+                                const std::string& context,
+                                std::int64_t acked_position) {
+  cursors.bind(1, subscription);
+  cursors.bind(2, context);
+  std::int64_t position = acked_position;
+  if (cursors.executeStep())
+    position = std::max(position, cursors.getColumn(0).getInt64());
+  cursors.reset();
+  return position;
 }
 
 std::vector<op::SubscriptionStatus> subscriptions(OperatorDatabase& db) {
@@ -56,17 +89,23 @@ std::vector<op::SubscriptionStatus> subscriptions(OperatorDatabase& db) {
            (SELECT count(*) FROM dead_letter d
              WHERE d.subscription = s.name AND d.redriving = 1)
       FROM subscription s ORDER BY s.name)");
+  SQLite::Statement cursors(db.db(), R"(
+    SELECT coalesce(max(l.position), 0) FROM cursor c JOIN log l
+        ON l.context = ?2 AND l.publisher = c.publisher
+       AND l.sequence = max(c.committed, c.acknowledged)
+     WHERE c.subscription = ?1)");
   std::map<std::string, std::int64_t> heads;
   std::vector<op::SubscriptionStatus> out;
   while (q.executeStep()) {
     op::SubscriptionStatus row;
     row.name = q.getColumn(0).getString();
     row.context = q.getColumn(1).getString();
-    row.position = q.getColumn(2).getInt64();
+    row.position = recovered_position(cursors, row.name, row.context,
+                                      q.getColumn(2).getInt64());
     auto head = heads.find(row.context);
     if (head == heads.end())
       head = heads.emplace(row.context, head_of(db.sql(), row.context)).first;
-    row.lag = head->second - row.position;
+    row.lag = std::max<std::int64_t>(0, head->second - row.position);
     row.retrying = q.getColumn(3).getInt64();
     row.dead_letters = q.getColumn(4).getInt64();
     row.redriving = q.getColumn(5).getInt64();

@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 
 #include "file_lock.hpp"
@@ -55,7 +56,8 @@ class SqliteContextLog final : public ContextLog {
   void write_truncation(Statements& sql);
   void truncation_written() noexcept;
   // Under the backend's mutex, when it closes: hands over a truncation
-  // asked for and not yet written, however short.
+  // asked for and not yet written, however short, and the entries settled
+  // since the fan-out last asked (settle_from_tail).
   void hold_remaining_truncation();
 
  private:
@@ -79,6 +81,21 @@ class SqliteContextLog final : public ContextLog {
   Instant retain_until_{};
   std::int64_t written_to_ = 0;
   bool held_ = false;
+  // Under the backend's mutex: how far every subscription settled the log
+  // (the truncation asked for, extended at close over the tail's entries
+  // that settled since: the fan-out asks only when it runs), and how far
+  // that was written (SqliteBackend::write_settled). It never deletes.
+  void settle_from_tail() noexcept;
+  std::int64_t settled_to_ = 0;
+  std::int64_t settled_written_ = 0;
+  // Under the backend's mutex: the rows below scanned_to_ were deleted or
+  // are kept for good (of unknown_types_, the event types this build does
+  // not know), so a truncation reads and deletes from there on; 0 until
+  // this process's first truncation, which reads the whole log.
+  // scanning_to_ is the open transaction's, applied once it committed.
+  std::int64_t scanned_to_ = 0;
+  std::int64_t scanning_to_ = 0;
+  std::set<std::string> unknown_types_;
 };
 
 class SqliteSubscriptionStore final : public SubscriptionStore {
@@ -108,6 +125,14 @@ class SqliteSubscriptionStore final : public SubscriptionStore {
   // open transaction; once it committed, forgets them.
   void write_acknowledgements(Statements& sql);
   void acknowledgements_written() noexcept;
+  // Under the backend's mutex, inside the open transaction: every entry of
+  // `context`'s log at or below `position` is settled for this
+  // subscription (delivered, dead-lettered, filtered out or not routed), so
+  // its acked_position is raised to it. Only a subscription this process
+  // opened in `context` (start_position) is settled: the fan-out that
+  // settled the entries routed to it.
+  void write_settled(Statements& sql, const std::string& context,
+                     std::int64_t position);
 
  private:
   SqliteBackend& backend_;
@@ -116,6 +141,9 @@ class SqliteSubscriptionStore final : public SubscriptionStore {
   // and the highest position (under the backend's mutex).
   std::map<std::string, std::int64_t, std::less<>> held_;
   std::int64_t held_position_ = 0;
+  // The context it consumes, once start_position named it (under the
+  // backend's mutex).
+  std::string context_;
 };
 
 class SqliteBackend final : public LocalBackend {
@@ -296,6 +324,15 @@ class SqliteBackend final : public LocalBackend {
     if (++held_ >= kHeld) write_held_now();
   }
   void hold(SqliteContextLog& log) { truncating_.push_back(&log); }
+
+  // Under mutex(), inside the open transaction: `context`'s entries at or
+  // below `position` are settled for every subscription this process
+  // routes them to (SqliteSubscriptionStore::write_settled).
+  void write_settled(const std::string& context, std::int64_t position) {
+    std::lock_guard objects(objects_mutex_);
+    for (auto& [name, store] : subscriptions_)
+      store->write_settled(*sql_, context, position);
+  }
 
  private:
   static constexpr std::size_t kHeld = 1024;

@@ -1,6 +1,9 @@
 // The sqlite backend's context log: the `log` table of one context.
 #include <algorithm>
 
+#include <nlohmann/json.hpp>
+
+#include "herald/event_type.hpp"
 #include "sqlite_backend.hpp"
 
 namespace herald::sqlite_detail {
@@ -57,8 +60,23 @@ void SqliteContextLog::truncate(std::int64_t position, Instant retain_until) {
   }
 }
 
+void SqliteContextLog::settle_from_tail() noexcept {
+  std::int64_t settled = std::max(truncate_to_, settled_to_);
+  for (std::size_t i = 0; i < tail_.size(); ++i) {
+    const LogEntry& entry = *tail_[i];
+    if (entry.position <= settled) continue;
+    if (entry.position != settled + 1 ||
+        entry.pending.load(std::memory_order_acquire) != 0)
+      break;
+    settled = entry.position;
+  }
+  settled_to_ = settled;
+}
+
 void SqliteContextLog::hold_remaining_truncation() {
-  if (held_ || truncate_to_ <= written_to_) return;
+  settle_from_tail();
+  if (held_ || (truncate_to_ <= written_to_ && settled_to_ <= settled_written_))
+    return;
   backend_.hold(*this);
   held_ = true;
 }
@@ -70,17 +88,59 @@ void SqliteContextLog::write_truncation(Statements& sql) {
     q->bind(1, context_);
     q->bind(2, truncate_to_);
     q->bind(3, to_stored_time(retain_until_));
+    q->bind(4, scanned_to_);
     if (q->executeStep()) keep = q->getColumn(0).getInt64();
+  }
+  // Every entry up to the truncation is settled for every subscription
+  // the fan-out routes to, whether or not retention keeps it: `herald
+  // status` counts it as consumed (a filtered-out entry acknowledges
+  // nothing of its own).
+  backend_.write_settled(context_, std::max(truncate_to_, settled_to_));
+  if (keep <= scanned_to_) return;
+  // Rows of an event type this build does not know were logged by a newer
+  // one (a rolled-back deployment): never routed here, they are kept for
+  // the build that knows them, and listed for `herald status`. A first
+  // truncation reads the whole log, so the list is rebuilt by every
+  // process.
+  if (scanned_to_ == 0) unknown_types_.clear();
+  {
+    Use q(sql.log_types);
+    q->bind(1, context_);
+    q->bind(2, keep);
+    q->bind(3, scanned_to_);
+    while (q->executeStep()) {
+      std::string type = q->getColumn(0).getString();
+      if (find_event_type(type) == nullptr)
+        unknown_types_.insert(std::move(type));
+    }
+  }
+  const nlohmann::json unknown(unknown_types_);
+  if (unknown_types_.empty()) {
+    Use q(sql.meta_delete);
+    q->bind(1, unknown_types_key(context_));
+    q->exec();
+  } else {
+    Use q(sql.meta_put);
+    q->bind(1, unknown_types_key(context_));
+    q->bind(2, unknown.dump());
+    q->exec();
   }
   // The floors first: the entries about to go may hold the head and
   // publishers' highest sequences.
-  for (SQLite::Statement* s :
-       {&sql.head_floor, &sql.sequence_floor, &sql.log_delete}) {
+  for (SQLite::Statement* s : {&sql.head_floor, &sql.sequence_floor}) {
     Use q(*s);
     q->bind(1, context_);
     q->bind(2, keep);
+    q->bind(3, scanned_to_);
     q->exec();
   }
+  Use q(sql.log_delete);
+  q->bind(1, context_);
+  q->bind(2, keep);
+  q->bind(3, scanned_to_);
+  q->bind(4, unknown.dump());
+  q->exec();
+  scanning_to_ = keep;
 }
 
 void SqliteContextLog::truncation_written() noexcept {
@@ -89,6 +149,8 @@ void SqliteContextLog::truncation_written() noexcept {
          tail_.front()->envelope.emittedAt <= retain_until_)
     tail_.pop_front();
   written_to_ = truncate_to_;
+  settled_written_ = std::max(truncate_to_, settled_to_);
+  scanned_to_ = std::max(scanned_to_, scanning_to_);
   held_ = false;
 }
 

@@ -90,6 +90,39 @@ op::RedriveResult SqliteOperator::redrive_all(
   });
 }
 
+std::vector<op::DeadMessage> SqliteOperator::dead_messages(
+    const std::optional<std::string>& agent_kind) {
+  return guarded(path(), [&] {
+    if (agent_kind) sqlite_detail::require_agent_kind(*db_, *agent_kind);
+    return sqlite_detail::select_dead_messages(*db_, std::nullopt, agent_kind);
+  });
+}
+
+op::DeadMessage SqliteOperator::find_dead_message(const std::string& id) {
+  return guarded(path(), [&] {
+    auto messages = sqlite_detail::select_dead_messages(*db_, id, std::nullopt);
+    if (messages.empty()) sqlite_detail::refuse_unknown_dead_message(*db_, id);
+    return std::move(messages.front());
+  });
+}
+
+op::MessageRedriveResult SqliteOperator::redrive_message(
+    const std::string& id) {
+  const std::vector<op::DeadMessage> messages{find_dead_message(id)};
+  NoProgress quiet;
+  return guarded(path(), [&] {
+    return sqlite_detail::requeue_dead_messages(*db_, messages, quiet);
+  });
+}
+
+op::MessageRedriveResult SqliteOperator::redrive_messages(
+    const std::optional<std::string>& agent_kind, op::ProgressSink& progress) {
+  const auto messages = dead_messages(agent_kind);
+  return guarded(path(), [&] {
+    return sqlite_detail::requeue_dead_messages(*db_, messages, progress);
+  });
+}
+
 op::ReplayResult SqliteOperator::replay(const op::ReplayRequest& request,
                                         op::ProgressSink& progress) {
   return guarded(

@@ -70,22 +70,39 @@ Statements::Statements(SQLite::Database& db)
       log_size(db, "SELECT count(*) FROM log WHERE context = ?1"),
       // The first position a truncation to ?2 keeps: the oldest entry at or
       // below ?2 emitted after ?3 (front-first, as the memory backend's).
+      // Positions from ?4 on: the rows below were deleted or are kept for
+      // good (SqliteContextLog::write_truncation).
       log_kept(db,
-               "SELECT position FROM log WHERE context = ?1 AND position <= "
-               "?2 AND emitted_at > ?3 ORDER BY position LIMIT 1"),
-      // Before the entries below ?2 are deleted: the floors they held.
+               "SELECT position FROM log WHERE context = ?1 AND position >= "
+               "?4 AND position <= ?2 AND emitted_at > ?3 ORDER BY position "
+               "LIMIT 1"),
+      // The event types of the rows a truncation to ?2 reaches, from ?3 on.
+      log_types(db,
+                "SELECT DISTINCT event_type FROM log WHERE context = ?1 AND "
+                "position >= ?3 AND position < ?2"),
+      // Before the entries in [?3, ?2) are deleted: the floors they held.
       head_floor(db,
                  "INSERT INTO log_head(context, head) SELECT context, "
-                 "max(position) FROM log WHERE context = ?1 AND position < ?2 "
-                 "GROUP BY context ON CONFLICT(context) DO UPDATE SET head = "
-                 "max(head, excluded.head)"),
+                 "max(position) FROM log WHERE context = ?1 AND position >= "
+                 "?3 AND position < ?2 GROUP BY context ON CONFLICT(context) "
+                 "DO UPDATE SET head = max(head, excluded.head)"),
       sequence_floor(db,
                      "INSERT INTO publisher_sequence(context, publisher, "
                      "sequence) SELECT context, publisher, max(sequence) FROM "
-                     "log WHERE context = ?1 AND position < ?2 GROUP BY "
-                     "publisher ON CONFLICT(context, publisher) DO UPDATE SET "
-                     "sequence = max(sequence, excluded.sequence)"),
-      log_delete(db, "DELETE FROM log WHERE context = ?1 AND position < ?2"),
+                     "log WHERE context = ?1 AND position >= ?3 AND position "
+                     "< ?2 GROUP BY publisher ON CONFLICT(context, publisher) "
+                     "DO UPDATE SET sequence = max(sequence, "
+                     "excluded.sequence)"),
+      // Every row in [?3, ?2) but those of the event types in the JSON
+      // array ?4 (types this build does not know: kept).
+      log_delete(db,
+                 "DELETE FROM log WHERE context = ?1 AND position >= ?3 AND "
+                 "position < ?2 AND event_type NOT IN (SELECT value FROM "
+                 "json_each(?4))"),
+      meta_put(db,
+               "INSERT INTO herald_meta(key, value) VALUES (?1, ?2) "
+               "ON CONFLICT(key) DO UPDATE SET value = excluded.value"),
+      meta_delete(db, "DELETE FROM herald_meta WHERE key = ?1"),
       subscription_insert(db,
                           "INSERT INTO subscription(name, context, "
                           "start_position, acked_position, created_at) "

@@ -98,9 +98,12 @@ struct Statements {
   SQLite::Statement log_head;
   SQLite::Statement log_size;
   SQLite::Statement log_kept;
+  SQLite::Statement log_types;
   SQLite::Statement head_floor;
   SQLite::Statement sequence_floor;
   SQLite::Statement log_delete;
+  SQLite::Statement meta_put;
+  SQLite::Statement meta_delete;
   SQLite::Statement subscription_insert;
   SQLite::Statement subscription_get;
   SQLite::Statement subscription_ack;
@@ -127,6 +130,13 @@ struct Statements {
   SQLite::Statement purge_idempotency;
   SQLite::Statement purge_supplied;
 };
+
+// herald_meta's key under which a context's log lists, as a JSON array, the
+// event types of rows it keeps because the build that truncated it did not
+// know them.
+inline std::string unknown_types_key(const std::string& context) {
+  return "unknown_event_types:" + context;
+}
 
 constexpr const char* kLetterColumns =
     "position, event_id, event_type, publisher, sequence, emitted_at, "

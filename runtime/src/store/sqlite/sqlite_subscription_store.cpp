@@ -93,10 +93,21 @@ void SqliteSubscriptionStore::acknowledgements_written() noexcept {
   held_position_ = 0;
 }
 
+void SqliteSubscriptionStore::write_settled(Statements& sql,
+                                            const std::string& context,
+                                            std::int64_t position) {
+  if (context_ != context) return;
+  Use q(sql.subscription_ack);
+  q->bind(1, name_);
+  q->bind(2, position);
+  q->exec();
+}
+
 std::int64_t SqliteSubscriptionStore::start_position(std::string_view context,
                                                      std::int64_t start_if_new,
                                                      Instant now) {
   std::lock_guard lock(backend_.mutex());
+  context_ = std::string(context);
   {
     Use q(backend_.sql().subscription_insert);
     q->bind(1, name_);
