@@ -1,6 +1,8 @@
 #include "store_probe.hpp"
 
 #include <algorithm>
+#include <filesystem>
+#include <set>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -57,6 +59,17 @@ class Db {
   sqlite3* h_ = nullptr;
 };
 
+// Whether the runtime has created its tables yet (a process killed at its
+// start may have left no file, or an empty one).
+bool has_tables(const std::string& db) {
+  if (!std::filesystem::exists(db)) return false;
+  Db d(db, SQLITE_OPEN_READWRITE);
+  bool found = false;
+  d.query("SELECT 1 FROM sqlite_master WHERE name = 'dead_letter'",
+          [&](const std::vector<std::string>&) { found = true; });
+  return found;
+}
+
 std::string uuid(std::mt19937_64& rng) {
   const std::uint64_t a = rng();
   const std::uint64_t b = rng();
@@ -69,7 +82,8 @@ std::string uuid(std::mt19937_64& rng) {
 
 std::string integrity(const std::string& db) {
   try {
-    Db d(db, SQLITE_OPEN_READONLY);
+    if (!std::filesystem::exists(db)) return "ok";
+    Db d(db, SQLITE_OPEN_READWRITE);
     std::string result;
     d.query("PRAGMA integrity_check", [&](const std::vector<std::string>& c) {
       if (!result.empty()) result += "; ";
@@ -81,31 +95,50 @@ std::string integrity(const std::string& db) {
   }
 }
 
-std::vector<std::string> time_going_back(const std::string& db) {
-  std::vector<std::string> found;
-  Db d(db, SQLITE_OPEN_READONLY);
-  std::string context;
-  std::int64_t last = 0, last_position = 0;
+std::vector<TimeFault> time_going_back(
+    const std::string& db, std::map<std::string, std::int64_t>& heads) {
+  std::vector<TimeFault> found;
+  if (!has_tables(db)) return found;
+  Db d(db, SQLITE_OPEN_READWRITE);
+  std::map<std::string, std::int64_t> old_max, last_new, last_position, seen;
+  std::set<std::string> reported;
   d.query(
       "SELECT context, position, emitted_at FROM log ORDER BY context, "
       "position",
       [&](const std::vector<std::string>& c) {
+        const std::string& context = c.at(0);
         const std::int64_t position = std::stoll(c.at(1));
         const std::int64_t at = std::stoll(c.at(2));
-        if (c.at(0) == context && at < last && found.size() < 3)
-          found.push_back(fmt::format(
-              "{}: position {} was emitted at {} ns, before position {} "
-              "({} ns)", context, position, at, last_position, last));
-        context = c.at(0);
-        last = at;
-        last_position = position;
+        seen[context] = position;
+        if (position <= heads[context]) {
+          old_max[context] = std::max(old_max[context], at);
+          return;
+        }
+        if (at < old_max[context] && reported.insert("time/" + context).second)
+          found.push_back(
+              {"time", fmt::format("{}: position {}, written after a restart, "
+                                   "was emitted at {} ns, before an entry "
+                                   "written earlier ({} ns)",
+                                   context, position, at, old_max[context])});
+        if (last_new.count(context) != 0 && at < last_new[context] &&
+            reported.insert("order/" + context).second)
+          found.push_back(
+              {"time-order",
+               fmt::format("{}: position {} was emitted at {} ns, before "
+                           "position {} ({} ns)",
+                           context, position, at, last_position[context],
+                           last_new[context])});
+        last_new[context] = at;
+        last_position[context] = position;
       });
+  for (const auto& [context, position] : seen) heads[context] = position;
   return found;
 }
 
 std::set<LetterKey> dead_letter_keys(const std::string& db) {
   std::set<LetterKey> keys;
-  Db d(db, SQLITE_OPEN_READONLY);
+  if (!has_tables(db)) return keys;
+  Db d(db, SQLITE_OPEN_READWRITE);
   d.query("SELECT subscription, position, context FROM dead_letter",
           [&](const std::vector<std::string>& c) {
             keys.insert({c.at(0), std::stoll(c.at(1)), c.at(2)});
@@ -117,6 +150,7 @@ std::vector<CorruptRow> corrupt_rows(const std::string& db, int count,
                                      int& next_publisher,
                                      std::mt19937_64& rng) {
   const std::string context = "torture.source";
+  if (!has_tables(db)) return {};
   Db d(db, SQLITE_OPEN_READWRITE);
   d.exec("BEGIN IMMEDIATE");
   std::int64_t head = 0, at = 0;

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <random>
 #include <set>
 #include <string>
@@ -18,8 +19,15 @@ namespace torture {
 
 std::string integrity(const std::string& db);
 
-// Where a log's stored emittedAt decreases from one position to the next.
-std::vector<std::string> time_going_back(const std::string& db);
+// Where stored emittedAt goes backwards: kind "time" for an entry written
+// after a restart that is older than one written before it (`heads`: each
+// log's highest position at the last scan, updated), "time-order" for an
+// entry older than the one before it from the same process.
+struct TimeFault {
+  std::string kind, what;
+};
+std::vector<TimeFault> time_going_back(
+    const std::string& db, std::map<std::string, std::int64_t>& heads);
 
 struct LetterKey {
   std::string subscription;
