@@ -27,6 +27,7 @@ Child::Child(const std::vector<std::string>& args) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, out[1], STDERR_FILENO);
   posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
   std::vector<char*> argv;
   argv.reserve(args.size() + 1);

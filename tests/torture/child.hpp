@@ -1,5 +1,5 @@
 // A child process of the torture harness: started with its stdin and
-// stdout on pipes, read line by line, killed, waited for with a deadline.
+// its stdout and stderr on pipes, read line by line, killed, waited for with a deadline.
 #pragma once
 
 #include <chrono>

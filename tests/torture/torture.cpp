@@ -172,7 +172,8 @@ class SeedRun {
     ++totals_.cycles;
     const std::string executor =
         mixed_ ? (coin(1, 2) ? "deterministic" : "threaded") : executor_;
-    const bool older = on("rollback") && coin(1, 4);
+    // A rollback right after a kill finds the newer build's work pending.
+    const bool older = on("rollback") && coin(1, last_killed_ ? 2 : 6);
     const bool through_link = on("symlink") && coin(1, 2);
     const bool heal = coin(1, 6);
     const bool second = on("second-writer") && coin(1, 4);
@@ -182,6 +183,10 @@ class SeedRun {
       for (const auto& row :
            torture::corrupt_rows(db_, between(1, 3), corrupt_next_, rng_))
         corrupt_.push_back(row);
+      // The rows carry the latest stored time; scanned now, they count as
+      // written before the next process.
+      for (const auto& t : torture::time_going_back(db_, heads_))
+        if (s_.skip.count(t.kind) == 0) violation(t.kind, t.what);
       count("corrupt");
     }
     if (older) count("rollback");
@@ -222,6 +227,7 @@ class SeedRun {
     if (kill != nullptr) c.kill_now();
     const bool in_time = c.wait(60s);
     if (holder != nullptr && holder->finish()) count("lock");
+    last_killed_ = kill != nullptr && c.killed_by_signal();
     if (kill != nullptr && c.killed_by_signal()) {
       ++totals_.killed;
       count(kill);
@@ -336,6 +342,7 @@ class SeedRun {
   std::mt19937_64 rng_;
   std::string db_, link_, executor_;
   bool mixed_ = false;
+  bool last_killed_ = false;
   std::vector<torture::CorruptRow> corrupt_;
   int corrupt_next_ = 0;
   std::set<torture::LetterKey> letters_;
