@@ -11,8 +11,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-extern char** environ;
-
 namespace torture {
 
 Child::Child(const std::vector<std::string>& args) {
@@ -31,7 +29,8 @@ Child::Child(const std::vector<std::string>& args) {
   posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
   std::vector<char*> argv;
   argv.reserve(args.size() + 1);
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  for (const std::string& a : args)
+    argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   const int rc =
       posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ);
@@ -132,7 +131,8 @@ std::vector<std::string> Child::lines(const std::string& tag) const {
     const std::size_t end = out_.find('\n', at);
     if (end == std::string::npos) break;  // a line cut by a kill
     if (out_.compare(at, tag.size() + 1, tag + " ") == 0)
-      found.push_back(out_.substr(at + tag.size() + 1, end - at - tag.size() - 1));
+      found.push_back(
+          out_.substr(at + tag.size() + 1, end - at - tag.size() - 1));
     at = end + 1;
   }
   return found;

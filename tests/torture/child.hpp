@@ -1,5 +1,6 @@
 // A child process of the torture harness: started with its stdin and
-// its stdout and stderr on pipes, read line by line, killed, waited for with a deadline.
+// its stdout and stderr on pipes, read line by line, killed, waited for with a
+// deadline.
 #pragma once
 
 #include <chrono>
@@ -38,7 +39,7 @@ class Child {
   bool pump(std::chrono::milliseconds timeout);
 
   pid_t pid_ = -1;
-  int in_ = -1;   // write end of its stdin
+  int in_ = -1;  // write end of its stdin
   int out_fd_ = -1;
   std::string out_;
   int status_ = 0;

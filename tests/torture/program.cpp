@@ -35,10 +35,6 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <signal.h>
-#include <sys/resource.h>
-#include <unistd.h>
-
 #include "torture/sink.h"
 #include "torture/source.h"
 #include "workload.hpp"
@@ -48,6 +44,9 @@
 #include <herald/errors.hpp>
 #include <herald/runtime.hpp>
 #include <herald/threaded_executor.hpp>
+#include <signal.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 namespace {
 
@@ -60,10 +59,10 @@ struct Options {
   std::string executor = "threaded";
   std::uint64_t seed = 1;
   int ops = 40;
-  bool heal = false;           // the Gate lets every tick pass; re-drive Picky
-  bool hold = false;           // wait for a byte on stdin after recovery
-  std::int64_t fsize = -1;     // file size cap over the current size
-  bool infra = false;          // lock and disk faults are injected this run
+  bool heal = false;        // the Gate lets every tick pass; re-drive Picky
+  bool hold = false;        // wait for a byte on stdin after recovery
+  std::int64_t fsize = -1;  // file size cap over the current size
+  bool infra = false;       // lock and disk faults are injected this run
   Features features;
 };
 
@@ -92,9 +91,9 @@ herald::RuntimeConfig config(const Options& o) {
 }
 
 void report(const std::string& tag, const nlohmann::json& what) {
-  fmt::print("{} {}\n",
-             tag, what.dump(-1, ' ', false,
-                            nlohmann::json::error_handler_t::replace));
+  fmt::print(
+      "{} {}\n", tag,
+      what.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   std::fflush(stdout);
 }
 
@@ -146,8 +145,8 @@ struct Program {
         gateway(o.features.bad_bytes),
         executor(make_executor(o)),
         rt(config(o), *executor, nullptr, nullptr) {
-    rt.install({torture::source::context(),
-                torture::sink::context(gate, gateway)});
+    rt.install(
+        {torture::source::context(), torture::sink::context(gate, gateway)});
     rt.recover();
   }
 
@@ -196,7 +195,8 @@ void cap_files(const std::string& db, std::int64_t slack) {
   }
   ::signal(SIGXFSZ, SIG_IGN);
   rlimit limit{};
-  limit.rlim_cur = static_cast<rlim_t>(size + static_cast<std::uintmax_t>(slack));
+  limit.rlim_cur =
+      static_cast<rlim_t>(size + static_cast<std::uintmax_t>(slack));
   limit.rlim_max = RLIM_INFINITY;
   ::setrlimit(RLIMIT_FSIZE, &limit);
 }
@@ -211,8 +211,8 @@ void tick(Program& prog, const std::string& p, std::int64_t& refused) {
     bool accepted = true;
     try {
       pub.tick(torture::x_of(n, f),
-               std::string(static_cast<std::size_t>(torture::kPayloadLimit) + 64,
-                           'o'),
+               std::string(
+                   static_cast<std::size_t>(torture::kPayloadLimit) + 64, 'o'),
                0);
     } catch (const herald::Error&) {
       accepted = false;
@@ -220,7 +220,8 @@ void tick(Program& prog, const std::string& p, std::int64_t& refused) {
     }
     if (accepted)
       violation("limit", fmt::format("tick {} of {} over the payload limit "
-                                     "was accepted", n, p));
+                                     "was accepted",
+                                     n, p));
   }
   pub.tick(torture::x_of(n, f), std::string(torture::blob_of(n, f), 'b'),
            torture::chain_of(n, f));
@@ -231,17 +232,15 @@ void tick(Program& prog, const std::string& p, std::int64_t& refused) {
 
 // Subscriptions whose handlers never fault by themselves.
 const std::vector<std::string> kInnocent = {
-    "torture.sink.First",     "torture.sink.Second",
-    "torture.sink.Evens",     "torture.sink.Floats",
-    "torture.sink.EchoAudit", "torture.sink.RelayAudit",
+    "torture.sink.First",  "torture.sink.Second",    "torture.sink.Evens",
+    "torture.sink.Floats", "torture.sink.EchoAudit", "torture.sink.RelayAudit",
 };
 
 int run(const Options& o) {
   Program prog(o);
-  report("recovered",
-         {{"redriven", prog.rt.recovery().deliveries_redriven},
-          {"retries", prog.rt.recovery().retries_resumed},
-          {"messages", prog.rt.recovery().messages_reposted}});
+  report("recovered", {{"redriven", prog.rt.recovery().deliveries_redriven},
+                       {"retries", prog.rt.recovery().retries_resumed},
+                       {"messages", prog.rt.recovery().messages_reposted}});
   if (o.hold) {
     char byte = 0;
     if (::read(STDIN_FILENO, &byte, 1) < 0) return 1;
@@ -270,7 +269,8 @@ int run(const Options& o) {
       }
     } catch (const std::exception& e) {
       ++faulted;
-      if (!o.infra) violation("host-fault", fmt::format("tick of {}: {}", p, e.what()));
+      if (!o.infra)
+        violation("host-fault", fmt::format("tick of {}: {}", p, e.what()));
     }
     if (i % 8 == 7) prog.drain();
     report("progress", {{"deduplicated", prog.total("deduplicated")},
@@ -282,10 +282,12 @@ int run(const Options& o) {
       if (const std::int64_t r = prog.counter(sub, "retried"); r > 0)
         violation("innocent-fault",
                   fmt::format("{} retried {} deliveries although its handler "
-                              "never faults", sub, r));
+                              "never faults",
+                              sub, r));
     }
   }
-  report("summary", {{"refused", refused}, {"faulted", faulted},
+  report("summary", {{"refused", refused},
+                     {"faulted", faulted},
                      {"deduplicated", prog.total("deduplicated")}});
   prog.rt.shutdown();
   return 0;
@@ -313,7 +315,8 @@ struct Checker {
   // Compares recorder `key` with `expected`: each value exactly once, in
   // increasing order except `unordered` ones (re-driven values arrive when
   // they are re-driven), or accounted for by a dead message.
-  void compare(const std::string& key, const std::vector<std::int64_t>& expected,
+  void compare(const std::string& key,
+               const std::vector<std::int64_t>& expected,
                const std::set<std::int64_t>& unordered = {}) {
     const std::vector<std::int64_t> got =
         torture::sink::Seen::at(prog.rt, key).values();
@@ -332,9 +335,9 @@ struct Checker {
     for (const auto& [v, c] : seen)
       if (want.count(v) == 0) extra.push_back(v);
     if (!lost.empty())
-      fail("lost", fmt::format("{}: {} of {} values never arrived: {}", key,
-                               lost.size(), expected.size(),
-                               fmt::join(lost, ",")));
+      fail("lost",
+           fmt::format("{}: {} of {} values never arrived: {}", key,
+                       lost.size(), expected.size(), fmt::join(lost, ",")));
     if (!doubled.empty())
       fail("doubled", fmt::format("{}: values applied twice: {}", key,
                                   fmt::join(doubled, ",")));
@@ -387,8 +390,8 @@ std::string other_recorder(const std::string& sub) {
   return "floats";
 }
 
-std::vector<std::int64_t> range_where(std::int64_t last,
-                                      const std::function<bool(std::int64_t)>& keep) {
+std::vector<std::int64_t> range_where(
+    std::int64_t last, const std::function<bool(std::int64_t)>& keep) {
   std::vector<std::int64_t> out;
   for (std::int64_t n = 1; n <= last; ++n)
     if (keep(n)) out.push_back(n);
@@ -418,9 +421,9 @@ int verify(const Options& o) {
     const std::int64_t n = j.at("payload").is_object()
                                ? j.at("payload").value("n", std::int64_t{-1})
                                : -1;
-    const std::string what = fmt::format(
-        "{} of {} seq {} ({} attempts: {})", sub, publisher, seq,
-        letter.attempts, letter.last_error);
+    const std::string what =
+        fmt::format("{} of {} seq {} ({} attempts: {})", sub, publisher, seq,
+                    letter.attempts, letter.last_error);
     if (publisher.starts_with("corrupt-")) {
       ++malformed;  // the harness counts these per corrupted row
       continue;
@@ -448,18 +451,19 @@ int verify(const Options& o) {
           check.fail("deterministic-retried",
                      fmt::format("a cascade past the depth limit fails the "
                                  "same way every time, yet was attempted {} "
-                                 "times: {}", letter.attempts, what));
+                                 "times: {}",
+                                 letter.attempts, what));
         continue;
       }
     }
     if (infra_reason(letter.last_error) &&
-        (o.infra || letter.last_error.find("process stopped") !=
-                        std::string::npos)) {
+        (o.infra ||
+         letter.last_error.find("process stopped") != std::string::npos)) {
       ++machine_letters;
       to_redrive.emplace_back(sub, env.eventId);
       const std::string tick = tick_recorder(sub);
       if (!tick.empty() && env.eventType == "torture.source.Tick")
-        check.redriven[tick + "/" + p].insert(n);
+        check.redriven[fmt::format("{}/{}", tick, p)].insert(n);
       else
         check.relaxed.insert(other_recorder(sub));
       continue;
@@ -515,7 +519,8 @@ int verify(const Options& o) {
     check.compare("evens/" + p,
                   range_where(sent, [](std::int64_t n) { return n % 2 == 0; }));
     check.compare("bands/" + p, range_where(sent, [](std::int64_t n) {
-                    return torture::band_matches(n) && !torture::gateway_refuses(n);
+                    return torture::band_matches(n) &&
+                           !torture::gateway_refuses(n);
                   }));
     check.compare("picky/" + p, range_where(sent, all), refusals);
     // Each Echo of First and Second, per publisher of the tick: the
@@ -534,9 +539,9 @@ int verify(const Options& o) {
       const auto got = torture::sink::Seen::at(rt, key).values();
       const auto want = torture::chain_outcome(chain).recorded;
       if (got != want && check.relaxed.count("chain") == 0)
-        check.fail("chain", fmt::format("{}: recorded {} instead of {}", key,
-                                        fmt::join(got, ","),
-                                        fmt::join(want, ",")));
+        check.fail("chain",
+                   fmt::format("{}: recorded {} instead of {}", key,
+                               fmt::join(got, ","), fmt::join(want, ",")));
     }
     check.compare("novel/" + p, range_where(c.at(1), all));
     // Every message to the Courier arrived once in order, or is dead.
@@ -549,7 +554,8 @@ int verify(const Options& o) {
           !std::is_sorted(got.begin(), got.end()))
         check.fail("courier",
                    fmt::format("Courier({}) carried {} and {} are dead; it was "
-                               "sent 1..{}", p, fmt::join(got, ","),
+                               "sent 1..{}",
+                               p, fmt::join(got, ","),
                                fmt::join(couriers_dead[p], ","), c.at(2)));
     }
     if (check.relaxed.count("floats") == 0) {
@@ -559,10 +565,10 @@ int verify(const Options& o) {
         same = torture::same_float(
             got[k], torture::x_of(static_cast<std::int64_t>(k) + 1, f));
       if (!same)
-        check.fail("float", fmt::format("FloatSeen({}) holds {} values, not "
-                                        "the {} sent, or one changed: {}",
-                                        p, got.size(), sent,
-                                        fmt::join(got, ",")));
+        check.fail("float",
+                   fmt::format("FloatSeen({}) holds {} values, not "
+                               "the {} sent, or one changed: {}",
+                               p, got.size(), sent, fmt::join(got, ",")));
     }
   }
 
@@ -577,8 +583,8 @@ int verify(const Options& o) {
   }();
   if (deep_letters != deep_chains && check.relaxed.count("chain") == 0)
     check.fail("chain", fmt::format("{} chains went past the depth limit, {} "
-                                    "dead letters say so", deep_chains,
-                                    deep_letters));
+                                    "dead letters say so",
+                                    deep_chains, deep_letters));
   std::int64_t left = 0;
   for (const herald::DeadLetter& l : rt.dead_letters())
     if (l.subscription == "torture.sink.Picky" &&
@@ -586,25 +592,27 @@ int verify(const Options& o) {
       ++left;
   if (left != 0)
     check.fail("redrive", fmt::format("{} Picky dead letters are left after "
-                                      "healing and re-driving", left));
+                                      "healing and re-driving",
+                                      left));
 
-  report("summary",
-         {{"ticks", ticks}, {"novel", novel}, {"couriered", couriered},
-          {"chains", chains}, {"recorders", check.recorders},
-          {"expected_letters", expected_letters},
-          {"machine_letters", machine_letters}, {"malformed_letters", malformed},
-          {"dead_messages", dead_messages},
-          {"deduplicated", prog.total("deduplicated")},
-          {"violations", check.violations}});
+  report("summary", {{"ticks", ticks},
+                     {"novel", novel},
+                     {"couriered", couriered},
+                     {"chains", chains},
+                     {"recorders", check.recorders},
+                     {"expected_letters", expected_letters},
+                     {"machine_letters", machine_letters},
+                     {"malformed_letters", malformed},
+                     {"dead_messages", dead_messages},
+                     {"deduplicated", prog.total("deduplicated")},
+                     {"violations", check.violations}});
   rt.shutdown();
   return check.violations == 0 ? 0 : 1;
 }
 
 #endif
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int program_main(int argc, char** argv) {
   CLI::App app{"The torture harness's host program"};
   Options o;
   std::string mode;
@@ -642,6 +650,17 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     fmt::print(stderr, "torture_program: {}\n", e.what());
     report("error", {{"what", e.what()}});
+    return 1;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return program_main(argc, argv);
+  } catch (...) {
+    std::fputs("torture_program: a failure that is not an exception\n", stderr);
     return 1;
   }
 }

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
+
 #include <sqlite3.h>
 
 namespace torture {
@@ -156,15 +157,17 @@ std::vector<CorruptRow> corrupt_rows(const std::string& db, int count,
   std::int64_t head = 0, at = 0;
   d.query(fmt::format("SELECT coalesce(max(position), 0), "
                       "coalesce(max(emitted_at), 0) FROM log WHERE "
-                      "context = '{}'", context),
+                      "context = '{}'",
+                      context),
           [&](const std::vector<std::string>& c) {
             head = std::stoll(c.at(0));
             at = std::stoll(c.at(1));
           });
-  d.query(fmt::format("SELECT head FROM log_head WHERE context = '{}'", context),
-          [&](const std::vector<std::string>& c) {
-            head = std::max<std::int64_t>(head, std::stoll(c.at(0)));
-          });
+  d.query(
+      fmt::format("SELECT head FROM log_head WHERE context = '{}'", context),
+      [&](const std::vector<std::string>& c) {
+        head = std::max<std::int64_t>(head, std::stoll(c.at(0)));
+      });
   std::vector<CorruptRow> rows;
   for (int i = 0; i < count; ++i) {
     CorruptRow row{context, head + 1 + i,

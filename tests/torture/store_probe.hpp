@@ -33,7 +33,10 @@ struct LetterKey {
   std::string subscription;
   std::int64_t position = 0;
   std::string context;
-  auto operator<=>(const LetterKey&) const = default;
+  bool operator<(const LetterKey& o) const {
+    return std::tie(subscription, position, context) <
+           std::tie(o.subscription, o.position, o.context);
+  }
 };
 
 std::set<LetterKey> dead_letter_keys(const std::string& db);

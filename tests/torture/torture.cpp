@@ -50,8 +50,8 @@ using namespace std::chrono_literals;
 using torture::Child;
 
 const std::vector<std::string> kFaults = {
-    "kill", "recovery-kill", "lock",  "second-writer",
-    "symlink", "disk",       "corrupt", "rollback"};
+    "kill",    "recovery-kill", "lock",    "second-writer",
+    "symlink", "disk",          "corrupt", "rollback"};
 const std::vector<std::string> kFeatures = {"floats", "big", "deep",
                                             "bad-bytes"};
 // Checks of the store that a run can leave out (every other check follows
@@ -72,9 +72,8 @@ std::set<std::string> parse_list(const std::string& text,
   std::stringstream in(text);
   for (std::string item; std::getline(in, item, ',');) {
     if (std::find(known.begin(), known.end(), item) == known.end())
-      throw CLI::ValidationError(
-          fmt::format("unknown {} '{}' (known: {})", what, item,
-                      fmt::join(known, ", ")));
+      throw CLI::ValidationError(fmt::format(
+          "unknown {} '{}' (known: {})", what, item, fmt::join(known, ", ")));
     out.insert(item);
   }
   return out;
@@ -87,6 +86,7 @@ struct Settings {
   int cycles = 0;  // 0: 3..6 picked by the seed
   int ops = 30;
   int max_kill_ms = 150;
+  int process_timeout = 60;    // seconds a run may take before it is a hang
   std::set<std::string> skip;  // checks not made
   std::string faults_text, features_text, skip_text;
 };
@@ -106,7 +106,10 @@ struct Totals {
 class SeedRun {
  public:
   SeedRun(const Settings& s, std::uint64_t seed, Totals& totals)
-      : s_(s), seed_(seed), totals_(totals), rng_(seed * 0x9e3779b97f4a7c15ULL + 1) {}
+      : s_(s),
+        seed_(seed),
+        totals_(totals),
+        rng_(seed * 0x9e3779b97f4a7c15ULL + 1) {}
 
   void run() {
     namespace fs = std::filesystem;
@@ -129,6 +132,9 @@ class SeedRun {
   }
 
  private:
+  std::chrono::milliseconds timeout() const {
+    return std::chrono::seconds(s_.process_timeout);
+  }
   bool on(const char* fault) const { return s_.faults.count(fault) != 0; }
   bool coin(int k, int n) {
     return std::uniform_int_distribution<int>(1, n)(rng_) <= k;
@@ -192,11 +198,12 @@ class SeedRun {
     if (older) count("rollback");
     if (through_link) count("symlink");
 
-    std::vector<std::string> a =
-        args(older ? s_.older : s_.program, "run",
-             through_link ? link_ : db_, executor);
-    a.insert(a.end(), {"--seed", std::to_string(seed_ * 1000 + static_cast<std::uint64_t>(index)),
-                       "--ops", std::to_string(s_.ops)});
+    std::vector<std::string> a = args(older ? s_.older : s_.program, "run",
+                                      through_link ? link_ : db_, executor);
+    a.insert(a.end(),
+             {"--seed",
+              std::to_string(seed_ * 1000 + static_cast<std::uint64_t>(index)),
+              "--ops", std::to_string(s_.ops)});
     if (heal) a.emplace_back("--heal");
     if (second) a.emplace_back("--hold");
     if (disk || lock) a.emplace_back("--infra");
@@ -220,12 +227,12 @@ class SeedRun {
           started + std::chrono::microseconds(between(0, 4000)));
       kill = "recovery-kill";
     } else if (on("kill") && coin(3, 4)) {
-      std::this_thread::sleep_until(
-          started + std::chrono::microseconds(between(0, s_.max_kill_ms * 1000)));
+      std::this_thread::sleep_until(started + std::chrono::microseconds(between(
+                                                  0, s_.max_kill_ms * 1000)));
       kill = "kill";
     }
     if (kill != nullptr) c.kill_now();
-    const bool in_time = c.wait(60s);
+    const bool in_time = c.wait(timeout());
     if (holder != nullptr && holder->finish()) count("lock");
     last_killed_ = kill != nullptr && c.killed_by_signal();
     if (kill != nullptr && c.killed_by_signal()) {
@@ -235,8 +242,8 @@ class SeedRun {
     collect(c, older ? "older build" : "run");
     if (!in_time) {
       violation("hang", fmt::format("cycle {}: the {} run did not finish in "
-                                    "60 s (a lane retrying forever?)",
-                                    index, executor));
+                                    "{} s (a lane retrying forever?)",
+                                    index, executor, s_.process_timeout));
     } else if (!c.killed_by_signal() && !c.exited(0) && !(disk || lock)) {
       const auto errors = c.lines("error");
       violation(older ? "rollback-start" : "run-failed",
@@ -262,7 +269,7 @@ class SeedRun {
         args(s_.program, "run", link ? link_ : db_, executor_);
     a.insert(a.end(), {"--ops", "3", "--seed", "1"});
     Child intruder(a);
-    intruder.wait(60s);
+    intruder.wait(timeout());
     if (!intruder.exited(kLockedExit))
       violation("second-writer",
                 fmt::format("a second process opened the database{} while "
@@ -295,25 +302,27 @@ class SeedRun {
     std::vector<std::string> a = args(s_.program, "verify", db_, executor_);
     a.insert(a.end(), {"--seed", std::to_string(seed_)});
     Child v(a);
-    const bool in_time = v.wait(120s);
+    const bool in_time = v.wait(2 * timeout());
     collect(v, "verify");
     const auto summaries = v.lines("summary");
     if (!summaries.empty()) {
       const auto j = nlohmann::json::parse(summaries.back(), nullptr, false);
       if (j.is_object()) {
         totals_.ticks += j.value("ticks", 0);
-        totals_.letters += j.value("expected_letters", 0) +
-                           j.value("machine_letters", 0);
+        totals_.letters +=
+            j.value("expected_letters", 0) + j.value("machine_letters", 0);
         totals_.recorders += j.value("recorders", 0);
       }
     }
     if (!in_time)
-      violation("hang", "the verifying process did not finish in 120 s");
+      violation("hang",
+                fmt::format("the verifying process did not finish in {} s",
+                            2 * s_.process_timeout));
     else if (!v.exited(0) && v.lines("violation").empty())
-      violation("verify-failed",
-                fmt::format("{}: {}", v.status_text(),
-                            v.lines("error").empty() ? v.output()
-                                                     : v.lines("error").back()));
+      violation("verify-failed", fmt::format("{}: {}", v.status_text(),
+                                             v.lines("error").empty()
+                                                 ? v.output()
+                                                 : v.lines("error").back()));
     const std::string check = torture::integrity(db_);
     if (check != "ok") violation("integrity", "at the end: " + check);
     for (const auto& t : torture::time_going_back(db_, heads_))
@@ -384,6 +393,8 @@ int main(int argc, char** argv) {
   app.add_option("--ops", s.ops, "host calls per process");
   app.add_option("--max-kill-ms", s.max_kill_ms,
                  "latest moment of a kill after a start");
+  app.add_option("--process-timeout", s.process_timeout,
+                 "seconds a run may take before it counts as a hang");
   CLI11_PARSE(app, argc, argv);
   try {
     s.faults = parse_list(s.faults_text, kFaults, "fault");
@@ -399,9 +410,9 @@ int main(int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
   std::set<std::uint64_t> failed;
   for (int i = 0; i < seeds; ++i) {
-    const double elapsed = std::chrono::duration<double>(
-                               std::chrono::steady_clock::now() - start)
-                               .count();
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
     if (budget > 0 && elapsed >= budget) break;
     const std::uint64_t seed = first + static_cast<std::uint64_t>(i);
     const std::size_t before = totals.violations.size();
@@ -415,13 +426,15 @@ int main(int argc, char** argv) {
       for (std::size_t k = before; k < totals.violations.size(); ++k)
         fmt::print("FAIL seed {}: {}: {}\n", seed, totals.violations[k].kind,
                    totals.violations[k].what);
-      fmt::print("  replay: {} {} {} {} --seed {} --seeds 1 --faults {} "
-                 "--features {} --skip-checks {} --executor {} --cycles {} "
-                 "--ops {}\n",
-                 argv[0], s.program, s.older, s.workdir, seed,
-                 s.faults_text.empty() ? "none" : s.faults_text,
-                 s.features_text.empty() ? "none" : s.features_text,
-                 s.skip_text.empty() ? "none" : s.skip_text, s.executor, s.cycles, s.ops);
+      fmt::print(
+          "  replay: {} {} {} {} --seed {} --seeds 1 --faults {} "
+          "--features {} --skip-checks {} --executor {} --cycles {} "
+          "--ops {}\n",
+          argv[0], s.program, s.older, s.workdir, seed,
+          s.faults_text.empty() ? "none" : s.faults_text,
+          s.features_text.empty() ? "none" : s.features_text,
+          s.skip_text.empty() ? "none" : s.skip_text, s.executor, s.cycles,
+          s.ops);
       std::fflush(stdout);
     } else {
       std::filesystem::remove_all(std::filesystem::path(s.workdir) /
@@ -433,21 +446,26 @@ int main(int argc, char** argv) {
           .count();
   std::map<std::string, std::int64_t> by_kind;
   for (const Violation& v : totals.violations) ++by_kind[v.kind];
-  nlohmann::json summary{
-      {"seeds", totals.seeds},       {"cycles", totals.cycles},
-      {"processes", totals.processes}, {"killed", totals.killed},
-      {"executors", totals.executors}, {"faults", totals.faults},
-      {"ticks", totals.ticks},       {"dead_letters_checked", totals.letters},
-      {"malformed_checked", totals.malformed},
-      {"recorders_checked", totals.recorders},
-      {"violations", totals.violations.size()},
-      {"violations_by_kind", by_kind},
-      {"failed_seeds", failed},      {"seconds", seconds}};
-  fmt::print("torture: {} seeds in {:.1f} s; executors {}; faults {}; "
-             "{} violations {}\n",
-             totals.seeds, seconds, nlohmann::json(totals.executors).dump(),
-             nlohmann::json(totals.faults).dump(), totals.violations.size(),
-             nlohmann::json(by_kind).dump());
+  nlohmann::json summary{{"seeds", totals.seeds},
+                         {"cycles", totals.cycles},
+                         {"processes", totals.processes},
+                         {"killed", totals.killed},
+                         {"executors", totals.executors},
+                         {"faults", totals.faults},
+                         {"ticks", totals.ticks},
+                         {"dead_letters_checked", totals.letters},
+                         {"malformed_checked", totals.malformed},
+                         {"recorders_checked", totals.recorders},
+                         {"violations", totals.violations.size()},
+                         {"violations_by_kind", by_kind},
+                         {"failed_seeds", failed},
+                         {"seconds", seconds}};
+  fmt::print(
+      "torture: {} seeds in {:.1f} s; executors {}; faults {}; "
+      "{} violations {}\n",
+      totals.seeds, seconds, nlohmann::json(totals.executors).dump(),
+      nlohmann::json(totals.faults).dump(), totals.violations.size(),
+      nlohmann::json(by_kind).dump());
   fmt::print("summary {}\n", summary.dump());
   return totals.violations.empty() ? 0 : 1;
 }

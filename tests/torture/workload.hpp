@@ -44,14 +44,22 @@ inline std::string publisher_id(const std::string& p) {
 inline double x_of(std::int64_t n, const Features& f) {
   if (!f.floats) return static_cast<double>(n) * 0.5;
   switch (n % 8) {
-    case 0: return std::numeric_limits<double>::quiet_NaN();
-    case 1: return std::numeric_limits<double>::infinity();
-    case 2: return -std::numeric_limits<double>::infinity();
-    case 3: return -0.0;
-    case 4: return std::numeric_limits<double>::denorm_min();
-    case 5: return std::numeric_limits<double>::max();
-    case 6: return -std::numeric_limits<double>::lowest() / 3.0;
-    default: return static_cast<double>(n) + 0.25;
+    case 0:
+      return std::numeric_limits<double>::quiet_NaN();
+    case 1:
+      return std::numeric_limits<double>::infinity();
+    case 2:
+      return -std::numeric_limits<double>::infinity();
+    case 3:
+      return -0.0;
+    case 4:
+      return std::numeric_limits<double>::denorm_min();
+    case 5:
+      return std::numeric_limits<double>::max();
+    case 6:
+      return -std::numeric_limits<double>::lowest() / 3.0;
+    default:
+      return static_cast<double>(n) + 0.25;
   }
 }
 
@@ -69,7 +77,8 @@ inline std::int64_t chain_of(std::int64_t n, const Features& f) {
 
 // Tick n's blob: near the payload limit every eleventh tick when `big`.
 inline std::size_t blob_of(std::int64_t n, const Features& f) {
-  if (f.big && n % 11 == 0) return static_cast<std::size_t>(kPayloadLimit) - 400;
+  if (f.big && n % 11 == 0)
+    return static_cast<std::size_t>(kPayloadLimit) - 400;
   return static_cast<std::size_t>(n % 7);
 }
 
