@@ -63,6 +63,7 @@ struct Options {
   bool hold = false;        // wait for a byte on stdin after recovery
   std::int64_t fsize = -1;  // file size cap over the current size
   bool infra = false;       // lock and disk faults are injected this run
+  std::string retention = "24h";  // backend.log_retention
   Features features;
 };
 
@@ -73,8 +74,10 @@ herald::RuntimeConfig config(const Options& o) {
       {"backend.kind", "sqlite"},
       {"backend.sqlite.path", o.db},
       {"backend.sqlite.synchronous", "normal"},
-      // Kept, so the harness can check emittedAt across restarts.
-      {"backend.log_retention", "24h"},
+      // Kept for a day, the harness checks emittedAt across restarts over
+      // every entry; with 0s entries go once every subscription passed
+      // them (as an older build sees it, too).
+      {"backend.log_retention", o.retention},
       {"executor.kind", o.executor},
       {"executor.threads", "2"},
       {"executor.seed", std::to_string(o.seed % 1000000)},
@@ -626,6 +629,7 @@ int program_main(int argc, char** argv) {
   app.add_flag("--hold", o.hold, "wait for a byte on stdin after recovery");
   app.add_option("--fsize", o.fsize, "cap file sizes this much over now");
   app.add_flag("--infra", o.infra, "faults of the machine are injected");
+  app.add_option("--retention", o.retention, "backend.log_retention");
   app.add_flag("--floats", o.features.floats, "Float edge values");
   app.add_flag("--big", o.features.big, "payloads near and over the limit");
   app.add_flag("--deep", o.features.deep, "chains past the depth limit");

@@ -125,6 +125,9 @@ class SeedRun {
                     ? s_.executor
                     : (coin(1, 2) ? "deterministic" : "threaded");
     ++totals_.executors[mixed_ ? "mixed" : executor_];
+    // Half the seeds keep the log for a day (the time checks see every
+    // entry), half truncate it as soon as every subscription passed.
+    retention_ = coin(1, 2) ? "24h" : "0s";
     const int cycles = s_.cycles > 0 ? s_.cycles : between(3, 6);
     for (int cycle = 0; cycle < cycles; ++cycle) this->cycle(cycle);
     finish();
@@ -158,7 +161,8 @@ class SeedRun {
                                 const std::string& mode,
                                 const std::string& path,
                                 const std::string& executor) const {
-    std::vector<std::string> a = {binary, mode, path, "--executor", executor};
+    std::vector<std::string> a = {
+        binary, mode, path, "--executor", executor, "--retention", retention_};
     for (const std::string& f : features_args()) a.push_back(f);
     return a;
   }
@@ -349,7 +353,7 @@ class SeedRun {
   std::uint64_t seed_;
   Totals& totals_;
   std::mt19937_64 rng_;
-  std::string db_, link_, executor_;
+  std::string db_, link_, executor_, retention_;
   bool mixed_ = false;
   bool last_killed_ = false;
   std::vector<torture::CorruptRow> corrupt_;
