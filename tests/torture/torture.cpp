@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <random>
@@ -362,9 +363,7 @@ class SeedRun {
   std::map<std::string, std::int64_t> heads_;  // of the last time scan
 };
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int harness_main(int argc, char** argv) {
   CLI::App app{"Randomized fault harness of the Herald runtime on sqlite"};
   Settings s;
   std::uint64_t first = 1;
@@ -472,4 +471,20 @@ int main(int argc, char** argv) {
       nlohmann::json(by_kind).dump());
   fmt::print("summary {}\n", summary.dump());
   return totals.violations.empty() ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return harness_main(argc, argv);
+  } catch (const std::exception& e) {
+    std::fputs("torture: ", stderr);
+    std::fputs(e.what(), stderr);
+    std::fputs("\n", stderr);
+    return 1;
+  } catch (...) {
+    std::fputs("torture: a failure that is not an exception\n", stderr);
+    return 1;
+  }
 }
