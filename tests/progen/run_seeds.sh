@@ -98,6 +98,9 @@ for seed in $(seq "$first" "$last"); do
   mkdir -p "$dir"
   "$progen" --seed "$seed" --out "$dir/src"
   checked=$((checked + 1))
+  if [ $((checked % 100)) -eq 0 ]; then
+    echo "progen: $checked seeds so far (to $seed), ${#failures[@]} failures, $compiled compiled"
+  fi
   set +e
   "$heraldc" --color=never check --schema-lock "$dir/lock" "$dir/src" --dump-ir \
     >"$dir/ir.txt" 2>"$dir/diagnostics.txt"
@@ -109,16 +112,13 @@ for seed in $(seq "$first" "$last"); do
   if [ $status -ne 0 ] || [ -s "$dir/diagnostics.txt" ]; then
     diagnosed=$((diagnosed + 1)); fail "$seed" "diagnostics ($work/fail-$seed/diagnostics.txt)" "$dir"; continue
   fi
-  mkdir -p "$dir/fmt" "$dir/fmt2"
+  # Formatted in place in a copy; formatting it again must change nothing.
+  cp -r "$dir/src" "$dir/fmt"
   ok=1
-  for file in "$dir"/src/*.herald; do
-    name=$(basename "$file")
-    if ! "$heraldc" --color=never fmt "$file" >"$dir/fmt/$name" 2>>"$dir/fmt.log" ||
-       ! "$heraldc" --color=never fmt "$dir/fmt/$name" >"$dir/fmt2/$name" 2>>"$dir/fmt.log" ||
-       ! cmp -s "$dir/fmt/$name" "$dir/fmt2/$name"; then
-      ok=0
-    fi
-  done
+  if ! "$heraldc" --color=never fmt --write "$dir/fmt" >>"$dir/fmt.log" 2>&1 ||
+     ! "$heraldc" --color=never fmt --check "$dir/fmt" >>"$dir/fmt.log" 2>&1; then
+    ok=0
+  fi
   if [ $ok -eq 1 ]; then
     set +e
     "$heraldc" --color=never check --schema-lock "$dir/lock" "$dir/fmt" --dump-ir \
