@@ -13,6 +13,7 @@ const char* const kWords[] = {"alpha", "beta",  "gamma", "delta",
 
 bool isScalar(Kind k) {
   switch (k) {
+    case Kind::Float:
     case Kind::Int:
     case Kind::Bool:
     case Kind::String:
@@ -59,6 +60,7 @@ bool ExprGen::refutable(const Type& t, int context) {
       for (const Field& f : t.fields)
         if (refutable(*f.type, context)) return true;
       return false;
+    case Kind::Float:
     case Kind::Duration:
     case Kind::Instant:
     case Kind::List:
@@ -97,6 +99,8 @@ std::string ExprGen::typeName(const Type& t, int context) const {
   switch (t.kind) {
     case Kind::Int:
       return "Int";
+    case Kind::Float:
+      return "Float";
     case Kind::Bool:
       return "Bool";
     case Kind::String:
@@ -137,6 +141,30 @@ std::string ExprGen::stringLiteral() {
       return "\"line\\nbreak\"";
     default:
       return fmt::format("\"{}\"", kWords[rng_.range(0, 7)]);
+  }
+}
+
+std::string ExprGen::floatLiteral() {
+  static const char* const kFloats[] = {"0.5", "1.25", "3.0", "2.50",
+                                        "100.125"};
+  return kFloats[rng_.range(0, 4)];
+}
+
+std::string ExprGen::floatExpr(Scope& scope, int depth, int ind) {
+  static const TypeP kFloat = builtin(Kind::Float);
+  if (depth <= 0) return leaf(scope, kFloat, ind);
+  const int d = depth - 1;
+  static const char* const kOps[] = {" + ", " - ", " * "};
+  switch (rng_.range(0, 4)) {
+    case 0:
+      return atom(expr(scope, kFloat, d, ind)) + kOps[rng_.range(0, 2)] +
+             atom(expr(scope, kFloat, d, ind));
+    case 1:
+      return atom(expr(scope, kFloat, d, ind)) + " / 2.0";
+    case 2:
+      return "-(" + expr(scope, kFloat, d, ind) + ")";
+    default:
+      return leaf(scope, kFloat, ind);
   }
 }
 
@@ -191,6 +219,7 @@ bool ExprGen::canMake(const Scope& scope, const Type& t) const {
     case Kind::List:
     case Kind::Map:
     case Kind::Int:
+    case Kind::Float:
     case Kind::Bool:
     case Kind::String:
     case Kind::Duration:
@@ -239,6 +268,8 @@ std::string ExprGen::leaf(Scope& scope, const TypeP& t, int ind) {
       return rng_.chance(15) ? "1_000" : std::to_string(smallInt());
     case Kind::Bool:
       return rng_.chance(50) ? "true" : "false";
+    case Kind::Float:
+      return floatLiteral();
     case Kind::String:
       return stringLiteral();
     case Kind::Duration:
@@ -270,6 +301,8 @@ std::string ExprGen::expr(Scope& scope, const TypeP& t, int depth, int ind) {
   switch (t->kind) {
     case Kind::Int:
       return intExpr(scope, depth, ind);
+    case Kind::Float:
+      return floatExpr(scope, depth, ind);
     case Kind::Bool:
       return boolExpr(scope, depth, ind);
     case Kind::String:
@@ -380,6 +413,12 @@ std::string ExprGen::boolExpr(Scope& scope, int depth, int ind) {
       return compare(atom(expr(scope, kString, d, ind)),
                      kCompare[rng_.range(0, 5)],
                      atom(expr(scope, kString, d, ind)));
+    case 8: {
+      static const TypeP kFloat = builtin(Kind::Float);
+      return compare(
+          atom(expr(scope, kFloat, d, ind)),
+          rng_.chance(50) ? "<" : ">=", atom(expr(scope, kFloat, d, ind)));
+    }
     case 2:
       return compare(atom(expr(scope, kDuration, d, ind)),
                      kCompare[rng_.range(0, 5)],
@@ -473,6 +512,10 @@ std::string ExprGen::stringExpr(Scope& scope, int depth, int ind) {
       }
       return leaf(scope, kString, ind);
     }
+    case 6:
+      if (scope.random)
+        return rng_.chance(50) ? "Random.uuid" : "Random.uuid()";
+      return leaf(scope, kString, ind);
     default:
       return leaf(scope, kString, ind);
   }
@@ -687,6 +730,8 @@ std::string ExprGen::constant(const TypeP& t, int context, int depth) {
         }
       }
       return rng_.chance(20) ? "21_000" : std::to_string(smallInt());
+    case Kind::Float:
+      return floatLiteral();
     case Kind::Bool:
       return rng_.chance(50) ? "true" : "false";
     case Kind::String:
@@ -765,7 +810,8 @@ std::string ExprGen::valuePattern(const Type& t, int context, bool refine,
         case 1:
           return fmt::format("{}..{}", low, low + rng_.range(1, 20));
         case 2:
-          return fmt::format("{}..", low);
+          return rng_.chance(50) ? fmt::format("{}..", low)
+                                 : fmt::format("..{}", low);
         default:
           return fmt::format("{} | {}", low, low + 1);
       }
@@ -783,6 +829,7 @@ std::string ExprGen::valuePattern(const Type& t, int context, bool refine,
       return fmt::format("\"{}\"", kWords[rng_.range(0, 7)]);
     case Kind::Option:
       if (rng_.chance(40)) return "None";
+      if (rng_.chance(20)) return "Some(..)";
       return "Some(" +
              valuePattern(*t.args[0], context, rng_.chance(40), nullptr) + ")";
     case Kind::Record: {
@@ -805,6 +852,7 @@ std::string ExprGen::valuePattern(const Type& t, int context, bool refine,
       if (t.context == context)
         return fmt::format("\"{}\"", kWords[rng_.range(0, 7)]);
       return "_";
+    case Kind::Float:
     case Kind::Duration:
     case Kind::Instant:
     case Kind::List:
@@ -853,6 +901,7 @@ std::string ExprGen::match(Scope& scope, const TypeP& t, int depth, int ind) {
       case Kind::Sum:
         scrutinees.push_back(&v);
         break;
+      case Kind::Float:
       case Kind::Duration:
       case Kind::Instant:
       case Kind::List:
@@ -948,6 +997,7 @@ std::string ExprGen::match(Scope& scope, const TypeP& t, int depth, int ind) {
       if (wildcardTail) plainArm("_");
       break;
     }
+    case Kind::Float:
     case Kind::Duration:
     case Kind::Instant:
     case Kind::List:
@@ -977,6 +1027,7 @@ std::string ExprGen::subscriptionPattern(const Type& event, int context) {
       case Kind::Opaque:
         if (rng_.chance(20)) fields.push_back(f);
         break;
+      case Kind::Float:
       case Kind::Duration:
       case Kind::Instant:
       case Kind::List:

@@ -71,6 +71,8 @@ class ExprGen {
  private:
   std::string leaf(Scope& scope, const TypeP& t, int ind);
   std::string intExpr(Scope& scope, int depth, int ind);
+  std::string floatExpr(Scope& scope, int depth, int ind);
+  std::string floatLiteral();
   std::string boolExpr(Scope& scope, int depth, int ind);
   std::string stringExpr(Scope& scope, int depth, int ind);
   std::string durationExpr(Scope& scope, int depth, int ind);

@@ -29,6 +29,7 @@ struct Context {
 };
 
 const TypeP kInt = builtin(Kind::Int);
+const TypeP kFloat = builtin(Kind::Float);
 
 std::string atom(const std::string& e) { return "(" + e + ")"; }
 const TypeP kBool = builtin(Kind::Bool);
@@ -237,6 +238,7 @@ void Generator::emitEvent(int i) {
 TypeP Generator::paramType(int i) {
   const Context& c = contexts_[static_cast<std::size_t>(i)];
   std::vector<TypeP> pool = {kInt,
+                             kFloat,
                              kString,
                              kBool,
                              kDuration,
@@ -428,6 +430,7 @@ void Generator::emitAgent(int i) {
         init = rng_.chance(50) ? "[:]" : "[\"start\": 0]";
         break;
       case Kind::Int:
+      case Kind::Float:
       case Kind::Bool:
       case Kind::String:
       case Kind::Duration:

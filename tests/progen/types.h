@@ -12,6 +12,7 @@ namespace herald::progen {
 
 enum class Kind {
   Int,
+  Float,
   Bool,
   String,
   Duration,
@@ -68,6 +69,7 @@ inline bool sameType(const Type& a, const Type& b) {
   if (a.kind != b.kind) return false;
   switch (a.kind) {
     case Kind::Int:
+    case Kind::Float:
     case Kind::Bool:
     case Kind::String:
     case Kind::Duration:
