@@ -706,8 +706,9 @@ std::string ExprGen::blockExpr(Scope& scope, const TypeP& t, int depth,
   for (int i = 0; i < lets; ++i) {
     TypeP type = rng_.chance(50) ? kInt : kString;
     std::string name = freshName("b");
-    text += in + "let " + name + ": " + typeName(*type, scope.context) + " = " +
-            expr(inner, type, depth - 1, ind + 1) + "\n";
+    text += fmt::format("{}let {}: {} = {}\n", in, name,
+                        typeName(*type, scope.context),
+                        expr(inner, type, depth - 1, ind + 1));
     inner.vars.push_back({name, type});
   }
   text += in + expr(inner, t, depth - 1, ind + 1) + "\n" + indent(ind) + "}";

@@ -328,9 +328,9 @@ std::string Generator::statements(Scope& scope, int count, int ind,
                                                    t->kind == Kind::Bool);
         std::string value = annotate ? gen_.expr(scope, t, 3, ind)
                                      : gen_.constant(t, scope.context, 1);
-        text += in + "let " + name +
-                (annotate ? ": " + gen_.typeName(*t, scope.context) : "") +
-                " = " + value + "\n";
+        text += fmt::format(
+            "{}let {}{} = {}\n", in, name,
+            annotate ? ": " + gen_.typeName(*t, scope.context) : "", value);
         scope.vars.push_back({name, t});
         break;
       }
@@ -382,15 +382,16 @@ std::string Generator::statements(Scope& scope, int count, int ind,
           const std::string literal =
               eventLiteral(scope, scope.context, ind, emitWho_);
           if (rng_.chance(50))
-            text += in + "Events.emit(" + literal + ")\n";
+            text += fmt::format("{}Events.emit({})\n", in, literal);
           else
-            text +=
-                in + "Events.emit[" +
-                contexts_[static_cast<std::size_t>(scope.context)].event->name +
-                "](" + literal + ")\n";
+            text += fmt::format(
+                "{}Events.emit[{}]({})\n", in,
+                contexts_[static_cast<std::size_t>(scope.context)].event->name,
+                literal);
         } else {
-          text += in + "let " + gen_.freshName("u") + " = " +
-                  gen_.expr(scope, kInt, 2, ind) + "\n";
+          const std::string name = gen_.freshName("u");
+          text += fmt::format("{}let {} = {}\n", in, name,
+                              gen_.expr(scope, kInt, 2, ind));
         }
         break;
     }
@@ -459,7 +460,7 @@ void Generator::emitAgent(int i) {
   if (rng_.chance(50))
     text += "  invariant bounded: count >= -1_000_000_000 || log.len() >= 0\n";
 
-  auto handlerScope = [&](std::vector<Field> params) {
+  auto handlerScope = [&](const std::vector<Field>& params) {
     Scope scope;
     scope.context = i;
     scope.vars = stores_;
@@ -692,7 +693,7 @@ std::vector<GeneratedFile> Generator::files() {
     if (rng_.chance(50)) rng_.shuffle(body);
     // Comments between declarations stay where they are when formatted.
     for (std::string& d : body)
-      if (rng_.chance(15)) d = "-- generated declaration\n" + d;
+      if (rng_.chance(15)) d.insert(0, "-- generated declaration\n");
     // A context split over two files: the second holds a tail of it.
     std::vector<std::string> second;
     if (!block && body.size() > 4 && rng_.chance(30)) {
