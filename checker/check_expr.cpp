@@ -446,9 +446,10 @@ InstId BodyChecker::checkIf(const ast::IfExpr* top, const Type* expected,
   const ast::IfExpr* e = top;
   InstId value;
   // Without an expected type, the first `if` branch tells the rest what to
-  // infer (`None`, `[]`, a bare variant), but only as a hint: the branches
-  // below are joined as the first `if` joins its own, so a refined first
-  // branch does not hold an `else if` branch to its refinement.
+  // infer (`None`, `[]`, a bare variant), but only as a hint and without
+  // its refinement: the branches below are joined as the first `if` joins
+  // its own, so a refined first branch does not hold an `else if` branch,
+  // or a `match` or `if` in the last `else`, to its refinement.
   const Type* hint = nullptr;
   for (;;) {
     InstId cond = checkAgainst(e->cond, tt.boolType());
@@ -464,8 +465,9 @@ InstId BodyChecker::checkIf(const ast::IfExpr* top, const Type* expected,
       then = coerce(valueOf(e->thenBlock), then, expected);
     chain.push_back({e, expected, cond, then, thenT});
     if (expected == nullptr && hint == nullptr)
-      hint =
-          thenT != nullptr && thenT->kind != TypeKind::Never ? thenT : nullptr;
+      hint = thenT != nullptr && thenT->kind != TypeKind::Never
+                 ? stripRefined(thenT)
+                 : nullptr;
     const auto* next = dyn_cast<ast::IfExpr>(e->elseExpr);
     if (next == nullptr) {
       discard_ = discard;
