@@ -512,9 +512,9 @@ InstId BodyChecker::joinIf(const ast::IfExpr* e, const Type* expected,
   }
   // Branches of different refinements are unrefined to the joined base.
   if (!quiet(result) && result->kind != TypeKind::Never) {
-    if (thenT != result && thenT->kind != TypeKind::Never)
+    if (thenT != nullptr && thenT != result && thenT->kind != TypeKind::Never)
       then = coerce(valueOf(e->thenBlock), then, result);
-    if (elseT != result && elseT->kind != TypeKind::Never)
+    if (elseT != nullptr && elseT != result && elseT->kind != TypeKind::Never)
       otherwise = coerce(valueOf(e->elseExpr), otherwise, result);
   }
   InstId branches[] = {then, otherwise};
