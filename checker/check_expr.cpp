@@ -445,6 +445,12 @@ InstId BodyChecker::checkIf(const ast::IfExpr* top, const Type* expected,
   llvm::SmallVector<Branch, 4> chain;
   const ast::IfExpr* e = top;
   InstId value;
+  // Without an expected type, the first `if` branch tells the rest what to
+  // infer (`None`, `[]`, a bare variant), but only as a hint and without
+  // its refinement: the branches below are joined as the first `if` joins
+  // its own, so a refined first branch does not hold an `else if` branch,
+  // or a `match` or `if` in the last `else`, to its refinement.
+  const Type* hint = nullptr;
   for (;;) {
     InstId cond = checkAgainst(e->cond, tt.boolType());
     if (e->elseExpr == nullptr) {
@@ -452,19 +458,20 @@ InstId BodyChecker::checkIf(const ast::IfExpr* top, const Type* expected,
       value = emit(InstKind::If, tt.unit(), e->range, cond.index, then.index);
       break;
     }
-    InstId then = checkBlock(e->thenBlock, expected, !discard);
+    InstId then = checkBlock(e->thenBlock,
+                             expected != nullptr ? expected : hint, !discard);
     const Type* thenT = typeOf(then);
     if (expected != nullptr)
       then = coerce(valueOf(e->thenBlock), then, expected);
     chain.push_back({e, expected, cond, then, thenT});
-    // Without an expected type, the `if` branch tells the rest.
-    if (expected == nullptr)
-      expected =
-          thenT != nullptr && thenT->kind != TypeKind::Never ? thenT : nullptr;
+    if (expected == nullptr && hint == nullptr)
+      hint = thenT != nullptr && thenT->kind != TypeKind::Never
+                 ? stripRefined(thenT)
+                 : nullptr;
     const auto* next = dyn_cast<ast::IfExpr>(e->elseExpr);
     if (next == nullptr) {
       discard_ = discard;
-      value = check(e->elseExpr, expected);
+      value = check(e->elseExpr, expected != nullptr ? expected : hint);
       break;
     }
     e = next;
@@ -505,9 +512,9 @@ InstId BodyChecker::joinIf(const ast::IfExpr* e, const Type* expected,
   }
   // Branches of different refinements are unrefined to the joined base.
   if (!quiet(result) && result->kind != TypeKind::Never) {
-    if (thenT != result && thenT->kind != TypeKind::Never)
+    if (thenT != nullptr && thenT != result && thenT->kind != TypeKind::Never)
       then = coerce(valueOf(e->thenBlock), then, result);
-    if (elseT != result && elseT->kind != TypeKind::Never)
+    if (elseT != nullptr && elseT != result && elseT->kind != TypeKind::Never)
       otherwise = coerce(valueOf(e->elseExpr), otherwise, result);
   }
   InstId branches[] = {then, otherwise};

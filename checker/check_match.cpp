@@ -136,12 +136,16 @@ InstId BodyChecker::checkMatch(const ast::MatchExpr* e, const Type* expected,
     if (!silent && !patterns.reported() && !matrix.addArm(resolved) &&
         arm.pattern != nullptr)
       sema().diags.report<diag::UnreachableArm>(arm.pattern->range);
+    // Without an expected type, the earlier arms tell a later one their
+    // type without its refinement (the arms are joined below), so a nested
+    // `match` or `if` in it is not held to a refined first arm's refinement.
+    const Type* hint = expected != nullptr ? want : stripRefined(want);
     InstId body;
     if (discard) {
       discard_ = true;
-      body = check(arm.body, want);
+      body = check(arm.body, hint);
     } else {
-      body = checkUsed(arm.body, want);
+      body = checkUsed(arm.body, hint);
     }
     const Type* t = typeOf(body);
     if (expected != nullptr) {

@@ -109,18 +109,26 @@ InstId BodyChecker::checkBinary(const ast::BinaryExpr* top) {
     }
     InstId lv;
     InstId rv;
+    // What one side tells the other to expect: a refined type takes part
+    // through its base type, so the other side is not held to the
+    // refinement (`q - (if c { 1000 } else { 1 })` is checked as `q - 1000`
+    // is), and `fail(...)` expects nothing, since it fits any operand.
+    auto expectation = [](const Type* t) -> const Type* {
+      if (t == nullptr || t->kind == TypeKind::Never) return nullptr;
+      return stripRefined(t);
+    };
     // `status != Paid`, `None == x`: the side that knows its type goes first
     // and tells the other what is expected.
     if (left) {
       lv = *left;
       reportMessageUse(e->lhs);
-      rv = checkUsed(e->rhs, typeOf(lv));
+      rv = checkUsed(e->rhs, expectation(typeOf(lv)));
     } else if (needsExpected(e->lhs) && !needsExpected(e->rhs)) {
       rv = checkUsed(e->rhs, nullptr);
-      lv = checkUsed(e->lhs, typeOf(rv));
+      lv = checkUsed(e->lhs, expectation(typeOf(rv)));
     } else {
       lv = checkUsed(e->lhs, nullptr);
-      rv = checkUsed(e->rhs, typeOf(lv));
+      rv = checkUsed(e->rhs, expectation(typeOf(lv)));
     }
     const Type* lt = typeOf(lv);
     const Type* rt = typeOf(rv);

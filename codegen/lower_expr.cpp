@@ -152,8 +152,11 @@ Cpp Lowerer::literal(const Inst& i) {
   return c;
 }
 
-Cpp Lowerer::unary(const Inst& i) {
+Cpp Lowerer::unary(const Inst& i, const Type* want) {
   const Type* t = type(i.type);
+  // `-fail(...)`: the operand never yields a value, so nothing is negated;
+  // it is lowered as the value the context wants, as `fail(...)` is.
+  if (isNever(t)) return expr(InstId{i.a}, want);
   if (static_cast<ast::UnaryOp>(i.sub) == ast::UnaryOp::Not)
     return make("!" + operand(InstId{i.a}, Prec::Unary, t), Prec::Unary);
   if (t->kind == TypeKind::Int) {
@@ -438,7 +441,7 @@ Cpp Lowerer::expr(InstId id, const Type* want) {
       return c;
     }
     case InstKind::Unary:
-      return unary(i);
+      return unary(i, want);
     case InstKind::Binary:
       return binary(i);
     case InstKind::CallFn:

@@ -75,7 +75,7 @@ class Lowerer {
                       const check::Type* want = nullptr);
   static std::string paren(const Cpp& c, Prec limit);
   Cpp binary(const check::Inst& inst);
-  Cpp unary(const check::Inst& inst);
+  Cpp unary(const check::Inst& inst, const check::Type* want);
   Cpp literal(const check::Inst& inst);
   Cpp fields(const check::Inst& inst);
   Cpp envelope(const check::Inst& inst);

@@ -41,12 +41,11 @@ void SourcePrinter::file(const File& f) {
 }
 
 void SourcePrinter::params(llvm::ArrayRef<Param> ps) {
-  put("(");
-  commaList(ps, [&](const Param& p) {
-    put(p.name.name, ": ");
-    type(p.type);
-  });
-  put(")");
+  group({"(", ")", "(", ")"}, ps, false,
+        [](SourcePrinter& p, const Param& param) {
+          p.put(param.name.name, ": ");
+          p.type(param.type);
+        });
 }
 
 void SourcePrinter::fieldDecl(const FieldDecl& f) {
@@ -282,17 +281,22 @@ void SourcePrinter::service(const ServiceDecl& s) {
   if (!s.given.empty())
     clauses.push_back(
         render([&](SourcePrinter& p) { p.given(s.given); }, true));
-  std::string oneLine;
-  for (const std::string& c : clauses) oneLine += " " + c;
-  if (fitsOnLine(oneLine + " {")) {
-    put(oneLine);
+  std::string joined;
+  for (const std::string& c : clauses) joined += " " + c;
+  if (fitsOnLine(joined + " {")) {
+    put(joined);
   } else {
-    // Continuation lines get a double indent so they stand apart from the
-    // members that follow.
+    // A clause per line, each breaking its own groups (a subscription
+    // pattern a field per line) when it does not fit. Continuation lines get
+    // a double indent so they stand apart from the members that follow.
     indent_ += 2;
-    for (const std::string& c : clauses) {
+    if (s.from != nullptr) {
       newline();
-      put(c);
+      subscription(*s.from);
+    }
+    if (!s.given.empty()) {
+      newline();
+      given(s.given);
     }
     indent_ -= 2;
   }

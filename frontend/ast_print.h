@@ -2,6 +2,12 @@
 // subscription patterns, `=` in event declarations, one declaration per
 // line, two-space indentation (as in the language reference). Re-parsing the output gives the same AST.
 //
+// Line breaks follow one rule (language reference, section 12): a group (a
+// bracketed list, a service header, an `if` chain, `match` or block inside
+// an expression) is one line when it ends within 100 columns and holds no
+// block of several statements and no commented body; otherwise every
+// element goes on its own line, one indent deeper, with a trailing comma.
+//
 // Comments are not in the AST; given the file's `--` comments (from
 // collectComments() in frontend/lexer.h), the printer places each by its
 // source position relative to the line-level items it prints: declarations,

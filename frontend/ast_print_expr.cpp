@@ -81,16 +81,13 @@ void SourcePrinter::type(const TypeExpr* t) {
 // --- patterns
 // -----------------------------------------------------------------
 
-void SourcePrinter::patternFields(llvm::ArrayRef<PatternField> fields,
+void SourcePrinter::patternFields(const Brackets& brackets,
+                                  llvm::ArrayRef<PatternField> fields,
                                   bool hasRest) {
-  for (std::size_t i = 0; i < fields.size(); ++i) {
-    if (i != 0) put(", ");
-    if (!fields[i].label.empty()) {
-      put(fields[i].label.name, ": ");
-    }
-    pattern(fields[i].value);
-  }
-  if (hasRest) put(fields.empty() ? ".." : ", ..");
+  group(brackets, fields, hasRest, [](SourcePrinter& p, const PatternField& f) {
+    if (!f.label.empty()) p.put(f.label.name, ": ");
+    p.pattern(f.value);
+  });
 }
 
 void SourcePrinter::recordPattern(const RecordPattern& r) {
@@ -98,9 +95,7 @@ void SourcePrinter::recordPattern(const RecordPattern& r) {
     put("{}");
     return;
   }
-  put("{ ");
-  patternFields(r.fields, r.hasRest);
-  put(" }");
+  patternFields({"{", "}", "{ ", " }"}, r.fields, r.hasRest);
 }
 
 void SourcePrinter::pattern(const Pattern* p) {
@@ -121,9 +116,7 @@ void SourcePrinter::pattern(const Pattern* p) {
     case PatternKind::Constructor: {
       const auto* c = llvm::cast<ConstructorPattern>(p);
       qname(c->name);
-      put("(");
-      patternFields(c->fields, c->hasRest);
-      put(")");
+      patternFields({"(", ")", "(", ")"}, c->fields, c->hasRest);
       return;
     }
     case PatternKind::Range: {
@@ -181,6 +174,7 @@ void SourcePrinter::block(const BlockExpr* b) {
     put(kErrorMarker);
     return;
   }
+  needsLines(b, b->stmts.size());
   if (b->stmts.empty() && !bodyHasComments(b)) {
     put("{}");
     return;
@@ -206,11 +200,36 @@ void SourcePrinter::block(const BlockExpr* b) {
 // (`-`, `if c { } else `), the bottom, then the part of each link after it
 // (` + rhs`, `.name`, `(args)`), innermost first. Only true nesting
 // recurses.
+void SourcePrinter::needsLines(const void* body, std::size_t items) {
+  if (flat_ &&
+      (items > 1 || (comments_ != nullptr && comments_->bodyHasComments(body))))
+    multiline_ = true;
+}
+
+bool SourcePrinter::blockGroup(const Expr* e) {
+  return e->kind == ExprKind::If || e->kind == ExprKind::Match ||
+         e->kind == ExprKind::Block;
+}
+
+// An `if` chain, a `match` or a block is a group of its blocks or arms:
+// one line when all of it fits (each block holding one statement), else
+// every statement and arm on its own line.
 void SourcePrinter::expr(const Expr* e) {
   if (e == nullptr) {
     put(kErrorMarker);
     return;
   }
+  if (!flat_ && blockGroup(e)) {
+    if (std::optional<std::string> line =
+            oneLine([&](SourcePrinter& p) { p.chain(e); })) {
+      put(*line);
+      return;
+    }
+  }
+  chain(e);
+}
+
+void SourcePrinter::chain(const Expr* e) {
   std::vector<const Expr*> spine;
   const Expr* bottom = e;
   for (const Expr* next = chainChild(bottom); next != nullptr;
@@ -321,14 +340,11 @@ void SourcePrinter::chainSuffix(const Expr* e) {
     }
     case ExprKind::Call: {
       const auto* c = llvm::cast<CallExpr>(e);
-      put("(");
-      commaList(c->args, [&](const Arg& a) {
-        if (!a.label.empty()) {
-          put(a.label.name, ": ");
-        }
-        expr(a.value);
-      });
-      put(")");
+      group({"(", ")", "(", ")"}, llvm::ArrayRef<Arg>(c->args), false,
+            [](SourcePrinter& p, const Arg& a) {
+              if (!a.label.empty()) p.put(a.label.name, ": ");
+              p.expr(a.value);
+            });
       return;
     }
     case ExprKind::TypeApply: {
@@ -372,33 +388,14 @@ void SourcePrinter::recordFields(const RecordLitExpr& r) {
     put(" {}");
     return;
   }
-  auto field = [&](SourcePrinter& p, const FieldInit& f) {
-    p.put(f.name.name, ": ");
-    p.expr(f.value);
-  };
-  std::string inline_ = render(
-      [&](SourcePrinter& p) {
-        p.put(" { ");
-        p.commaList(r.fields, [&](const FieldInit& f) { field(p, f); });
-        p.put(" }");
-      },
-      true);
-  if (flat_ || fitsOnLine(inline_)) {
-    put(inline_);
-    return;
-  }
-  // Too long for one line: one field per line, with a trailing comma so
-  // that adding a field changes one line.
-  put(" {");
-  ++indent_;
-  for (const FieldInit& f : r.fields) {
-    newline();
-    field(*this, f);
-    put(",");
-  }
-  --indent_;
-  newline();
-  put("}");
+  // Broken, a field per line with a trailing comma, so that adding a field
+  // changes one line.
+  put(" ");
+  group({"{", "}", "{ ", " }"}, llvm::ArrayRef<FieldInit>(r.fields), false,
+        [](SourcePrinter& p, const FieldInit& f) {
+          p.put(f.name.name, ": ");
+          p.expr(f.value);
+        });
 }
 
 // The bottom of a chain: any node without a chain child (a link whose
@@ -452,10 +449,9 @@ void SourcePrinter::leaf(const Expr* e) {
       put(llvm::cast<NameExpr>(e)->name.name);
       return;
     case ExprKind::ListLit:
-      put("[");
-      commaList(llvm::cast<ListLitExpr>(e)->elements,
-                [&](const Expr* el) { expr(el); });
-      put("]");
+      group({"[", "]", "[", "]"},
+            llvm::ArrayRef<Expr*>(llvm::cast<ListLitExpr>(e)->elements), false,
+            [](SourcePrinter& p, const Expr* el) { p.expr(el); });
       return;
     case ExprKind::MapLit: {
       const auto* m = llvm::cast<MapLitExpr>(e);
@@ -463,17 +459,17 @@ void SourcePrinter::leaf(const Expr* e) {
         put("[:]");
         return;
       }
-      put("[");
-      commaList(m->entries, [&](const MapEntry& entry) {
-        expr(entry.key);
-        put(": ");
-        expr(entry.value);
-      });
-      put("]");
+      group({"[", "]", "[", "]"}, llvm::ArrayRef<MapEntry>(m->entries), false,
+            [](SourcePrinter& p, const MapEntry& entry) {
+              p.expr(entry.key);
+              p.put(": ");
+              p.expr(entry.value);
+            });
       return;
     }
     case ExprKind::Match: {
       const auto* m = llvm::cast<MatchExpr>(e);
+      needsLines(m, 0);
       put("match ");
       expr(m->scrutinee);
       if (m->arms.empty() && !bodyHasComments(m)) {

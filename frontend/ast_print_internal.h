@@ -20,8 +20,9 @@
 namespace herald::print_detail {
 
 constexpr std::size_t kIndentWidth = 2;
-// Record bodies, sums and service headers stay on one line when they fit.
-constexpr std::size_t kLineWidth = 80;
+// The line-breaking rule (ast_print.h): a group stays on one line when it
+// ends within this many columns.
+constexpr std::size_t kLineWidth = 100;
 
 // Malformed subtrees only exist when the parse reported errors; `heraldc fmt`
 // refuses such files, and this marker keeps any such output unparsable
@@ -174,6 +175,7 @@ class SourcePrinter {
     sub.atLineStart_ = false;
     sub.startColumn_ = startColumn ? *startColumn : column();
     body(sub);
+    multiline_ = multiline_ || sub.multiline_;
     // Its last line continues in this printer's current line.
     pendingTrailing_.insert(pendingTrailing_.end(),
                             sub.pendingTrailing_.begin(),
@@ -192,6 +194,61 @@ class SourcePrinter {
     atLineStart_ = true;
     put("---");
     newline();
+  }
+
+  // The group printed by `body` as one line, or nothing when it cannot be
+  // one line (it holds a block of several statements, or a body holding a
+  // comment) or would end past kLineWidth.
+  template <typename F>
+  std::optional<std::string> oneLine(F&& body) {
+    SourcePrinter sub(indent_, true, comments_);
+    sub.atLineStart_ = false;
+    sub.startColumn_ = column();
+    body(sub);
+    if (sub.multiline_) return std::nullopt;
+    std::string text = sub.take();
+    if (!fitsOnLine(text)) return std::nullopt;
+    return text;
+  }
+
+  // A bracketed group of comma-separated elements: `flatOpen a, b
+  // flatClose` on one line when it fits (see oneLine), otherwise `open`,
+  // each element on a line of its own one indent deeper and followed by a
+  // comma, a rest marker `..` last (without one), and `close` on its own
+  // line.
+  struct Brackets {
+    std::string_view open, close, flatOpen, flatClose;
+  };
+  template <typename T, typename F>
+  void group(const Brackets& b, llvm::ArrayRef<T> items, bool rest, F&& each) {
+    auto flat = [&](SourcePrinter& p) {
+      p.put(b.flatOpen);
+      p.commaList(items, [&](const T& item) { each(p, item); });
+      if (rest) p.put(items.empty() ? ".." : ", ..");
+      p.put(b.flatClose);
+    };
+    if (flat_ || (items.empty() && !rest)) {
+      flat(*this);
+      return;
+    }
+    if (std::optional<std::string> line = oneLine(flat)) {
+      put(*line);
+      return;
+    }
+    put(b.open);
+    ++indent_;
+    for (const T& item : items) {
+      newline();
+      each(*this, item);
+      put(",");
+    }
+    if (rest) {
+      newline();
+      put("..");
+    }
+    --indent_;
+    newline();
+    put(b.close);
   }
 
   template <typename T, typename F>
@@ -230,12 +287,14 @@ class SourcePrinter {
   // ast_print_expr.cpp
   void qname(const ast::QualifiedName& q);
   void type(const ast::TypeExpr* t);
-  void patternFields(llvm::ArrayRef<ast::PatternField> fields, bool hasRest);
+  void patternFields(const Brackets& brackets,
+                     llvm::ArrayRef<ast::PatternField> fields, bool hasRest);
   void recordPattern(const ast::RecordPattern& r);
   void pattern(const ast::Pattern* p);
   void stringLit(const ast::StringLitExpr& s);
   void block(const ast::BlockExpr* b);
   void expr(const ast::Expr* e);
+  void chain(const ast::Expr* e);
   void chainPrefix(const ast::Expr* e);
   void chainSuffix(const ast::Expr* e);
   void recordFields(const ast::RecordLitExpr& r);
@@ -244,6 +303,8 @@ class SourcePrinter {
 
   // ast_print.cpp
   void params(llvm::ArrayRef<ast::Param> ps);
+  // Marks a flat rendering unusable when the body needs its lines.
+  void needsLines(const void* body, std::size_t items);
   void fieldDecl(const ast::FieldDecl& f);
   void fieldsMultiline(llvm::ArrayRef<ast::FieldDecl> fields, const void* body);
   void recordBody(llvm::ArrayRef<ast::FieldDecl> fields, const void* body);
@@ -268,6 +329,8 @@ class SourcePrinter {
   std::size_t indent_;
   bool flat_;
   CommentPlan* comments_;
+  // Whether `e` is a group of blocks or arms (`if`, `match`, a block).
+  static bool blockGroup(const ast::Expr* e);
   // Comments for the end of the current line, written by newline().
   CommentPlan::Ids pendingTrailing_;
   bool atLineStart_ = true;
@@ -276,6 +339,9 @@ class SourcePrinter {
   // Where the first line of `out_` starts, for a rendering that its caller
   // splices into a line.
   std::size_t startColumn_ = 0;
+  // A flat rendering holds what needs lines of its own (a block of several
+  // statements, a body holding a comment): it cannot be used as one line.
+  bool multiline_ = false;
 };
 
 }  // namespace herald::print_detail
