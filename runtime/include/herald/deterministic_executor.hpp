@@ -35,6 +35,10 @@ class DeterministicExecutor final : public Executor {
   FaultInjector* faults() override { return &faults_; }
   void detach() override;
   void drain() override { run_until_idle(); }
+  // While held, run_until_idle, advance, run_all and stop run nothing
+  // (advance still moves the clock).
+  void hold() override { ++held_; }
+  void release() override { --held_; }
   // Runs until idle and fires the timers due within `timeout` of virtual
   // time, moving the clock to each; the timers past it are dropped.
   StopReport stop(Duration timeout) override;
@@ -79,6 +83,7 @@ class DeterministicExecutor final : public Executor {
   std::size_t crashes_ = 0;
   std::size_t refused_ = 0;
   bool stopped_ = false;
+  unsigned held_ = 0;
   FaultInjector faults_;
   std::function<void()> restart_;
 };

@@ -71,6 +71,26 @@ class Executor {
   // retry timers.
   virtual void drain() = 0;
 
+  // Holds the executor: from hold() until the matching release(), actors
+  // scheduled and timers set are kept, in order, and none of them runs.
+  // Recovery holds it while it reads the store and positions every
+  // publication, so nothing it queues commits before each fan-out knows
+  // where it stands. Holds nest. Hold is the RAII form.
+  virtual void hold() = 0;
+  virtual void release() = 0;
+  class Hold {
+   public:
+    explicit Hold(Executor& executor) : executor_(executor) {
+      executor_.hold();
+    }
+    ~Hold() { executor_.release(); }
+    Hold(const Hold&) = delete;
+    Hold& operator=(const Hold&) = delete;
+
+   private:
+    Executor& executor_;
+  };
+
   // What stop() left undone: actors that were runnable and timers that had
   // not fired. The durable state still holds that work (an outbox entry, a
   // log entry past a cursor), so a later process re-drives it.

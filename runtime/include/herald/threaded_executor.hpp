@@ -35,6 +35,8 @@ class ThreadedExecutor final : public Executor {
 
   // Blocks until nothing is runnable, running or waiting on a timer.
   void drain() override;
+  void hold() override;
+  void release() override;
   // Waits up to `timeout` for the executor to drain, then drops what is
   // left, lets running actors finish and joins the workers.
   StopReport stop(Duration timeout) override;
@@ -70,6 +72,8 @@ class ThreadedExecutor final : public Executor {
   std::uint64_t timer_order_ = 0;
   std::size_t running_ = 0;
   std::size_t sleepers_ = 0;
+  // Holds in force (hold()): while > 0 no worker takes an actor or a timer.
+  unsigned held_ = 0;
   bool stopping_ = false;
   // Set under mutex_; read without it by stopped().
   std::atomic<bool> stopped_{false};

@@ -12,11 +12,17 @@ namespace herald {
 // step.
 void RuntimeImpl::recover_from_store() {
   sealed_.store(true);
+  // Nothing queued below runs before recovery is done: a message or
+  // delivery that ran now would commit to a log this loop is still reading
+  // and wake a fan-out not yet positioned, and what it committed would
+  // never be routed. Released when this returns or throws, in the order it
+  // was queued.
+  const Executor::Hold hold(executor_);
   RecoveryReport report;
   report.ran = true;
-  // Messages first: a delivery queued below may run at once on a threaded
-  // executor, and the message it sends must reach its agent after the ones
-  // earlier deliveries committed (per-agent order of one sender's messages).
+  // Messages first: each agent's mailbox then holds them ahead of any
+  // message a redelivered event sends (per-agent order of one sender's
+  // messages).
   for (AgentMessage& m : store_->pending_messages()) {
     post_message(std::move(m));
     ++report.messages_reposted;
