@@ -30,6 +30,9 @@ class DeterministicExecutor final : public Executor {
   void schedule(Actor& actor) override;
   void schedule_at(Instant at, std::function<void()> task) override;
   Instant now() const override { return now_; }
+  void floor_clock(Instant at) override {
+    if (now_ < at) now_ = at;
+  }
   std::uint64_t random() override;
   bool concurrent() const override { return false; }
   FaultInjector* faults() override { return &faults_; }

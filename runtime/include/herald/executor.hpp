@@ -58,6 +58,12 @@ class Executor {
   virtual void schedule_at(Instant at, std::function<void()> task) = 0;
 
   virtual Instant now() const = 0;
+  // From here on now() is never before `at`. Recovery floors the clock at
+  // the latest time the store holds, so a time written to a store never
+  // goes backwards across restarts: the deterministic executor's clock
+  // moves to `at` if it is behind; the threaded one's wall clock stands at
+  // `at` until it passes it.
+  virtual void floor_clock(Instant at) = 0;
   // 64 random bits: seeded and reproducible on the deterministic executor.
   // For scheduling and jitter; eventIds come from new_event_id()
   // (herald/id_source.hpp), which no seed repeats.

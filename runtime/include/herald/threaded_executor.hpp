@@ -29,6 +29,7 @@ class ThreadedExecutor final : public Executor {
   void schedule_batch(Actor* const* actors, std::size_t count) override;
   void schedule_at(Instant at, std::function<void()> task) override;
   Instant now() const override;
+  void floor_clock(Instant at) override;
   std::uint64_t random() override;
   bool concurrent() const override { return true; }
   void detach() override { shutdown(); }
@@ -78,6 +79,8 @@ class ThreadedExecutor final : public Executor {
   // Set under mutex_; read without it by stopped().
   std::atomic<bool> stopped_{false};
   std::atomic<std::size_t> refused_{0};
+  // floor_clock's instant (ns since the epoch); now() is never before it.
+  std::atomic<Instant::rep> floor_{Instant::min().time_since_epoch().count()};
   // Mirrors ready_.size() for workers spinning without the lock.
   std::atomic<std::size_t> ready_count_{0};
   std::vector<std::thread> workers_;

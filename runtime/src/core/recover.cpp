@@ -18,6 +18,10 @@ void RuntimeImpl::recover_from_store() {
   // never be routed. Released when this returns or throws, in the order it
   // was queued.
   const Executor::Hold hold(executor_);
+  // A time written to the store never goes backwards across restarts,
+  // whatever the executor's clock says (the deterministic one starts at
+  // the same instant in every process).
+  executor_.floor_clock(store_->latest_time());
   RecoveryReport report;
   report.ran = true;
   // Messages first: each agent's mailbox then holds them ahead of any

@@ -69,8 +69,18 @@ void ThreadedExecutor::schedule_at(Instant at, std::function<void()> task) {
 }
 
 Instant ThreadedExecutor::now() const {
-  return std::chrono::time_point_cast<Duration>(
-      std::chrono::system_clock::now());
+  const Instant wall =
+      std::chrono::time_point_cast<Duration>(std::chrono::system_clock::now());
+  const Instant floor(Duration(floor_.load(std::memory_order_relaxed)));
+  return wall < floor ? floor : wall;
+}
+
+void ThreadedExecutor::floor_clock(Instant at) {
+  const Instant::rep wanted = at.time_since_epoch().count();
+  Instant::rep current = floor_.load(std::memory_order_relaxed);
+  while (current < wanted && !floor_.compare_exchange_weak(
+                                 current, wanted, std::memory_order_relaxed)) {
+  }
 }
 
 std::uint64_t ThreadedExecutor::random() {
