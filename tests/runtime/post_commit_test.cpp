@@ -130,9 +130,11 @@ TEST_CASE(
         Order::at(rt, id).markPaid(InternalCaller{}, AuthId::from_raw("a")));
     CHECK(backend->purges == 1);
     const auto failed = log.lines("store.purge_failed");
-    REQUIRE(failed.size() == 1);
-    CHECK(failed[0]["reason"] == "store_error");
-    CHECK(failed[0]["level"] == "warn");
+    CHECK(failed.size() == 1);
+    if (failed.size() == 1) {
+      CHECK(failed[0]["reason"] == "store_error");
+      CHECK(failed[0]["level"] == "warn");
+    }
     backend->release();
     CHECK(Order::at(rt, id).statusOf() == Status::Paid);
     // The next change starts from the committed state: the payment stays.
