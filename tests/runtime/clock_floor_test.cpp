@@ -41,6 +41,7 @@ std::vector<Instant> emitted_times(Runtime& rt) {
       .context_log("commerce.order")
       .read(0, std::numeric_limits<std::size_t>::max(), entries);
   std::vector<Instant> times;
+  times.reserve(entries.size());
   for (const LogEntryPtr& e : entries) times.push_back(e->envelope.emittedAt);
   return times;
 }

@@ -6,6 +6,7 @@
 // routed (a lost event) and a re-posted message can arrive after one a
 // redelivered event sent (one sender's messages reordered).
 #include <chrono>
+#include <cstdint>
 #include <random>
 #include <sstream>
 #include <string>
@@ -29,8 +30,8 @@ using restart::chain::Relay;
 
 constexpr int kLives = 30;
 constexpr int kChainsPerLife = 4;
-constexpr int kWidth = 3;   // events a chain starts with
-constexpr int kLength = 6;  // steps of each of them
+constexpr std::int64_t kWidth = 3;   // events a chain starts with
+constexpr std::int64_t kLength = 6;  // steps of each of them
 
 RuntimeConfig restart_config(const std::string& path) {
   ConfigSources s;
