@@ -305,6 +305,10 @@ struct StoreInfo {
   FieldInfo field;
   const ast::Expr* init = nullptr;
   std::uint32_t body = kNoBody;  // the initialiser's
+  // The agent state version that added this store, as the schema registry
+  // (registry/) records it: state of an older version decodes it from its
+  // initialiser. 1 as the checker leaves it.
+  std::int64_t since = 1;
 };
 
 struct InvariantInfo {
@@ -316,6 +320,9 @@ struct InvariantInfo {
 
 struct AgentInfo : DeclInfoOf<DeclInfoKind::Agent> {
   std::optional<FieldInfo> key;
+  // The version of the agent's state encoding: 1 as the checker leaves it,
+  // then the version the schema registry computes from herald.schema.lock.
+  std::int64_t stateVersion = 1;
   std::vector<StoreInfo> stores;
   std::vector<InvariantInfo> invariants;
   std::vector<HandlerInfo> handlers;

@@ -1,5 +1,5 @@
 # Installation: heraldc, the herald operator tool, herald_runtime with its
-# public headers, the backend libraries, and the CMake package
+# public headers, the test kit herald_testing, the backend libraries, and the CMake package
 # find_package(Herald CONFIG) finds (HeraldConfig.cmake.in). Each backend
 # library is a component with an export set of its own, so a consumer that
 # does not ask for it needs none of its dependencies.
@@ -11,6 +11,7 @@ include(CMakePackageConfigHelpers)
 
 add_library(Herald::runtime ALIAS herald_runtime)
 add_library(Herald::runtime_sqlite ALIAS herald_runtime_sqlite)
+add_library(Herald::testing ALIAS herald_testing)
 add_executable(Herald::heraldc ALIAS heraldc)
 add_executable(Herald::herald ALIAS herald)
 include(${CMAKE_CURRENT_LIST_DIR}/HeraldGenerate.cmake)
@@ -19,7 +20,8 @@ set(HERALD_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/Herald)
 
 set_target_properties(herald_runtime PROPERTIES EXPORT_NAME runtime)
 set_target_properties(herald_runtime_sqlite PROPERTIES EXPORT_NAME runtime_sqlite)
-install(TARGETS herald_runtime heraldc herald EXPORT HeraldTargets
+set_target_properties(herald_testing PROPERTIES EXPORT_NAME testing)
+install(TARGETS herald_runtime herald_testing heraldc herald EXPORT HeraldTargets
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}

@@ -9,6 +9,7 @@
 // which is the same point of the transaction.
 #include <vector>
 
+#include <fmt/format.h>
 #include <llvm/Support/Casting.h>
 
 #include "codegen/emit.h"
@@ -240,9 +241,26 @@ class AgentEmitter {
                                         : e_.bodies.expression(s.body));
       encode += "  herald::wire::put(herald::wire::member(j, " +
                 cppStringLiteral(s.field.name) + "), s." + n + ");\n";
-      decode += sep + "." + n + " = herald::wire::get<" +
-                sp.type(s.field.type) + ">(herald::wire::at(j, " +
-                cppStringLiteral(s.field.name) + "))";
+      std::string stored = "herald::wire::get<";
+      stored += sp.type(s.field.type);
+      stored += ">(herald::wire::at(j, ";
+      stored += cppStringLiteral(s.field.name);
+      stored += "))";
+      // A store added after version 1: older state does not hold it and
+      // takes its initialiser (the registry refuses to add one without).
+      if (s.since > 1 && s.body != check::kNoBody) {
+        std::string older = sp.type(s.field.type);
+        older += "(";
+        older += e_.bodies.expression(s.body);
+        older += ")";
+        stored = fmt::format("state_version >= {} ? {} : {}", s.since, stored,
+                             older);
+      }
+      decode += sep;
+      decode += ".";
+      decode += n;
+      decode += " = ";
+      decode += stored;
     }
     std::string& out = e_.out.privateDefs;
     out += st + " " + name_ + "_initial() { return " + init + "}; }\n\n";
@@ -396,7 +414,8 @@ class AgentEmitter {
         "      herald::AgentKindSpec<State>{\n          .context = " +
         cppStringLiteral(e_.context.name) +
         ",\n          .name = " + cppStringLiteral(a_.name) +
-        ",\n          .state_version = 1,\n          .initial = &" + name_ +
+        ",\n          .state_version = " + std::to_string(a_.stateVersion) +
+        ",\n          .initial = &" + name_ +
         "_initial,\n          .encode_state = &" + name_ +
         "_encode_state,\n          .decode_state = &" + name_ +
         "_decode_state,\n          .invariants =\n              {\n" +

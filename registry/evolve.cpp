@@ -55,4 +55,43 @@ Evolution compareShapes(const LockEvent& locked, const LockEvent& current) {
   return result;
 }
 
+StateEvolution compareStores(const LockAgent& locked,
+                             const LockAgent& current) {
+  StateEvolution result;
+  std::size_t i = 0;
+  std::size_t j = 0;
+  const std::vector<LockStore>& was = locked.stores;
+  const std::vector<LockStore>& is = current.stores;
+  while (i < was.size() || j < is.size()) {
+    if (j == is.size() || (i < was.size() && was[i].name < is[j].name)) {
+      result.changes.push_back(
+          {was[i].name, "removed (was " + quoted(was[i].type) + ")"});
+      ++i;
+    } else if (i == was.size() || is[j].name < was[i].name) {
+      if (is[j].initialiser)
+        result.added.push_back(is[j]);
+      else
+        result.changes.push_back({is[j].name, "added without an initialiser"});
+      ++j;
+    } else {
+      if (was[i].type != is[j].type)
+        result.changes.push_back({is[j].name, "retyped from " +
+                                                  quoted(was[i].type) + " to " +
+                                                  quoted(is[j].type)});
+      if (was[i].since > 1 && !is[j].initialiser)
+        result.changes.push_back(
+            {is[j].name,
+             "lost its initialiser, which state older than version " +
+                 std::to_string(was[i].since) + " decodes it from"});
+      ++i;
+      ++j;
+    }
+  }
+  if (!result.changes.empty())
+    result.kind = EvolutionKind::NonAdditive;
+  else if (!result.added.empty())
+    result.kind = EvolutionKind::Additive;
+  return result;
+}
+
 }  // namespace herald::registry

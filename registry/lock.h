@@ -8,8 +8,16 @@
 //     amount: commerce.order.Money
 //     region: commerce.order.Region = commerce.order.Region.Domestic
 //
-// Events are sorted by qualified name, fields by name; blank lines and
-// lines starting with `#` are ignored when reading.
+// Per agent, its state version and its stores (sorted by name), each with
+// its type, whether it has an initialiser and, when later than 1, the state
+// version that added it (older state decodes it from its initialiser):
+//
+//   agent commerce.order.Account 2
+//     balance: Int = initialiser
+//     limit: Int = initialiser, since 2
+//
+// Events and agents are sorted by qualified name, fields and stores by
+// name; blank lines and lines starting with `#` are ignored when reading.
 #pragma once
 
 #include <cstdint>
@@ -36,8 +44,24 @@ struct LockEvent {
   std::uint32_t line = 0;         // where it was read (1-based), 0 when built
 };
 
+struct LockStore {
+  std::string name;
+  std::string type;  // qualified type text
+  bool initialiser = true;
+  std::int64_t since = 1;  // the state version that added it
+  friend bool operator==(const LockStore&, const LockStore&) = default;
+};
+
+struct LockAgent {
+  std::string qualified;
+  std::int64_t version = 1;       // the state version
+  std::vector<LockStore> stores;  // sorted by name, unique
+  std::uint32_t line = 0;         // where it was read (1-based), 0 when built
+};
+
 struct Lock {
   std::vector<LockEvent> events;  // sorted by qualified name, unique
+  std::vector<LockAgent> agents;  // sorted by qualified name, unique
 };
 
 struct LockError {
@@ -52,8 +76,8 @@ struct ParsedLock {
 };
 [[nodiscard]] ParsedLock parseLock(std::string_view text);
 
-// The text of `lock`: a header comment, then each event, one blank line
-// between events. parseLock(printLock(l)) gives `l` back.
+// The text of `lock`: a header comment, then each event, then each agent,
+// one blank line between entries. parseLock(printLock(l)) gives `l` back.
 [[nodiscard]] std::string printLock(const Lock& lock);
 
 }  // namespace herald::registry

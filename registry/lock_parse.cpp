@@ -63,34 +63,100 @@ class Reader {
 
   void line(std::uint32_t line, std::string_view text) {
     if (text.empty() || text[0] == '#') return;
-    if (text.rfind("event ", 0) == 0) return event(line, text.substr(6));
-    if (text.rfind("  ", 0) == 0) return field(line, text.substr(2));
+    if (text.rfind("event ", 0) == 0) return entry(line, text.substr(6), false);
+    if (text.rfind("agent ", 0) == 0) return entry(line, text.substr(6), true);
+    if (text.rfind("  ", 0) == 0) {
+      if (inAgent_) return store(line, text.substr(2));
+      return field(line, text.substr(2));
+    }
     fail(line,
-         "expected 'event <name> <version>', an indented field, a comment "
-         "or a blank line");
+         "expected 'event <name> <version>', 'agent <name> <version>', an "
+         "indented field or store, a comment or a blank line");
   }
 
-  void event(std::uint32_t line, std::string_view rest) {
+  // `event <name> <version>` or `agent <name> <version>`.
+  void entry(std::uint32_t line, std::string_view rest, bool agent) {
+    std::string what = agent ? "agent" : "event";
     std::size_t space = rest.find(' ');
     std::string_view name = rest.substr(0, space);
     if (!isQualified(name)) {
-      fail(line, "'" + std::string(name) + "' is not a qualified event name");
+      fail(line,
+           "'" + std::string(name) + "' is not a qualified " + what + " name");
       return;
     }
     std::optional<std::int64_t> version;
     if (space != std::string_view::npos)
       version = positive(rest.substr(space + 1));
     if (!version) {
-      fail(line, "event '" + std::string(name) +
+      fail(line, what + " '" + std::string(name) +
                      "' needs a positive version after its name");
       return;
     }
-    if (!names_.insert(name).second) {
-      fail(line, "event '" + std::string(name) + "' is listed twice");
+    if (!(agent ? agentNames_ : names_).insert(name).second) {
+      fail(line, what + " '" + std::string(name) + "' is listed twice");
       return;
     }
-    result_.lock.events.push_back({std::string(name), *version, {}, line});
+    if (agent)
+      result_.lock.agents.push_back({std::string(name), *version, {}, line});
+    else
+      result_.lock.events.push_back({std::string(name), *version, {}, line});
+    inAgent_ = agent;
     fieldNames_ = llvm::StringSet<>();  // clear() would cost its capacity
+  }
+
+  // `<store>: <type>`, `<store>: <type> = initialiser` or
+  // `<store>: <type> = initialiser, since <version>`.
+  void store(std::uint32_t line, std::string_view rest) {
+    std::size_t colon = rest.find(": ");
+    std::string_view name = rest.substr(0, colon);
+    if (colon == std::string_view::npos || !isIdentifier(name)) {
+      fail(line,
+           "expected '<store>: <type>' or '<store>: <type> = initialiser' "
+           "with an optional ', since <version>'");
+      return;
+    }
+    std::string_view type = rest.substr(colon + 2);
+    LockStore entry{std::string(name), {}, false, 1};
+    if (std::size_t eq = type.find(" = "); eq != std::string_view::npos) {
+      std::string_view attributes = type.substr(eq + 3);
+      type = type.substr(0, eq);
+      constexpr std::string_view kInit = "initialiser";
+      constexpr std::string_view kSince = ", since ";
+      std::optional<std::int64_t> since = 1;
+      if (attributes.rfind(kInit, 0) != 0) {
+        since.reset();
+      } else if (attributes.size() > kInit.size()) {
+        std::string_view tail = attributes.substr(kInit.size());
+        since = tail.rfind(kSince, 0) == 0
+                    ? positive(tail.substr(kSince.size()))
+                    : std::nullopt;
+      }
+      if (!since) {
+        fail(line, "store '" + std::string(name) +
+                       "' needs 'initialiser' or 'initialiser, since "
+                       "<version>' after ' = '");
+        return;
+      }
+      entry.initialiser = true;
+      entry.since = *since;
+    }
+    const LockAgent& agent = result_.lock.agents.back();
+    if (entry.since > agent.version) {
+      fail(line, "store '" + std::string(name) + "' is added at version " +
+                     std::to_string(entry.since) + ", after the agent's " +
+                     std::to_string(agent.version));
+      return;
+    }
+    if (type.empty() || type.find(' ') == 0) {
+      fail(line, "store '" + std::string(name) + "' has no type");
+      return;
+    }
+    if (!fieldNames_.insert(name).second) {
+      fail(line, "store '" + std::string(name) + "' is listed twice");
+      return;
+    }
+    entry.type = std::string(type);
+    result_.lock.agents.back().stores.push_back(std::move(entry));
   }
 
   void field(std::uint32_t line, std::string_view rest) {
@@ -140,10 +206,22 @@ class Reader {
                 [](const LockField& a, const LockField& b) {
                   return a.name < b.name;
                 });
+    std::vector<LockAgent>& agents = result_.lock.agents;
+    std::sort(agents.begin(), agents.end(),
+              [](const LockAgent& a, const LockAgent& b) {
+                return a.qualified < b.qualified;
+              });
+    for (LockAgent& agent : agents)
+      std::sort(agent.stores.begin(), agent.stores.end(),
+                [](const LockStore& a, const LockStore& b) {
+                  return a.name < b.name;
+                });
   }
 
   ParsedLock result_;
+  bool inAgent_ = false;
   llvm::StringSet<> names_;
+  llvm::StringSet<> agentNames_;
   llvm::StringSet<> fieldNames_;
 };
 

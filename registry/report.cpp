@@ -17,4 +17,16 @@ std::string evolutionReport(const std::vector<VersionChange>& changes) {
   return out;
 }
 
+std::string stateEvolutionReport(const std::vector<StateChange>& changes) {
+  std::string out;
+  for (const StateChange& change : changes) {
+    if (!change.from) continue;
+    out += fmt::format("state: {} {} -> {}\n", change.agent, *change.from,
+                       change.to);
+    for (const LockStore& store : change.added)
+      out += fmt::format("  + {}: {} = initialiser\n", store.name, store.type);
+  }
+  return out;
+}
+
 }  // namespace herald::registry

@@ -1,4 +1,4 @@
-// The evolution report `heraldc build` prints when versions change.
+// The evolution reports `heraldc build` prints when versions change.
 #pragma once
 
 #include <string>
@@ -17,5 +17,14 @@ namespace herald::registry {
 // Empty when nothing was bumped.
 [[nodiscard]] std::string evolutionReport(
     const std::vector<VersionChange>& changes);
+
+// The same for agents whose state version was bumped:
+//
+//   state: commerce.order.Account 1 -> 2
+//     + limit: Int = initialiser
+//
+// Agents new in the lock are not listed. Empty when nothing was bumped.
+[[nodiscard]] std::string stateEvolutionReport(
+    const std::vector<StateChange>& changes);
 
 }  // namespace herald::registry

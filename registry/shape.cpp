@@ -21,4 +21,16 @@ LockEvent shapeOf(const check::EventInfo& event, std::int64_t version) {
   return shape;
 }
 
+LockAgent shapeOf(const check::AgentInfo& agent, std::int64_t version) {
+  LockAgent shape{agent.qualified, version, {}, 0};
+  shape.stores.reserve(agent.stores.size());
+  for (const check::StoreInfo& store : agent.stores)
+    shape.stores.push_back({store.field.name, check::typeText(store.field.type),
+                            store.init != nullptr, 1});
+  std::sort(
+      shape.stores.begin(), shape.stores.end(),
+      [](const LockStore& a, const LockStore& b) { return a.name < b.name; });
+  return shape;
+}
+
 }  // namespace herald::registry

@@ -34,6 +34,7 @@
 #include "chat/rooms.h"
 #include "commerce/notifications.h"
 #include "commerce/order.h"
+#include "flaky_converter.hpp"
 #include "fx.h"
 #include <herald/config.hpp>
 #include <herald/deterministic_executor.hpp>
@@ -44,28 +45,7 @@
 namespace {
 
 using commerce::order::Money;
-
-// The host's currency converter: fixed rates to euros. The first call fails
-// as a remote rate service might, so the subscriber that calls it has to be
-// retried.
-class FlakyConverter final : public fx::Converter {
- public:
-  Money convert(const Money& amount, const std::string& to) override {
-    if (calls_++ == 0)
-      throw std::runtime_error("exchange-rate service unavailable");
-    if (to != "EUR") throw std::invalid_argument("only EUR is supported");
-    return Money{amount.cents * percentToEur(amount.currency) / 100, to};
-  }
-
- private:
-  static std::int64_t percentToEur(const std::string& currency) {
-    static const std::map<std::string, std::int64_t> rates{
-        {"EUR", 100}, {"USD", 92}, {"GBP", 117}, {"CHF", 104}};
-    return rates.at(currency);
-  }
-
-  int calls_ = 0;
-};
+using payment::FlakyConverter;
 
 struct Purchase {
   const char* order;

@@ -43,7 +43,7 @@ function(expect_file path expected what)
   endif()
 endfunction()
 
-set(header "# Event schema versions (language reference, section 11).\n# Maintained by `heraldc build`: commit this file and review its diffs.\n")
+set(header "# Event schema and agent state versions (language reference, section 11).\n# Maintained by `heraldc build`: commit this file and review its diffs.\n")
 set(lock_v1 "${header}\nevent shop.Paid 1\n  cents: Int\n  orderId: String\n")
 set(lock_v2 "${header}\nevent shop.Paid 2\n  cents: Int\n  note: Option[String] = None\n  orderId: String\n  region: shop.Region = Region.Domestic\n")
 

@@ -5,10 +5,14 @@
 # step and what its output changed run again.
 # Usage:
 #   cmake -DHERALD_BUILD=<build dir> -DCONSUMER=<source dir> -DWORK=<dir>
-#         -DCXX=<compiler> [-DLAUNCHER=ccache] -P package_test.cmake
+#         -DEXAMPLE=<examples/payment> -DCXX=<compiler> [-DLAUNCHER=ccache]
+#         -P package_test.cmake
+# Then the payment example is built as it stands, as a user who copies it
+# builds it, and its tests run: the program's output and its regression
+# test written with herald::testing (Herald::testing, a golden trace).
 cmake_minimum_required(VERSION 3.25)
 
-foreach(required HERALD_BUILD CONSUMER WORK CXX)
+foreach(required HERALD_BUILD CONSUMER EXAMPLE WORK CXX)
   if(NOT DEFINED ${required})
     message(FATAL_ERROR "package_test.cmake: ${required} is not set")
   endif()
@@ -28,7 +32,8 @@ set(prefix ${WORK}/prefix)
 run("cmake --install" ${CMAKE_COMMAND} --install ${HERALD_BUILD}
     --prefix ${prefix})
 foreach(installed bin/heraldc bin/herald include/herald/runtime.hpp
-                  include/herald/version.hpp include/herald/sqlite_backend.hpp)
+                  include/herald/version.hpp include/herald/sqlite_backend.hpp
+                  include/herald/testing.hpp)
   if(NOT EXISTS ${prefix}/${installed})
     message(FATAL_ERROR "cmake --install did not install ${installed}")
   endif()
@@ -158,3 +163,18 @@ foreach(expected "visits: 50" "visits: 100")
                         "'${expected}'")
   endif()
 endforeach()
+
+# The payment example, copied as a user would copy it: its own project,
+# find_package(Herald ... COMPONENTS sqlite), nothing of Herald's build.
+set(example ${WORK}/payment)
+file(COPY ${EXAMPLE}/ DESTINATION ${example}/source)
+run("configuring the payment example" ${CMAKE_COMMAND} -S ${example}/source
+    -B ${example}/build -G Ninja -DCMAKE_BUILD_TYPE=Release
+    -DCMAKE_CXX_COMPILER=${CXX} ${launcher} -DCMAKE_PREFIX_PATH=${prefix})
+run("building the payment example" ${CMAKE_COMMAND} --build ${example}/build)
+get_filename_component(cmake_bin "${CMAKE_COMMAND}" DIRECTORY)
+run("testing the payment example" ${cmake_bin}/ctest --test-dir ${example}/build
+    --output-on-failure)
+if(NOT out MATCHES "example_payment_trace" OR NOT out MATCHES "100% tests passed")
+  message(FATAL_ERROR "the payment example's tests did not all run:\n${out}")
+endif()

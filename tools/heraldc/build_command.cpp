@@ -72,7 +72,9 @@ int runBuild(const GlobalOptions& global, const BuildOptions& options) {
   // The evolution report: on stdout, unless stdout holds the JSON
   // diagnostics.
   if (status == kExitOk) {
-    std::string report = registry::evolutionReport(lock->result.changes);
+    std::string report =
+        registry::evolutionReport(lock->result.changes) +
+        registry::stateEvolutionReport(lock->result.stateChanges);
     switch (global.format) {
       case DiagnosticsFormat::Text:
         writeOut(report);

@@ -43,10 +43,19 @@ class AgentKindBase {
   // The version of the state schema that encode_state writes.
   std::int64_t state_version() const { return state_version_; }
 
+  // Throws NewerAgentState when the stored state of the instance `key`,
+  // written at `state_version`, is newer than this build reads; `where`
+  // (the store's path, or empty) prefixes the message.
+  void check_state_version(std::string_view where, std::string_view key,
+                           std::int64_t state_version) const;
+
   // `state` points to a State of this kind.
   virtual nlohmann::json encode_state(const void* state) const = 0;
   // A State of this kind, decoded from what encode_state wrote at
-  // `state_version`. Throws on a malformed document.
+  // `state_version` (any version up to state_version(): stores added since
+  // take their initialisers). Throws on a malformed document; a store
+  // calls check_state_version first, so a newer version is refused as
+  // such.
   virtual std::shared_ptr<const void> decode_state(
       const nlohmann::json& encoded, std::int64_t state_version) const = 0;
 
@@ -61,6 +70,10 @@ class AgentKindBase {
   struct MessageFault {
     std::string message;
     bool malformed = false;  // D9: dead-lettered at once, never retried
+    // The agent's stored state is newer than this build reads
+    // (NewerAgentState): dead-lettered at once with `message` as the
+    // reason, never retried.
+    bool newer_state = false;
   };
   virtual std::optional<MessageFault> run_message(
       Runtime& rt, AgentInstanceBase& agent,

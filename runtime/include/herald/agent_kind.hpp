@@ -269,6 +269,9 @@ auto invoke(Runtime& rt, const AgentKind<State>& kind,
   } catch (const MalformedMessage& e) {
     abort_invocation(rt, tx, e.what());
     throw;
+  } catch (const NewerAgentState& e) {
+    abort_invocation(rt, tx, e.what());
+    throw;
   } catch (const std::exception& e) {
     abort_invocation(rt, tx, e.what());
     throw HandlerFault(tx.handler_name(), e.what());
@@ -308,6 +311,8 @@ AgentKind<State>::run_message(Runtime& rt, AgentInstanceBase& base,
     detail::invoke(rt, *this, agent, h->name, message.cause, body, &message.id);
   } catch (const MalformedMessage& e) {
     return MessageFault{e.what(), true};
+  } catch (const NewerAgentState& e) {
+    return MessageFault{e.what(), false, true};
   } catch (const HandlerFault& fault) {
     // Already reported by invoke; the caller retries or dead-letters it.
     return MessageFault{fault.fault()};

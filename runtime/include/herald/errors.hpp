@@ -94,6 +94,15 @@ class MalformedMessage : public Error {
   using Error::Error;
 };
 
+// Stored agent state written by a newer build (a state version above the
+// one this build's agent kind reads). The state is kept as it is: a host
+// call or a state read on that agent raises this, and a message to it is
+// dead-lettered at once with this message as its reason.
+class NewerAgentState : public Error {
+ public:
+  using Error::Error;
+};
+
 class HandlerFault : public Error {
  public:
   HandlerFault(std::string handler, std::string message)

@@ -67,8 +67,8 @@ class LatencyHistogram {
 
 struct EventTypeMetrics {
   std::string event_type;
-  SharedCounter emitted;         // Events.emit calls, aborted ones included
-  SingleWriterCounter released;  // entered the publisher's log (fan-out)
+  SharedCounter emitted;   // Events.emit calls, aborted ones included
+  SharedCounter released;  // appended to the publisher's log, at commit (D2)
   SharedCounter
       duplicate_publishes;  // same eventId published again (at commit)
   SharedCounter aborted;    // emissions discarded by an aborted handler

@@ -19,6 +19,7 @@
 // herald/dead_message.hpp for dead_messages(), herald/agent_kind.hpp for
 // agent(...).call(...).
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -46,6 +47,13 @@ class Backend;
 class LocalStore;
 class RuntimeImpl;
 struct DeadMessage;
+
+// Called with every entry of a tapped event type that its publishing
+// context's fan-out routes (Runtime::tap). The entry holds the full
+// envelope and the typed payload; it is valid for the call only (copy what
+// is kept, or hold the entry through a copy of nothing else). Called on the
+// fan-out's thread, one publishing context at a time per call site.
+using EventTap = std::function<void(const LogEntry& entry)>;
 
 // What Runtime::recover() found in the store and re-drove.
 struct RecoveryReport {
@@ -87,6 +95,16 @@ class Runtime {
   // Installs contexts that may send messages to each other's agents: their
   // agent dependencies are checked against the batch and what is installed.
   void install(std::vector<Context> contexts);
+
+  // Observes every committed emission of `type`, with its envelope, as the
+  // publishing context's fan-out routes it (in log order per context): for
+  // tests and monitors (herald/testing.hpp builds on it). Subscriptions,
+  // patterns and `via` do not apply; the tap delivers nothing and
+  // acknowledges nothing. Like install, before the first host call or
+  // publish; throws RegistrationError afterwards or when no installed
+  // context owns `type`. A tap that throws is logged (`tap.fault`) and the
+  // routing goes on.
+  void tap(const EventType& type, EventTap tap);
 
   // Rebuilds from the store, once every context is installed: the fan-out
   // positions, every delivery a subscription has not acknowledged (with its

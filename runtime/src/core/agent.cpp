@@ -22,6 +22,18 @@ AgentKindBase::AgentKindBase(std::string context, std::string name,
       index_(next_kind_index()),
       state_version_(state_version) {}
 
+void AgentKindBase::check_state_version(std::string_view where,
+                                        std::string_view key,
+                                        std::int64_t state_version) const {
+  if (state_version <= state_version_) return;
+  throw NewerAgentState(fmt::format(
+      "{}{}stored state of agent {} {} is at state version {}, newer than "
+      "version {} that this build reads; it is kept unchanged: run the "
+      "build that wrote it",
+      where, where.empty() ? "" : ": ", qualified_, key, state_version,
+      state_version_));
+}
+
 void detail::bad_agent_kind(const AgentKindBase& kind, std::string_view what) {
   throw RegistrationError(
       fmt::format("agent kind {} has {}", kind.qualified(), what));

@@ -15,7 +15,9 @@ void ContextRouter::route(const LogEntryPtr& entry) {
     entry->pending.store(0, std::memory_order_release);
     return;
   }
-  runtime_.event_metrics(*entry->type).released.add();
+  // Host taps see every routed entry of their type, whichever
+  // subscriptions take it (released was counted at commit, D2).
+  runtime_.run_taps(*entry);
   // The routes are in qualified-service-name order (D11), so every run
   // enqueues in the same order.
   for (SubscriptionActor* sub : *routes) {

@@ -147,6 +147,10 @@ void RuntimeImpl::run_message(AgentInstanceBase& agent, AgentMessage& message) {
     std::optional<AgentKindBase::MessageFault> outcome =
         agent.kind().run_message(runtime_, agent, message);
     if (!outcome) return;
+    if (outcome->newer_state) {
+      dead(outcome->message, store_->message_attempts(message.id) + 1);
+      return;
+    }
     if (outcome->malformed) {
       dead_malformed(outcome->message,
                      store_->message_attempts(message.id) + 1);

@@ -14,6 +14,7 @@
 #include "herald/dead_message.hpp"
 #include "herald/errors.hpp"
 #include "herald/id_source.hpp"
+#include "release_tally.hpp"
 #include "subscription_actor.hpp"
 
 namespace herald {
@@ -202,6 +203,8 @@ EventId RuntimeImpl::publish(std::string_view context_name,
   if (record.duplicates > 0) {
     event_metrics_[type.index()]->duplicate_publishes.add(record.duplicates);
   } else {
+    // D2: released at commit, counted when it is in the log.
+    event_metrics_[type.index()]->released.add();
     cr.publication->wake();
   }
   return id;
@@ -218,6 +221,9 @@ void RuntimeImpl::commit(Invocation& tx, CommitRecord& record) {
   if (releases) record.events = std::move(tx.events_);
   if (!tx.remembered_.empty()) record.idempotency = std::move(tx.remembered_);
   if (!tx.messages_.empty()) record.messages = std::move(tx.messages_);
+  // The store takes the entries: their types are read before.
+  ReleaseTally released;
+  for (const OutboxEvent& ev : record.events) released.add(*ev.entry->type);
   try {
     store_->commit(record);
   } catch (const std::exception& e) {
@@ -232,6 +238,9 @@ void RuntimeImpl::commit(Invocation& tx, CommitRecord& record) {
   // and a message it cannot post stays pending in the store.
   maybe_purge();
   if (releases) {
+    // D2: in the log now, so released now (an invocation supplies no
+    // eventIds, so none of its emissions is a duplicate).
+    released.count(event_metrics_);
     detail::recycle_outbox(record.events);
     // D2: released at commit, in emission order, to the publishing context's
     // fan-out actor.

@@ -106,6 +106,10 @@ class RuntimeImpl {
   // once per event type, at warn) for an entry whose event type this build
   // does not know or no installed context owns: it is not routed.
   const std::vector<SubscriptionActor*>* routes_of(const LogEntry& entry);
+  // Host taps (tap.cpp): registered before the routing is fixed, called by
+  // the router for each entry of a tapped type.
+  void tap(const EventType& type, EventTap tap);
+  void run_taps(const LogEntry& entry) noexcept;
 
   // Agents (runtime_agents.cpp): what agent_kind.hpp's detail functions do.
   std::shared_ptr<AgentInstanceBase> find_agent(const AgentKindBase& kind,
@@ -171,6 +175,8 @@ class RuntimeImpl {
   std::vector<EventTypeMetrics*> event_metrics_;
   // Event type index -> subscriptions in delivery order (D11).
   std::vector<std::vector<SubscriptionActor*>> routes_;
+  // Event type index -> host taps (Runtime::tap), fixed once sealed.
+  std::vector<std::vector<EventTap>> taps_;
   std::map<std::string, std::unique_ptr<SubscriptionActor>, std::less<>>
       subscriptions_;
   std::map<std::string, const AgentKindBase*, std::less<>> agent_kinds_;

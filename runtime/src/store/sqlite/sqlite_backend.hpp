@@ -162,6 +162,8 @@ class SqliteBackend final : public LocalBackend {
       version = q->getColumn(0).getInt64();
       state = q->getColumn(1).getString();
     }
+    // Before decoding: newer state is refused as such, never as malformed.
+    kind.check_state_version(options_.path, key, version);
     try {
       return kind.decode_state(nlohmann::json::parse(state), version);
     } catch (const std::exception& e) {
