@@ -112,6 +112,7 @@ class FaultyBackend final : public Backend {
   std::size_t purge_expired(Instant now) override {
     return inner_->purge_expired(now);
   }
+  Instant latest_time() override { return inner_->latest_time(); }
   std::unique_ptr<Publication> attach(std::string_view context,
                                       ContextLog& log, Router& router,
                                       PublicationOptions options) override {

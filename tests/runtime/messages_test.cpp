@@ -61,6 +61,7 @@ class RecordingBackend final : public Backend {
   std::size_t purge_expired(Instant now) override {
     return inner_->purge_expired(now);
   }
+  Instant latest_time() override { return inner_->latest_time(); }
   void commit(CommitRecord& record) override {
     committed_.insert(committed_.end(), record.messages.begin(),
                       record.messages.end());

@@ -30,11 +30,18 @@ class DeterministicExecutor final : public Executor {
   void schedule(Actor& actor) override;
   void schedule_at(Instant at, std::function<void()> task) override;
   Instant now() const override { return now_; }
+  void floor_clock(Instant at) override {
+    if (now_ < at) now_ = at;
+  }
   std::uint64_t random() override;
   bool concurrent() const override { return false; }
   FaultInjector* faults() override { return &faults_; }
   void detach() override;
   void drain() override { run_until_idle(); }
+  // While held, run_until_idle, advance, run_all and stop run nothing
+  // (advance still moves the clock).
+  void hold() override { ++held_; }
+  void release() override { --held_; }
   // Runs until idle and fires the timers due within `timeout` of virtual
   // time, moving the clock to each; the timers past it are dropped.
   StopReport stop(Duration timeout) override;
@@ -79,6 +86,7 @@ class DeterministicExecutor final : public Executor {
   std::size_t crashes_ = 0;
   std::size_t refused_ = 0;
   bool stopped_ = false;
+  unsigned held_ = 0;
   FaultInjector faults_;
   std::function<void()> restart_;
 };

@@ -58,6 +58,12 @@ class Executor {
   virtual void schedule_at(Instant at, std::function<void()> task) = 0;
 
   virtual Instant now() const = 0;
+  // From here on now() is never before `at`. Recovery floors the clock at
+  // the latest time the store holds, so a time written to a store never
+  // goes backwards across restarts: the deterministic executor's clock
+  // moves to `at` if it is behind; the threaded one's wall clock stands at
+  // `at` until it passes it.
+  virtual void floor_clock(Instant at) = 0;
   // 64 random bits: seeded and reproducible on the deterministic executor.
   // For scheduling and jitter; eventIds come from new_event_id()
   // (herald/id_source.hpp), which no seed repeats.
@@ -70,6 +76,26 @@ class Executor {
   // Runs what is runnable now; the threaded executor also waits for pending
   // retry timers.
   virtual void drain() = 0;
+
+  // Holds the executor: from hold() until the matching release(), actors
+  // scheduled and timers set are kept, in order, and none of them runs.
+  // Recovery holds it while it reads the store and positions every
+  // publication, so nothing it queues commits before each fan-out knows
+  // where it stands. Holds nest. Hold is the RAII form.
+  virtual void hold() = 0;
+  virtual void release() = 0;
+  class Hold {
+   public:
+    explicit Hold(Executor& executor) : executor_(executor) {
+      executor_.hold();
+    }
+    ~Hold() { executor_.release(); }
+    Hold(const Hold&) = delete;
+    Hold& operator=(const Hold&) = delete;
+
+   private:
+    Executor& executor_;
+  };
 
   // What stop() left undone: actors that were runnable and timers that had
   // not fired. The durable state still holds that work (an outbox entry, a

@@ -139,6 +139,11 @@ class LocalStore {
   virtual std::vector<DeadMessage> dead_messages() = 0;
   // Drops expired Idempotency keys and dedup ids; returns how many.
   virtual std::size_t purge_expired(Instant now) = 0;
+  // The latest time the store holds: at least the `now` of every commit
+  // (what stamps emittedAt) and the time of every dead message (the sqlite
+  // backend also reads its dead letters' and log's times); the epoch if it
+  // holds none. Recovery floors the executor's clock at it.
+  virtual Instant latest_time() = 0;
 };
 
 }  // namespace herald

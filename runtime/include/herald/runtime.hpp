@@ -172,6 +172,8 @@ class Runtime {
   Executor& executor();
   LocalStore& store();
   Transport& transport();
+  // What recovery found; runs recover() first if it has not run, so call it
+  // once every context is installed.
   const RecoveryReport& recovery() const;
 
   // Writes one structured log line (adds "level" and "ts").

@@ -29,12 +29,15 @@ class ThreadedExecutor final : public Executor {
   void schedule_batch(Actor* const* actors, std::size_t count) override;
   void schedule_at(Instant at, std::function<void()> task) override;
   Instant now() const override;
+  void floor_clock(Instant at) override;
   std::uint64_t random() override;
   bool concurrent() const override { return true; }
   void detach() override { shutdown(); }
 
   // Blocks until nothing is runnable, running or waiting on a timer.
   void drain() override;
+  void hold() override;
+  void release() override;
   // Waits up to `timeout` for the executor to drain, then drops what is
   // left, lets running actors finish and joins the workers.
   StopReport stop(Duration timeout) override;
@@ -70,10 +73,14 @@ class ThreadedExecutor final : public Executor {
   std::uint64_t timer_order_ = 0;
   std::size_t running_ = 0;
   std::size_t sleepers_ = 0;
+  // Holds in force (hold()): while > 0 no worker takes an actor or a timer.
+  unsigned held_ = 0;
   bool stopping_ = false;
   // Set under mutex_; read without it by stopped().
   std::atomic<bool> stopped_{false};
   std::atomic<std::size_t> refused_{0};
+  // floor_clock's instant (ns since the epoch); now() is never before it.
+  std::atomic<Instant::rep> floor_{Instant::min().time_since_epoch().count()};
   // Mirrors ready_.size() for workers spinning without the lock.
   std::atomic<std::size_t> ready_count_{0};
   std::vector<std::thread> workers_;

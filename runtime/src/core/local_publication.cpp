@@ -42,6 +42,8 @@ class FanoutActor final : public Actor, public Publication {
     if (schedule) executor_.schedule(*this);
   }
 
+  // Called by recovery while it holds the executor (Executor::Hold): no
+  // run() overlaps it, and none runs before it.
   void resume(std::int64_t position,
               const std::vector<LogEntryPtr>& unsettled) override {
     routed_ = position;

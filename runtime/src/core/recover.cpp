@@ -20,11 +20,21 @@ void RuntimeImpl::recover_from_store() {
     for (auto& [name, sub] : subscriptions_) names.emplace_back(name);
     check_subscription_names(config_, names);
   }
+  // Nothing queued below runs before recovery is done: a message or
+  // delivery that ran now would commit to a log this loop is still reading
+  // and wake a fan-out not yet positioned, and what it committed would
+  // never be routed. Released when this returns or throws, in the order it
+  // was queued.
+  const Executor::Hold hold(executor_);
+  // A time written to the store never goes backwards across restarts,
+  // whatever the executor's clock says (the deterministic one starts at
+  // the same instant in every process).
+  executor_.floor_clock(store_->latest_time());
   RecoveryReport report;
   report.ran = true;
-  // Messages first: a delivery queued below may run at once on a threaded
-  // executor, and the message it sends must reach its agent after the ones
-  // earlier deliveries committed (per-agent order of one sender's messages).
+  // Messages first: each agent's mailbox then holds them ahead of any
+  // message a redelivered event sends (per-agent order of one sender's
+  // messages).
   for (AgentMessage& m : store_->pending_messages()) {
     if (!agent_kinds_.contains(m.agent_kind)) {
       // Sent by a build that has the kind (a rolled-back deployment): no

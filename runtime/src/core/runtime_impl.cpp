@@ -85,6 +85,11 @@ void RuntimeImpl::ensure_recovered() {
 
 void RuntimeImpl::recover() { ensure_recovered(); }
 
+const RecoveryReport& RuntimeImpl::recovery() {
+  ensure_recovered();
+  return recovery_;
+}
+
 Duration RuntimeImpl::retry_delay(std::uint32_t attempt) {
   // Capped exponential: base * 2^(attempt-1), at most cap; then `jitter` of
   // it is randomised downwards so retries of many subscribers spread out.
@@ -111,11 +116,43 @@ void RuntimeImpl::release_reservations(const Invocation& tx) noexcept {
   for (const std::string& k : tx.reserved_) reservations_.erase(k);
 }
 
-void RuntimeImpl::maybe_purge() {
+std::string_view purge_failure_name(PurgeFailure reason) {
+  switch (reason) {
+    case PurgeFailure::store_error:
+      return "store_error";
+    case PurgeFailure::unknown_exception:
+      return "unknown_exception";
+  }
+  return "unknown_exception";
+}
+
+void RuntimeImpl::maybe_purge() noexcept {
   // Every 4096 commits: the scan is linear in what is stored, so this keeps
   // its cost per commit constant.
   if ((commits_.fetch_add(1, std::memory_order_relaxed) & 4095) != 4095) return;
-  store_->purge_expired(executor_.now());
+  // The purge is a write transaction of its own, after a commit that stands
+  // whatever happens here: a failure is the purge's alone. Expired records
+  // stay until the next purge (they are ignored when read: an expired key
+  // is not seen), so it is logged and left to that one.
+  PurgeFailure reason = PurgeFailure::store_error;
+  std::string message;
+  try {
+    store_->purge_expired(executor_.now());
+    return;
+  } catch (const std::exception& e) {
+    message = e.what();
+  } catch (...) {
+    reason = PurgeFailure::unknown_exception;
+    message = "a purge threw something not a std::exception";
+  }
+  try {
+    write_log(LogLevel::warn,
+              {{"event", "store.purge_failed"},
+               {"reason", purge_failure_name(reason)},
+               {"message", message},
+               {"retry", "at the next purge, 4096 commits on"}});
+  } catch (...) {  // NOLINT(bugprone-empty-catch): the log is best effort
+  }
 }
 
 void RuntimeImpl::check_emit_limits(const EventType& type, const void* payload,
@@ -203,7 +240,8 @@ void RuntimeImpl::commit(Invocation& tx, CommitRecord& record) {
     throw CommitError(fmt::format("commit failed: {}", e.what()));
   }
   // Committed. What follows only schedules work; it cannot undo or fail the
-  // commit, and a message it cannot post stays pending in the store.
+  // commit (the caller updates its agent's cached state once this returns),
+  // and a message it cannot post stays pending in the store.
   maybe_purge();
   if (releases) {
     // D2: in the log now, so released now (an invocation supplies no

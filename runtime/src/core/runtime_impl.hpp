@@ -35,6 +35,13 @@ namespace herald {
 class SubscriptionActor;
 struct ContextRuntime;
 
+// Why a purge of expired records failed; the next purge tries again.
+enum class PurgeFailure {
+  store_error,        // the store threw (the database locked, a disk error)
+  unknown_exception,  // something not a std::exception was thrown
+};
+std::string_view purge_failure_name(PurgeFailure reason);
+
 class RuntimeImpl {
  public:
   // `runtime` is the handle that owns this implementation: invocations and
@@ -69,7 +76,9 @@ class RuntimeImpl {
   Executor& executor() { return executor_; }
   LocalStore& store() { return *store_; }
   Transport& transport() { return *transport_; }
-  const RecoveryReport& recovery() const { return recovery_; }
+  // Recovery runs first if it has not (as on the first host call), so the
+  // report is true from start-up on.
+  const RecoveryReport& recovery();
   void write_log(LogLevel level, nlohmann::json fields);
 
   // The runtime's own parts.
@@ -142,8 +151,10 @@ class RuntimeImpl {
   std::string_view intern_publisher(std::string_view publisher_id);
   // Bounded memory: drops idle agent instances past agents.max_cached.
   void evict_idle(AgentTable& table);
-  // Amortised purge of expired Idempotency keys and dedup ids.
-  void maybe_purge();
+  // Amortised purge of expired Idempotency keys and dedup ids. Runs after a
+  // commit, so it never throws: a purge that fails is logged
+  // (store.purge_failed, with its PurgeFailure) and done by the next one.
+  void maybe_purge() noexcept;
 
   Runtime& runtime_;
   RuntimeConfig config_;

@@ -48,6 +48,7 @@ void DeterministicExecutor::detach() {
 }
 
 bool DeterministicExecutor::step() {
+  if (held_ > 0) return false;
   if (!timers_.empty() && timers_.top().at <= now_) {
     fire_due_timer();
     return true;
@@ -107,7 +108,7 @@ void DeterministicExecutor::run_until_idle() {
 void DeterministicExecutor::advance(Duration d) {
   const Instant until = now_ + d;
   run_until_idle();
-  while (!timers_.empty() && timers_.top().at <= until) {
+  while (held_ == 0 && !timers_.empty() && timers_.top().at <= until) {
     now_ = timers_.top().at;
     run_until_idle();
   }
@@ -120,7 +121,7 @@ DeterministicExecutor::StopReport DeterministicExecutor::stop(
   const Instant deadline =
       timeout >= Instant::max() - now_ ? Instant::max() : now_ + timeout;
   run_until_idle();
-  while (!timers_.empty() && timers_.top().at <= deadline) {
+  while (held_ == 0 && !timers_.empty() && timers_.top().at <= deadline) {
     now_ = timers_.top().at;
     run_until_idle();
   }
@@ -134,7 +135,7 @@ DeterministicExecutor::StopReport DeterministicExecutor::stop(
 void DeterministicExecutor::run_all(Duration horizon) {
   const Instant limit = now_ + horizon;
   run_until_idle();
-  while (!timers_.empty() && timers_.top().at <= limit) {
+  while (held_ == 0 && !timers_.empty() && timers_.top().at <= limit) {
     advance(timers_.top().at - now_);
   }
 }

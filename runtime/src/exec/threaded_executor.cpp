@@ -69,8 +69,18 @@ void ThreadedExecutor::schedule_at(Instant at, std::function<void()> task) {
 }
 
 Instant ThreadedExecutor::now() const {
-  return std::chrono::time_point_cast<Duration>(
-      std::chrono::system_clock::now());
+  const Instant wall =
+      std::chrono::time_point_cast<Duration>(std::chrono::system_clock::now());
+  const Instant floor(Duration(floor_.load(std::memory_order_relaxed)));
+  return wall < floor ? floor : wall;
+}
+
+void ThreadedExecutor::floor_clock(Instant at) {
+  const Instant::rep wanted = at.time_since_epoch().count();
+  Instant::rep current = floor_.load(std::memory_order_relaxed);
+  while (current < wanted && !floor_.compare_exchange_weak(
+                                 current, wanted, std::memory_order_relaxed)) {
+  }
 }
 
 std::uint64_t ThreadedExecutor::random() {
@@ -96,10 +106,30 @@ bool ThreadedExecutor::fire_due_timer(std::unique_lock<std::mutex>& lock) {
   return true;
 }
 
+void ThreadedExecutor::hold() {
+  std::lock_guard lock(mutex_);
+  ++held_;
+}
+
+void ThreadedExecutor::release() {
+  {
+    std::lock_guard lock(mutex_);
+    if (--held_ > 0) return;
+  }
+  work_cv_.notify_all();
+}
+
 void ThreadedExecutor::work() {
   std::unique_lock lock(mutex_);
   while (true) {
     if (stopped_.load(std::memory_order_relaxed)) return;
+    if (held_ > 0) {
+      // What is scheduled meanwhile waits in ready_ and timers_, in order.
+      ++sleepers_;
+      work_cv_.wait(lock);
+      --sleepers_;
+      continue;
+    }
     // A due timer goes first: taking ready actors first would starve it for
     // as long as new work keeps arriving.
     if (fire_due_timer(lock)) continue;

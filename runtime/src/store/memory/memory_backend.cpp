@@ -3,6 +3,7 @@
 // that use it, so a restart (a new Runtime over the same backend) finds
 // everything a commit wrote.
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <mutex>
 #include <unordered_map>
@@ -68,6 +69,7 @@ class MemoryBackend final : public LocalBackend {
 
   void commit(CommitRecord& record) override {
     if (options_.commit_hook) options_.commit_hook(CommitPoint::before_apply);
+    note_time(record.now);
     // The state stays the object the handler built (immutable, so it is as
     // good as its encoding). Each part is read by the actor that wrote it
     // (an agent's state by that agent, a dedup record by that subscription)
@@ -139,6 +141,7 @@ class MemoryBackend final : public LocalBackend {
   }
 
   void dead_message(DeadMessage message) override {
+    note_time(message.dead_lettered_at);
     std::lock_guard lock(messages_mutex_);
     const MessageId id = message.message.id;
     auto it = message_order_.find(id);
@@ -174,8 +177,21 @@ class MemoryBackend final : public LocalBackend {
     return n;
   }
 
+  Instant latest_time() override {
+    return Instant(Duration(latest_.load(std::memory_order_relaxed)));
+  }
+
  private:
+  void note_time(Instant at) {
+    const Instant::rep t = at.time_since_epoch().count();
+    Instant::rep seen = latest_.load(std::memory_order_relaxed);
+    while (seen < t &&
+           !latest_.compare_exchange_weak(seen, t, std::memory_order_relaxed)) {
+    }
+  }
+
   MemoryBackendOptions options_;
+  std::atomic<Instant::rep> latest_{0};
   ActorMutex mutex_;
   ActorMutex messages_mutex_;
   std::map<std::string, std::unique_ptr<MemoryContextLog>, std::less<>> logs_;

@@ -54,9 +54,31 @@ SqliteBackend::SqliteBackend(SqliteBackendOptions options)
     prepare_sqlite_schema(db_, options_.path);
     sql_ = std::make_unique<Statements>(db_);
     counters_ = std::make_unique<SqliteCounters>(*sql_);
+    latest_time_write_ = std::make_unique<SQLite::Statement>(
+        db_,
+        "INSERT INTO herald_meta(key, value) VALUES ('latest_time', ?1) "
+        "ON CONFLICT(key) DO UPDATE SET value = excluded.value");
+    SQLite::Statement latest(
+        db_, "SELECT value FROM herald_meta WHERE key = 'latest_time'");
+    if (latest.executeStep())
+      latest_written_ = std::stoll(latest.getColumn(0).getString());
   } catch (const SQLite::Exception& e) {
     throw Error(fmt::format("database {}: {}", options_.path, e.what()));
   }
+}
+
+Instant SqliteBackend::latest_time() {
+  std::lock_guard lock(mutex_);
+  // A database written before herald_meta kept 'latest_time' still has
+  // its log's and dead records' times.
+  SQLite::Statement q(db_,
+                      "SELECT max(coalesce((SELECT max(emitted_at) FROM log), "
+                      "0), coalesce((SELECT max(dead_lettered_at) FROM "
+                      "dead_letter), 0), coalesce((SELECT "
+                      "max(dead_lettered_at) FROM dead_message), 0))");
+  std::int64_t latest = latest_written_;
+  if (q.executeStep()) latest = std::max(latest, q.getColumn(0).getInt64());
+  return from_stored_time(latest);
 }
 
 SqliteBackend::~SqliteBackend() {

@@ -1,6 +1,7 @@
 #pragma once
 // Internal to the sqlite backend: the backend and its two kinds of stores
 // (runtime/docs/sqlite-schema.md). One connection, used under one lock.
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -287,6 +288,8 @@ class SqliteBackend final : public LocalBackend {
     return all;
   }
 
+  Instant latest_time() override;
+
   std::size_t purge_expired(Instant now) override {
     std::lock_guard lock(mutex_);
     WriteTransaction tx(*sql_);
@@ -423,10 +426,19 @@ class SqliteBackend final : public LocalBackend {
       committed_.clear();
       counters_->begin();
       WriteTransaction tx(*sql_);
-      for (std::size_t i = 0; i < batch.size(); ++i)
+      std::int64_t latest = latest_written_;
+      for (std::size_t i = 0; i < batch.size(); ++i) {
         duplicates[i] = apply(*batch[i]);
+        latest = std::max(latest, to_stored_time(batch[i]->now));
+      }
+      if (latest > latest_written_) {
+        Use q(*latest_time_write_);
+        q->bind(1, std::to_string(latest));
+        q->exec();
+      }
       const bool acks = write_held(false);
       tx.commit();
+      latest_written_ = latest;
       counters_->committed();
       held_written(acks);
       for (auto& [log, entry] : committed_) log->committed(std::move(entry));
@@ -582,6 +594,11 @@ class SqliteBackend final : public LocalBackend {
   std::vector<SqliteSubscriptionStore*> holding_;
   std::size_t held_ = 0;
   std::vector<SqliteContextLog*> truncating_;
+  // Under mutex_: the latest commit time herald_meta holds ('latest_time',
+  // written by a batch whose commits are later), and the statement that
+  // writes it.
+  std::int64_t latest_written_ = 0;
+  std::unique_ptr<SQLite::Statement> latest_time_write_;
 };
 
 }  // namespace herald::sqlite_detail
