@@ -429,7 +429,7 @@ class SqliteBackend final : public LocalBackend {
       std::int64_t latest = latest_written_;
       for (std::size_t i = 0; i < batch.size(); ++i) {
         duplicates[i] = apply(*batch[i]);
-        latest = std::max(latest, to_stored_time(batch[i]->now));
+        latest = std::max(latest, to_stored_time(batch[i]->record->now));
       }
       if (latest > latest_written_) {
         Use q(*latest_time_write_);
