@@ -124,7 +124,7 @@ EventId letter_of(Runtime& rt, std::int64_t step) {
 
 TEST_CASE(
     "A capability failing with text that is not valid UTF-8 is retried "
-    "max_attempts times, then dead-lettered with a valid reason; its "
+    "max_attempts times, then dead-lettered with a valid reason, its "
     "publisher goes on") {
   DeterministicExecutor executor(1);
   DumpingSink sink;
@@ -239,7 +239,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "Dead-letter policy halt: the publisher's lane stops at the letter; a "
+    "Dead-letter policy halt: the publisher's lane stops at the letter, a "
     "re-drive resumes it in order") {
   Pipeline p;
   p.failing = {2};
@@ -269,7 +269,7 @@ TEST_CASE(
 
 TEST_CASE(
     "Dead-letter policy halt: a re-drive that faults again keeps the lane "
-    "halted; a skip releases it and keeps the letter") {
+    "halted, a skip releases it and keeps the letter") {
   Pipeline p;
   p.failing = {2};
   World w(1,
@@ -353,7 +353,7 @@ TEST_CASE(
 
 TEST_CASE(
     "subscriptions.halt_on_dead_letter: read from the environment and a "
-    "file; a name that is no installed subscription is refused") {
+    "file, a name that is no installed subscription is refused") {
   ConfigSources s;
   s.environment = std::map<std::string, std::string>{
       {"HERALD_SUBSCRIPTIONS_HALT_ON_DEAD_LETTER", "a.B, c.D"}};

@@ -80,7 +80,7 @@ RuntimeConfig threaded_config() {
 
 TEST_CASE(
     "Sqlite group commit: agent state that does not encode faults its own "
-    "commit; the others in the same batch commit") {
+    "commit, the others in the same batch commit") {
   TempDatabase db;
   BatchGate gate;
   SqliteBackendOptions options;

@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include "commerce/order.h"
+#include "forwarding_backend.hpp"
 #include "herald/backend.hpp"
 #include "herald/deterministic_executor.hpp"
 #include "herald/log.hpp"
@@ -33,62 +34,21 @@ constexpr int kPurgeEvery = 4096;
 // The sqlite backend; right after its `lock_after`-th commit returns, a
 // second connection takes the database's write lock (BEGIN IMMEDIATE) and
 // keeps it until release().
-class LockingBackend final : public Backend {
+class LockingBackend final : public ForwardingBackend {
  public:
   LockingBackend(const std::string& path, int lock_after)
-      : inner_(make_sqlite_backend(
+      : ForwardingBackend(make_sqlite_backend(
             {.path = path,
              .synchronous = SqliteSynchronous::normal,
              .busy_timeout = std::chrono::milliseconds(20)})),
         path_(path),
         lock_after_(lock_after) {}
-  std::string_view name() const override { return inner_->name(); }
-  ContextLog& context_log(std::string_view context) override {
-    return inner_->context_log(context);
-  }
-  std::unique_ptr<Publication> attach(std::string_view context, ContextLog& log,
-                                      Router& router,
-                                      PublicationOptions options) override {
-    return inner_->attach(context, log, router, options);
-  }
-  SubscriptionStore& subscription_store(
-      std::string_view subscription) override {
-    return inner_->subscription_store(subscription);
-  }
-  std::shared_ptr<const void> load_agent_state(const AgentKindBase& kind,
-                                               std::string_view key) override {
-    return inner_->load_agent_state(kind, key);
-  }
-  bool idempotency_seen(std::string_view scope, std::string_view key,
-                        Instant now) override {
-    return inner_->idempotency_seen(scope, key, now);
-  }
-  std::vector<AgentMessage> pending_messages() override {
-    return inner_->pending_messages();
-  }
-  bool message_pending(const MessageId& id) override {
-    return inner_->message_pending(id);
-  }
-  std::uint32_t message_attempts(const MessageId& id) override {
-    return inner_->message_attempts(id);
-  }
-  void record_message_attempt(const MessageId& id,
-                              std::uint32_t attempts) override {
-    inner_->record_message_attempt(id, attempts);
-  }
-  void dead_message(DeadMessage message) override {
-    inner_->dead_message(std::move(message));
-  }
-  std::vector<DeadMessage> dead_messages() override {
-    return inner_->dead_messages();
-  }
   std::size_t purge_expired(Instant now) override {
     ++purges;
-    return inner_->purge_expired(now);
+    return ForwardingBackend::purge_expired(now);
   }
-  Instant latest_time() override { return inner_->latest_time(); }
   void commit(CommitRecord& record) override {
-    inner_->commit(record);
+    ForwardingBackend::commit(record);
     if (++commits_ == lock_after_) {
       locker_.emplace(path_, SQLite::OPEN_READWRITE);
       locker_->exec("BEGIN IMMEDIATE");
@@ -101,7 +61,6 @@ class LockingBackend final : public Backend {
   int purges = 0;
 
  private:
-  std::unique_ptr<Backend> inner_;
   std::string path_;
   int lock_after_;
   int commits_ = 0;

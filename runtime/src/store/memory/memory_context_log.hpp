@@ -2,6 +2,7 @@
 // One publishing context's log in the memory backend: a ring of entries
 // behind a lock that is real only when the executor is concurrent. The
 // backend's commit stamps and appends (append); the fan-out reads.
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <mutex>
@@ -47,8 +48,14 @@ class MemoryContextLog final : public ContextLog {
 
   // Under the backend's commit: stamps and logs the event, or returns false
   // if its supplied id is already known.
+  // Stamps the entry with `now`, or the time of the entry before it if
+  // that is later: a log's emittedAt never decreases with its positions,
+  // although a commit's time is read when its handler started (threaded
+  // executor).
   bool append(OutboxEvent& event, Instant now) {
     std::lock_guard lock(mutex_);
+    now = std::max(now, last_stamp_);
+    last_stamp_ = now;
     expire_ids(now);
     if (event.supplied_id) {
       if (!ids_.emplace(event.event_id).second) return false;
@@ -95,6 +102,7 @@ class MemoryContextLog final : public ContextLog {
   RingQueue<LogEntryPtr> log_;
   std::int64_t first_ = 1;  // position of log_.front()
   std::int64_t head_ = 0;
+  Instant last_stamp_{};  // the latest entry's emittedAt
   // Node-based: the keys are the stable publisher ids envelopes point to.
   std::map<std::string, std::int64_t, std::less<>> sequences_;
   std::unordered_set<EventId, EventIdHash> ids_;

@@ -61,7 +61,19 @@ class SqliteContextLog final : public ContextLog {
   // since the fan-out last asked (settle_from_tail).
   void hold_remaining_truncation();
 
+  // The time an entry appended now is stamped with: `at`, or the time of
+  // the entry before it if that is later. Commits of one log are applied
+  // in position order but their handlers read the clock when they started,
+  // so on the threaded executor a later position can carry an earlier
+  // time; a log's emittedAt never decreases with its positions (replay
+  // --from-time reads it as ordered). Under the backend's mutex.
+  Instant stamp(Instant at) {
+    last_stamp_ = std::max(last_stamp_, at);
+    return last_stamp_;
+  }
+
  private:
+  Instant last_stamp_{};
   // The newest entries this process committed, at consecutive positions
   // ending at the log's head, at most kTail of them (or none); under the
   // backend's mutex.
@@ -525,6 +537,7 @@ class SqliteBackend final : public LocalBackend {
               const std::string& payload, Instant at) {
     const std::string& context = log.context();
     const std::string id = e.event_id.str();
+    at = log.stamp(at);
     const std::int64_t now = to_stored_time(at);
     if (e.supplied_id) {
       {
