@@ -13,7 +13,8 @@ namespace {
 // Forwards to a subscription store, failing acknowledge() while told to.
 class FlakyStore final : public SubscriptionStore {
  public:
-  explicit FlakyStore(SubscriptionStore& inner) : inner_(inner) {}
+  FlakyStore(SubscriptionStore& inner, const bool& refuse)
+      : inner_(inner), refuse_(refuse) {}
   bool recorded(std::string_view p, std::int64_t s) override {
     return inner_.recorded(p, s);
   }
@@ -22,6 +23,7 @@ class FlakyStore final : public SubscriptionStore {
   }
   void acknowledge(std::string_view p, std::int64_t s,
                    std::int64_t position) override {
+    refuse();
     if (fail_acks > 0) {
       --fail_acks;
       throw std::runtime_error("transport unavailable (injected)");
@@ -34,6 +36,7 @@ class FlakyStore final : public SubscriptionStore {
   }
   std::int64_t acked_position() override { return inner_.acked_position(); }
   void record_attempt(std::int64_t position, PendingAttempt a) override {
+    refuse();
     inner_.record_attempt(position, a);
   }
   std::optional<PendingAttempt> pending_attempt(
@@ -41,6 +44,7 @@ class FlakyStore final : public SubscriptionStore {
     return inner_.pending_attempt(position);
   }
   void dead_letter(DeadLetter letter) override {
+    refuse();
     inner_.dead_letter(std::move(letter));
   }
   std::vector<DeadLetter> dead_letters() override {
@@ -60,7 +64,12 @@ class FlakyStore final : public SubscriptionStore {
   int fail_acks = 0;
 
  private:
+  void refuse() const {
+    if (refuse_)
+      throw std::runtime_error("database or disk is full (injected)");
+  }
   SubscriptionStore& inner_;
+  const bool& refuse_;
 };
 
 // The memory backend with injectable faults: a failing agent-state load and
@@ -86,6 +95,8 @@ class FaultyBackend final : public Backend {
     return inner_->idempotency_seen(s, k, now);
   }
   void commit(CommitRecord& record) override {
+    if (refuse_writes)
+      throw std::runtime_error("database or disk is full (injected)");
     if (record.dedup)
       record.dedup->store =
           &static_cast<FlakyStore*>(record.dedup->store)->inner();
@@ -121,11 +132,14 @@ class FaultyBackend final : public Backend {
   SubscriptionStore& subscription_store(std::string_view s) override {
     auto& slot = stores_[std::string(s)];
     if (!slot)
-      slot = std::make_unique<FlakyStore>(inner_->subscription_store(s));
+      slot = std::make_unique<FlakyStore>(inner_->subscription_store(s),
+                                          refuse_writes);
     return *slot;
   }
 
   int fail_loads = 0;
+  // A full disk: every commit and subscription-store write fails while set.
+  bool refuse_writes = false;
   FlakyStore& store(const std::string& s) { return *stores_.at(s); }
 
  private:
@@ -189,6 +203,30 @@ TEST_CASE(
   const auto m = w.rt.metrics_json()["subscriptions"][kAudit];
   CHECK(m["deduplicated"] == 1);
   CHECK(m["lag"] == 0);
+}
+
+TEST_CASE(
+    "Faults: a store that keeps refusing writes leaves a delivery "
+    "unacknowledged after retry.max_attempts refusals, and reports it") {
+  FaultyWorld w;
+  w.rt.recover();
+  Order o = Order::at(w.rt, OrderId::from_raw("o-1"));
+  o.place(UserId::from_raw("u-1"), Money{5, "EUR"});
+  o.markPaid(InternalCaller{}, AuthId::from_raw("a"));
+  w.backend->refuse_writes = true;
+  w.executor.run_all(std::chrono::hours(1));
+  // Each delivery was tried again after 1s, 2s, 4s, 8s (retry.base 1s
+  // doubling, retry.max_attempts 5), not every second for the hour.
+  const auto faults = w.log.lines("delivery.store_fault");
+  const auto refused = w.log.lines("delivery.store_refused");
+  REQUIRE_FALSE(refused.empty());
+  CHECK(faults.size() == 4 * refused.size());
+  CHECK(w.rt.metrics_json()["storeRefused"] == refused.size());
+  CHECK(w.executor.pending_timers() == 0);
+  // Nothing acknowledged: the audit delivery is still owed.
+  w.backend->refuse_writes = false;
+  CHECK(w.inbox("audit").empty());
+  CHECK(w.rt.metrics_json()["subscriptions"][kAudit]["lag"] == 1);
 }
 
 TEST_CASE(

@@ -50,9 +50,11 @@ class RecordingBackend final : public Backend {
   }
   void record_message_attempt(const MessageId& id,
                               std::uint32_t attempts) override {
+    refuse();
     inner_->record_message_attempt(id, attempts);
   }
   void dead_message(DeadMessage message) override {
+    refuse();
     inner_->dead_message(std::move(message));
   }
   std::vector<DeadMessage> dead_messages() override {
@@ -63,12 +65,20 @@ class RecordingBackend final : public Backend {
   }
   Instant latest_time() override { return inner_->latest_time(); }
   void commit(CommitRecord& record) override {
+    refuse();
     committed_.insert(committed_.end(), record.messages.begin(),
                       record.messages.end());
     inner_->commit(record);
   }
 
+  // A full disk: every write fails while set.
+  bool refuse_writes = false;
+
  private:
+  void refuse() const {
+    if (refuse_writes)
+      throw std::runtime_error("database or disk is full (injected)");
+  }
   std::unique_ptr<Backend> inner_;
   std::vector<AgentMessage>& committed_;
 };
@@ -127,6 +137,34 @@ TEST_CASE("Messages: a sender that faults sends nothing") {
   executor.run_until_idle();
   CHECK(committed.empty());
   CHECK(Room::at(rt, "r-1").state().lines.empty());
+}
+
+TEST_CASE(
+    "Messages: a store that keeps refusing writes leaves the message pending "
+    "after retry.max_attempts refusals with a growing delay, and reports it") {
+  std::vector<AgentMessage> committed;
+  auto owned = std::make_unique<RecordingBackend>(committed);
+  RecordingBackend& backend = *owned;
+  ChatWorld w(std::move(owned));
+  Lobby::in(w.rt()).send("r-1", "say", {{"text", "hello"}});
+  REQUIRE(committed.size() == 1);
+  backend.refuse_writes = true;
+  w.executor.run_all(std::chrono::hours(1));
+  // Tried again after 100ms, 200ms, 400ms, 800ms (retry.base 100ms doubling,
+  // retry.max_attempts 5), not every 100ms for the hour.
+  const auto faults = w.log.lines("message.fault");
+  REQUIRE(faults.size() == 4);
+  for (std::size_t i = 0; i < faults.size(); ++i)
+    CHECK(faults[i]["attempt"] == i + 1);
+  const auto refused = w.log.lines("message.store_refused");
+  REQUIRE(refused.size() == 1);
+  CHECK(refused[0]["messageId"] == committed[0].id.str());
+  CHECK(w.rt().metrics_json()["storeRefused"] == 1);
+  CHECK(w.executor.pending_timers() == 0);
+  // Nothing lost: it is still pending in the store for the next recovery.
+  backend.refuse_writes = false;
+  CHECK(w.rt().store().message_pending(committed[0].id));
+  CHECK(w.lines("r-1").empty());
 }
 
 TEST_CASE(

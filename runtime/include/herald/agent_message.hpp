@@ -3,6 +3,7 @@
 // closure: a durable backend can store it in the sender's commit and a
 // restarted process can run it, and the receiving agent finds the handler in
 // its kind's table by name.
+#include <cstdint>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -26,6 +27,10 @@ struct AgentMessage {
   // (D9): the parse error; `args` then holds the stored text as a string.
   // It is dead-lettered without running its handler.
   std::string malformed;
+  // In memory only: how many attempts in a row the store refused to write
+  // (its commit, attempt count or dead letter failed). Past
+  // retry.max_attempts the message is left pending in the store.
+  std::uint32_t store_faults = 0;
 };
 
 }  // namespace herald

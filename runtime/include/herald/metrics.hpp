@@ -111,7 +111,12 @@ class Metrics {
   nlohmann::json snapshot_json() const;
   std::string snapshot_prometheus() const;
 
+  // Work left pending because the store refused retry.max_attempts writes
+  // in a row (a full disk): a later process runs it at recovery.
+  SharedCounter& store_refused() { return store_refused_; }
+
  private:
+  SharedCounter store_refused_;
   mutable std::mutex mutex_;
   // unique_ptr: metric objects stay put while the lists grow.
   std::vector<std::unique_ptr<EventTypeMetrics>> event_types_;

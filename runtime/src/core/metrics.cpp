@@ -115,6 +115,7 @@ std::string escape_label(std::string_view v) {
 nlohmann::json Metrics::snapshot_json() const {
   std::lock_guard lock(mutex_);
   nlohmann::json j;
+  j["storeRefused"] = store_refused_.get();
   j["eventTypes"] = nlohmann::json::object();
   for (const auto& [name, x] : totals(event_types_, subscriptions_)) {
     j["eventTypes"][name] = {{"emitted", x.emitted},         {"released", x.released},
@@ -152,6 +153,11 @@ nlohmann::json Metrics::snapshot_json() const {
 std::string Metrics::snapshot_prometheus() const {
   std::lock_guard lock(mutex_);
   std::string out;
+  out += fmt::format(
+      "# HELP herald_store_refused_total Work left pending because the store refused its writes "
+      "retry.max_attempts times in a row.\n# TYPE herald_store_refused_total counter\n"
+      "herald_store_refused_total {}\n",
+      store_refused_.get());
   const auto type_totals = totals(event_types_, subscriptions_);
   auto type_family = [&](std::string_view name, std::string_view help, auto field) {
     out += fmt::format("# HELP herald_events_{}_total {}\n# TYPE herald_events_{}_total counter\n", name, help, name);

@@ -48,16 +48,42 @@ void RuntimeImpl::post_message_or_keep(AgentMessage& message) noexcept {
 void RuntimeImpl::contain_message_fault(const AgentMessage& message,
                                         std::string_view what) noexcept {
   try {
+    // The store refused to write around the message (a full disk, an I/O
+    // error): it is still pending there. It is tried again after a growing,
+    // capped delay; once the store has refused retry.max_attempts times in a
+    // row it is left pending and reported, so the process can finish and a
+    // later one (once the store takes writes again) posts it at recovery.
+    const std::uint32_t faults = message.store_faults + 1;
+    const auto max_attempts =
+        static_cast<std::uint32_t>(config_.retry_max_attempts);
+    if (faults >= max_attempts) {
+      metrics_.store_refused().add();
+      write_log(LogLevel::error,
+                {{"event", "message.store_refused"},
+                 {"messageId", message.id.str()},
+                 {"agent", message.agent_kind},
+                 {"attempt", faults},
+                 {"message", fmt::format("{}; the store refused {} attempts "
+                                         "in a row: the message stays pending "
+                                         "and is posted by the next recovery",
+                                         what, faults)}});
+      return;
+    }
+    const Duration delay = retry_delay(faults);
     write_log(LogLevel::error,
               {{"event", "message.fault"},
                {"messageId", message.id.str()},
                {"agent", message.agent_kind},
+               {"attempt", faults},
+               {"delay", format_duration(delay)},
                {"message", fmt::format("{}; the message stays pending and is "
                                        "posted again after a backoff",
                                        what)}});
+    AgentMessage again = message;
+    again.store_faults = faults;
     executor_.schedule_at(
-        executor_.now() + retry_delay(1),
-        [this, m = message]() mutable { post_message_or_keep(m); });
+        executor_.now() + delay,
+        [this, m = std::move(again)]() mutable { post_message_or_keep(m); });
   } catch (...) {  // NOLINT(bugprone-empty-catch): the next recovery posts it
   }
 }
@@ -162,6 +188,7 @@ void RuntimeImpl::run_message(AgentInstanceBase& agent, AgentMessage& message) {
     if (fault_class(outcome->kind) == FaultClass::transient &&
         attempts < max_attempts) {
       store_->record_message_attempt(message.id, attempts);
+      message.store_faults = 0;  // the store took the attempt
       const Duration delay = retry_delay(attempts);
       write_log(LogLevel::warn,
                 {{"event", "message.retry"},

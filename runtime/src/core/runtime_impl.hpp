@@ -101,6 +101,7 @@ class RuntimeImpl {
   // The installed context that owns `type`, or nullptr.
   ContextRuntime* owner_of(const EventType& type) const;
   // The counters of an event type an installed context owns.
+  Metrics& metrics() { return metrics_; }
   EventTypeMetrics& event_metrics(const EventType& type) {
     return *event_metrics_[type.index()];
   }

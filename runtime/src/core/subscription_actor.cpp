@@ -338,13 +338,27 @@ void SubscriptionActor::term(Delivery& d, const std::string& message,
 void SubscriptionActor::contain(Delivery& d,
                                 const std::string& message) noexcept {
   try {
+    if (!d.redrive) parked_.try_emplace(d.entry->envelope.publisherId);
+    // The store refused a write (a full disk): tried again after a growing,
+    // capped delay; after retry.max_attempts refusals in a row the delivery
+    // is left unacknowledged in the store (its lane waits) and reported, so
+    // the process can finish; the next recovery re-drives it.
+    const std::uint32_t faults = d.store_faults + 1;
+    if (faults >=
+        static_cast<std::uint32_t>(runtime_.config().retry_max_attempts)) {
+      runtime_.metrics().store_refused().add();
+      nlohmann::json line = log_line("delivery.store_refused", d, message);
+      line["storeFaults"] = faults;
+      runtime_.write_log(LogLevel::error, std::move(line));
+      return;
+    }
     runtime_.write_log(LogLevel::error,
                        log_line("delivery.store_fault", d, message));
-    if (!d.redrive) parked_.try_emplace(d.entry->envelope.publisherId);
     Delivery next = d;
     next.resumed = !d.redrive;
+    next.store_faults = faults;
     retry_later(std::move(next),
-                runtime_.executor().now() + runtime_.retry_delay(d.attempt));
+                runtime_.executor().now() + runtime_.retry_delay(faults));
   } catch (...) {  // NOLINT(bugprone-empty-catch): recovery re-drives what was
                    // not acknowledged
   }

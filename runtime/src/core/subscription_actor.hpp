@@ -39,6 +39,9 @@ struct Delivery {
   // Not a delivery: the dead letter of `entry` was skipped, and the lane it
   // halted goes on (Runtime::skip_dead_letter).
   bool release = false;
+  // Attempts in a row whose store writes failed (contain()); past
+  // retry.max_attempts the delivery is left unacknowledged in the store.
+  std::uint32_t store_faults = 0;
 };
 
 class SubscriptionActor final : public Actor {
