@@ -32,9 +32,21 @@ Lowerer::Lowerer(const check::Program& program, Spelling& spelling,
       slots_(body_.endSlot - body_.firstSlot),
       slotRead_(body_.endSlot - body_.firstSlot, false),
       effects_(body_.endInst - body_.firstInst, 0) {
+  // A local counts as read when an instruction other than a match's
+  // scrutinee reads it: a match whose first arm takes every value reads
+  // nothing of its scrutinee, so a local read only there may go unread
+  // in the C++ (and is declared [[maybe_unused]]).
+  std::vector<bool> scrutinee(body_.endInst - body_.firstInst, false);
+  for (std::uint32_t i = body_.firstInst; i < body_.endInst; ++i) {
+    const check::Inst& m = program.bodies.insts[i];
+    if (m.kind == check::InstKind::Match && m.a >= body_.firstInst &&
+        m.a < body_.endInst)
+      scrutinee[m.a - body_.firstInst] = true;
+  }
   for (std::uint32_t i = body_.firstInst; i < body_.endInst; ++i) {
     const check::Inst& read = program.bodies.insts[i];
     if (read.kind == check::InstKind::LocalRef &&
+        !scrutinee[i - body_.firstInst] &&
         read.a - body_.firstSlot < slotRead_.size())
       slotRead_[read.a - body_.firstSlot] = true;
   }
