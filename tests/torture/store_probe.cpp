@@ -147,13 +147,24 @@ std::set<LetterKey> dead_letter_keys(const std::string& db) {
   return keys;
 }
 
-std::vector<CorruptRow> corrupt_rows(const std::string& db, int count,
-                                     int& next_publisher,
+std::vector<CorruptRow> corrupt_rows(const std::string& db,
+                                     const std::vector<std::string>& subscribers,
+                                     int count, int& next_publisher,
                                      std::mt19937_64& rng) {
   const std::string context = "torture.source";
   if (!has_tables(db)) return {};
   Db d(db, SQLITE_OPEN_READWRITE);
   d.exec("BEGIN IMMEDIATE");
+  std::size_t registered = 0;
+  for (const std::string& name : subscribers)
+    d.query(fmt::format("SELECT 1 FROM subscription WHERE name = '{}' AND "
+                        "context = '{}'",
+                        name, context),
+            [&](const std::vector<std::string>&) { ++registered; });
+  if (registered < subscribers.size()) {
+    d.exec("ROLLBACK");
+    return {};
+  }
   std::int64_t head = 0, at = 0;
   d.query(fmt::format("SELECT coalesce(max(position), 0), "
                       "coalesce(max(emitted_at), 0) FROM log WHERE "

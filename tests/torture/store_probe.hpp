@@ -49,8 +49,13 @@ struct CorruptRow {
 };
 
 // Appends `count` log entries of Tick whose payload is not JSON (every
-// other one also with an event id that does not parse) to the source log.
-std::vector<CorruptRow> corrupt_rows(const std::string& db, int count,
+// other one also with an event id that does not parse) to the source log;
+// none while one of `subscribers` is not yet in the store: a subscription
+// new to the store starts at the log's head (`subscriptions.start = now`),
+// so a row written before it existed is not its to deliver.
+std::vector<CorruptRow> corrupt_rows(const std::string& db,
+                                     const std::vector<std::string>& subscribers,
+                                     int count,
                                      int& next_publisher, std::mt19937_64& rng);
 
 // A second connection that takes the write lock (BEGIN IMMEDIATE) at once
