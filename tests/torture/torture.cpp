@@ -215,7 +215,10 @@ class SeedRun {
               "--ops", std::to_string(s_.ops)});
     if (heal) a.emplace_back("--heal");
     if (second) a.emplace_back("--hold");
-    if (disk || lock) a.emplace_back("--infra");
+    if (disk || lock) {
+      a.emplace_back("--infra");
+      infra_ = true;
+    }
     if (disk) {
       a.insert(a.end(), {"--fsize", std::to_string(between(0, 256) * 1024)});
       count("disk");
@@ -310,6 +313,10 @@ class SeedRun {
     ++totals_.processes;
     std::vector<std::string> a = args(s_.program, "verify", db_, executor_);
     a.insert(a.end(), {"--seed", std::to_string(seed_)});
+    // A commit the machine refused in any cycle may have ended as a dead
+    // letter whose reason is the machine's: verify re-drives it and then
+    // checks it applied.
+    if (infra_) a.emplace_back("--infra");
     Child v(a);
     const bool in_time = v.wait(2 * timeout());
     collect(v, "verify");
@@ -361,6 +368,7 @@ class SeedRun {
   std::string db_, link_, executor_, retention_;
   bool mixed_ = false;
   bool last_killed_ = false;
+  bool infra_ = false;  // a disk or lock fault was injected in some cycle
   std::vector<torture::CorruptRow> corrupt_;
   int corrupt_next_ = 0;
   std::set<torture::LetterKey> letters_;
