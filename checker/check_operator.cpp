@@ -151,9 +151,9 @@ InstId BodyChecker::checkBinary(const ast::BinaryExpr* top) {
         break;
       case ast::BinaryOp::Eq:
       case ast::BinaryOp::Ne:
-        if (l == r && l->kind != TypeKind::Capability &&
-            (lt == rt || lt == l || rt == r))
-          result = tt.boolType();
+        // Refined values take part through their base type, as they do
+        // in `<`: two refined types of one base compare as that base.
+        if (l == r && l->kind != TypeKind::Capability) result = tt.boolType();
         break;
       case ast::BinaryOp::Lt:
       case ast::BinaryOp::Le:

@@ -1,6 +1,7 @@
 #include "tests/progen/expr_gen.h"
 
 #include <cctype>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -41,6 +42,22 @@ std::string atom(const std::string& e) {
           ch == '.'))
       simple = false;
   return simple ? e : "(" + e + ")";
+}
+
+// `e` without the parentheses around all of it (`((a.x))` is `a.x`), so
+// that two spellings of one expression compare equal.
+std::string_view bare(std::string_view e) {
+  while (e.size() >= 2 && e.front() == '(' && e.back() == ')') {
+    int depth = 0;
+    std::size_t k = 0;
+    for (; k + 1 < e.size(); ++k) {
+      if (e[k] == '(') ++depth;
+      if (e[k] == ')' && --depth == 0) break;
+    }
+    if (k + 1 < e.size()) break;  // the first '(' closes before the end
+    e = e.substr(1, e.size() - 2);
+  }
+  return e;
 }
 
 }  // namespace
@@ -401,7 +418,7 @@ std::string ExprGen::boolExpr(Scope& scope, int depth, int ind) {
   // code generation reported on its own (README.md, "Findings").
   auto compare = [&](const std::string& lhs, const std::string& op,
                      const std::string& rhs) {
-    if (lhs == rhs) return leaf(scope, kBool, ind);
+    if (bare(lhs) == bare(rhs)) return leaf(scope, kBool, ind);
     return lhs + " " + op + " " + rhs;
   };
   switch (rng_.range(0, 10)) {
