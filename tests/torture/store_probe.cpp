@@ -147,10 +147,9 @@ std::set<LetterKey> dead_letter_keys(const std::string& db) {
   return keys;
 }
 
-std::vector<CorruptRow> corrupt_rows(const std::string& db,
-                                     const std::vector<std::string>& subscribers,
-                                     int count, int& next_publisher,
-                                     std::mt19937_64& rng) {
+std::vector<CorruptRow> corrupt_rows(
+    const std::string& db, const std::vector<std::string>& subscribers,
+    int count, int& next_publisher, std::mt19937_64& rng) {
   const std::string context = "torture.source";
   if (!has_tables(db)) return {};
   Db d(db, SQLITE_OPEN_READWRITE);

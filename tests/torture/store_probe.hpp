@@ -53,10 +53,9 @@ struct CorruptRow {
 // none while one of `subscribers` is not yet in the store: a subscription
 // new to the store starts at the log's head (`subscriptions.start = now`),
 // so a row written before it existed is not its to deliver.
-std::vector<CorruptRow> corrupt_rows(const std::string& db,
-                                     const std::vector<std::string>& subscribers,
-                                     int count,
-                                     int& next_publisher, std::mt19937_64& rng);
+std::vector<CorruptRow> corrupt_rows(
+    const std::string& db, const std::vector<std::string>& subscribers,
+    int count, int& next_publisher, std::mt19937_64& rng);
 
 // A second connection that takes the write lock (BEGIN IMMEDIATE) at once
 // and holds it for `hold` on a thread of its own.

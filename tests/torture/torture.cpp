@@ -193,8 +193,8 @@ class SeedRun {
     const bool disk = on("disk") && coin(1, 5);
     const bool lock = on("lock") && coin(1, 4);
     if (on("corrupt") && coin(1, 4)) {
-      const auto rows = torture::corrupt_rows(db_, kTakeEveryTick,
-                                              between(1, 3), corrupt_next_, rng_);
+      const auto rows = torture::corrupt_rows(
+          db_, kTakeEveryTick, between(1, 3), corrupt_next_, rng_);
       if (!rows.empty()) {
         corrupt_.insert(corrupt_.end(), rows.begin(), rows.end());
         // The rows carry the latest stored time; scanned now, they count as
