@@ -62,8 +62,8 @@ struct Options {
   bool heal = false;        // the Gate lets every tick pass; re-drive Picky
   bool hold = false;        // wait for a byte on stdin after recovery
   std::int64_t fsize = -1;  // file size cap over the current size
-  bool infra =
-      false;  // lock or disk faults: in this run (run), in any (verify)
+  // Lock or disk faults are injected: in this run (run), in any (verify).
+  bool infra = false;
   std::string retention = "24h";  // backend.log_retention
   Features features;
 };
