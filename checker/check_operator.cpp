@@ -138,6 +138,13 @@ InstId BodyChecker::checkBinary(const ast::BinaryExpr* top) {
                      e->op == ast::BinaryOp::And || e->op == ast::BinaryOp::Or;
     if (quiet(lt) || quiet(rt))
       return invalid(e->range, isCompare ? tt.boolType() : nullptr);
+    // Neither operand yields a value (`fail("a") + fail("b")`): the left
+    // one fails first and the operator never runs, so the result is
+    // `Never` (a comparison's is still a Bool).
+    if (lt->kind == TypeKind::Never && rt->kind == TypeKind::Never)
+      return emitOperator(InstKind::Binary,
+                          isCompare ? tt.boolType() : tt.never(), e->range,
+                          lv.index, rv.index, static_cast<std::uint8_t>(e->op));
     // `fail(...)` fits any operand.
     if (lt->kind == TypeKind::Never) lt = rt;
     if (rt->kind == TypeKind::Never) rt = lt;

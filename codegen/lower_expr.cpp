@@ -180,12 +180,17 @@ Cpp Lowerer::unary(const Inst& i, const Type* want) {
   return make("-" + operand(InstId{i.a}, Prec::Unary, t), Prec::Unary);
 }
 
-Cpp Lowerer::binary(const Inst& i) {
+Cpp Lowerer::binary(const Inst& i, const Type* want) {
   auto op = static_cast<BinaryOp>(i.sub);
   InstId a{i.a};
   InstId b{i.b};
   const Type* lt = typeOf(a);
   const Type* rt = typeOf(b);
+  // `fail(...) + fail(...)`: the left operand fails first and the operator
+  // never runs; it is lowered as the value the context wants (a Bool for a
+  // comparison), as `fail(...)` is.
+  if (isNever(lt) && isNever(rt))
+    return expr(a, isNever(type(i.type)) ? want : type(i.type));
   if (isNever(lt)) lt = rt;
   if (isNever(rt)) rt = lt;
   const char* name = nullptr;
@@ -443,7 +448,7 @@ Cpp Lowerer::expr(InstId id, const Type* want) {
     case InstKind::Unary:
       return unary(i, want);
     case InstKind::Binary:
-      return binary(i);
+      return binary(i, want);
     case InstKind::CallFn:
       return call(i);
     case InstKind::Variant:

@@ -74,7 +74,7 @@ class Lowerer {
   std::string operand(check::InstId id, Prec limit,
                       const check::Type* want = nullptr);
   static std::string paren(const Cpp& c, Prec limit);
-  Cpp binary(const check::Inst& inst);
+  Cpp binary(const check::Inst& inst, const check::Type* want);
   Cpp unary(const check::Inst& inst, const check::Type* want);
   Cpp literal(const check::Inst& inst);
   Cpp fields(const check::Inst& inst);
