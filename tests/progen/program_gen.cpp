@@ -455,8 +455,13 @@ void Generator::emitAgent(int i) {
   // It reads a store: code generation leaves the state parameter of an
   // invariant check over the key alone unused (-Wunused-parameter), a gap
   // reported on its own (README.md, "Findings").
+  // Its other operand does not see `count`: `count >= -1 || count < -1`
+  // lowers to C++ overlapping comparisons (clang's
+  // -Wtautological-overlap-compare), a gap reported on its own.
+  Scope sane = inv;
+  std::erase_if(sane.vars, [](const Var& v) { return v.name == "count"; });
   text += "\n  invariant sane: count >= -1 || " +
-          atom(gen_.expr(inv, kBool, 2, 1)) + "\n";
+          atom(gen_.expr(sane, kBool, 2, 1)) + "\n";
   if (rng_.chance(50))
     text += "  invariant bounded: count >= -1_000_000_000 || log.len() >= 0\n";
 
