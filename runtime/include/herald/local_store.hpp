@@ -32,7 +32,7 @@ class AgentKindBase;
 struct OutboxEvent {
   EventId event_id;
   LogEntryPtr entry;  // type and payload; the commit completes its envelope
-  std::string_view publisher_id;
+  std::string_view publisher_id;  // interned (herald/publisher_ids.hpp)
   std::optional<EventId> causation;
   EventId correlation;  // nil: this event is the root of its cascade
   std::int64_t depth = 0;
@@ -125,6 +125,17 @@ class LocalStore {
   // May throw: nothing of the record is applied then (a retryable fault).
   // On return the record's events are logged and its messages pending.
   virtual void commit(CommitRecord& record) = 0;
+  // A delivery whose handler staged nothing commits its dedup record alone
+  // (D6), at `now`: the same as commit() of a record holding only `dedup`,
+  // which is what this default does. A backend may apply it without
+  // building a record; the memory backend does.
+  virtual void commit_dedup(const CommitRecord::DedupRecord& dedup,
+                            Instant now) {
+    CommitRecord record;
+    record.dedup = dedup;
+    record.now = now;
+    commit(record);
+  }
   // Messages committed and not yet consumed, in commit order.
   virtual std::vector<AgentMessage> pending_messages() = 0;
   // False once a commit consumed the message (or it was dead-lettered): a

@@ -12,7 +12,8 @@ namespace herald {
 template <class Item>
 class Mailbox {
  public:
-  Mailbox(Executor& executor, Actor& owner) : executor_(executor), owner_(owner), mutex_(executor.concurrent()) {}
+  Mailbox(Executor& executor, Actor& owner)
+      : executor_(executor), owner_(owner), mutex_(executor.concurrent()) {}
 
   void push(Item item) {
     if (push_deferred(std::move(item))) executor_.schedule(owner_);
@@ -21,7 +22,7 @@ class Mailbox {
   // Like push, but leaves the scheduling to the caller: returns true if the
   // owner must now be scheduled. The fan-out uses it to hand all the
   // subscriptions an event wakes to the executor in one step.
-  [[nodiscard]] bool push_deferred(Item item) {
+  [[nodiscard]] bool push_deferred(Item&& item) {
     std::lock_guard lock(mutex_);
     items_.push_back(std::move(item));
     return !std::exchange(scheduled_, true);
@@ -31,7 +32,8 @@ class Mailbox {
   // stream allocates nothing).
   void take(RingQueue<Item>& out, std::size_t max) {
     std::lock_guard lock(mutex_);
-    for (std::size_t i = 0; i < max && !items_.empty(); ++i) out.push_back(items_.take_front());
+    for (std::size_t i = 0; i < max && !items_.empty(); ++i)
+      out.push_back(items_.take_front());
   }
 
   // Ends a run: reschedules the actor if items arrived meanwhile.

@@ -42,9 +42,21 @@ class RingQueue {
   T& operator[](std::size_t i) { return slots_[wrap(head_ + i)]; }
   const T& operator[](std::size_t i) const { return slots_[wrap(head_ + i)]; }
 
-  void push_back(T value) {
-    if (size_ == capacity_) grow();
-    ::new (static_cast<void*>(slots_ + wrap(head_ + size_))) T(std::move(value));
+  void push_back(const T& value) { emplace_back(value); }
+  void push_back(T&& value) { emplace_back(std::move(value)); }
+
+  template <class... Args>
+  void emplace_back(Args&&... args) {
+    if (size_ == capacity_) {
+      // The arguments may refer into this queue: built before it grows.
+      T value(std::forward<Args>(args)...);
+      grow();
+      ::new (static_cast<void*>(slots_ + wrap(head_ + size_)))
+          T(std::move(value));
+    } else {
+      ::new (static_cast<void*>(slots_ + wrap(head_ + size_)))
+          T(std::forward<Args>(args)...);
+    }
     ++size_;
   }
 

@@ -59,10 +59,10 @@ class FanoutActor final : public Actor, public Publication {
     try {
       batch_.clear();
       log_.read(routed_, kBatch, batch_);
-      for (const LogEntryPtr& entry : batch_) {
+      for (LogEntryPtr& entry : batch_) {
         router_.route(entry);
-        unsettled_.push_back(entry);
         routed_ = entry->position;
+        unsettled_.push_back(std::move(entry));
       }
       more = batch_.size() == kBatch;
       batch_.clear();

@@ -14,6 +14,7 @@
 #include "herald/dead_message.hpp"
 #include "herald/errors.hpp"
 #include "herald/id_source.hpp"
+#include "herald/publisher_ids.hpp"
 #include "release_tally.hpp"
 #include "subscription_actor.hpp"
 
@@ -63,11 +64,7 @@ ContextRuntime& RuntimeImpl::context(std::string_view name) {
 }
 
 std::string_view RuntimeImpl::intern_publisher(std::string_view publisher_id) {
-  std::lock_guard lock(publishers_mutex_);
-  auto it = publisher_names_.find(publisher_id);
-  if (it == publisher_names_.end())
-    it = publisher_names_.emplace(std::string(publisher_id), 0).first;
-  return it->first;
+  return intern_publisher_id(publisher_id);
 }
 
 MessageId RuntimeImpl::mint_id() { return new_event_id(); }
@@ -155,10 +152,10 @@ void RuntimeImpl::maybe_purge() noexcept {
   }
 }
 
-void RuntimeImpl::check_emit_limits(const EventType& type, const void* payload,
-                                    std::string_view emitter) {
+void RuntimeImpl::check_payload_bytes(const EventType& type,
+                                      const void* payload,
+                                      std::string_view emitter) {
   const auto limit = static_cast<std::size_t>(config_.limit_payload_bytes);
-  if (auto bound = type.max_encoded_bytes(); bound && *bound <= limit) return;
   const std::size_t bytes = type.codec().encoded_size(payload);
   if (bytes > limit) {
     throw LimitError(fmt::format(
@@ -256,6 +253,27 @@ void RuntimeImpl::commit(Invocation& tx, CommitRecord& record) {
   tx.messages_.clear();
   tx.events_.clear();
   tx.remembered_.clear();
+}
+
+Instant RuntimeImpl::commit_delivery(Invocation& tx,
+                                     const CommitRecord::DedupRecord& dedup) {
+  if (!tx.events_.empty() || !tx.messages_.empty() || !tx.remembered_.empty() ||
+      tx.consumed_) {
+    CommitRecord record;
+    record.dedup = dedup;
+    commit(tx, record);
+    return record.now;
+  }
+  const Instant now = executor_.now();
+  try {
+    store_->commit_dedup(dedup, now);
+  } catch (const InvalidText&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw CommitError(fmt::format("commit failed: {}", e.what()));
+  }
+  maybe_purge();
+  return now;
 }
 
 void RuntimeImpl::abort(Invocation& tx, nlohmann::json fault_line) noexcept {
@@ -423,12 +441,9 @@ ContextRuntime* RuntimeImpl::owner_of(const EventType& type) const {
   return type.index() < owners_.size() ? owners_[type.index()] : nullptr;
 }
 
-const std::vector<SubscriptionActor*>* RuntimeImpl::routes_of(
+const std::vector<SubscriptionActor*>* RuntimeImpl::unrouted(
     const LogEntry& entry) {
   const EventType* type = entry.type;
-  if (type != nullptr && type->index() < routes_.size() &&
-      owners_[type->index()] != nullptr)
-    return &routes_[type->index()];
   const std::string_view name = entry.envelope.eventType;
   {
     std::lock_guard lock(unrouted_mutex_);

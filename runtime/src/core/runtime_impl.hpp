@@ -86,10 +86,23 @@ class RuntimeImpl {
   // Commits what tx staged with `record`; throws (nothing committed) if the
   // backend fails. After it returns nothing throws.
   void commit(Invocation& tx, CommitRecord& record);
+  // A delivery's commit: what tx staged and `dedup` (D6). When tx staged
+  // nothing, the store commits the dedup record alone
+  // (LocalStore::commit_dedup). Throws as commit() does; returns the time
+  // the commit was stamped with.
+  Instant commit_delivery(Invocation& tx,
+                          const CommitRecord::DedupRecord& dedup);
   // Discards what tx staged and writes `fault_line` (at warn).
   void abort(Invocation& tx, nlohmann::json fault_line) noexcept;
   void check_emit_limits(const EventType& type, const void* payload,
-                         std::string_view emitter);
+                         std::string_view emitter) {
+    // A type whose bound is within the limit needs no encoding.
+    if (auto bound = type.max_encoded_bytes();
+        bound &&
+        *bound <= static_cast<std::size_t>(config_.limit_payload_bytes))
+      return;
+    check_payload_bytes(type, payload, emitter);
+  }
   void ensure_recovered();
   void check_open(std::string_view call) const;
   // Capped exponential backoff with jitter for the next attempt.
@@ -108,11 +121,19 @@ class RuntimeImpl {
   // The subscriptions an entry read from a log may go to; nullptr (logged
   // once per event type, at warn) for an entry whose event type this build
   // does not know or no installed context owns: it is not routed.
-  const std::vector<SubscriptionActor*>* routes_of(const LogEntry& entry);
+  const std::vector<SubscriptionActor*>* routes_of(const LogEntry& entry) {
+    const EventType* type = entry.type;
+    if (type != nullptr && type->index() < routes_.size() &&
+        owners_[type->index()] != nullptr)
+      return &routes_[type->index()];
+    return unrouted(entry);
+  }
   // Host taps (tap.cpp): registered before the routing is fixed, called by
   // the router for each entry of a tapped type.
   void tap(const EventType& type, EventTap tap);
-  void run_taps(const LogEntry& entry) noexcept;
+  void run_taps(const LogEntry& entry) noexcept {
+    if (!taps_.empty()) call_taps(entry);
+  }
 
   // Agents (runtime_agents.cpp): what agent_kind.hpp's detail functions do.
   std::shared_ptr<AgentInstanceBase> find_agent(const AgentKindBase& kind,
@@ -135,6 +156,12 @@ class RuntimeImpl {
   // messages to.
   std::vector<std::vector<const AgentKindBase*>> check_batch(
       const std::vector<Context>& batch) const;
+  // Encodes the payload to check limits.payload_bytes.
+  void check_payload_bytes(const EventType& type, const void* payload,
+                           std::string_view emitter);
+  // routes_of for an entry that is not routed (logged once per type).
+  const std::vector<SubscriptionActor*>* unrouted(const LogEntry& entry);
+  void call_taps(const LogEntry& entry) noexcept;
   void install_one(Context& ctx,
                    std::vector<const AgentKindBase*> message_targets);
   // After a commit: nothing here throws (a message that cannot be posted
@@ -148,7 +175,7 @@ class RuntimeImpl {
   void recover_from_store();
   SubscriptionActor& subscription(std::string_view name);
   ContextRuntime& context(std::string_view name);
-  // A copy of `publisher_id` that lives as long as the runtime.
+  // The process's copy of `publisher_id` (herald/publisher_ids.hpp).
   std::string_view intern_publisher(std::string_view publisher_id);
   // Bounded memory: drops idle agent instances past agents.max_cached.
   void evict_idle(AgentTable& table);
@@ -187,10 +214,6 @@ class RuntimeImpl {
   std::map<std::string, const InvocationSite*, std::less<>> services_;
   std::unordered_map<std::uint32_t, std::unique_ptr<AgentTable>> agents_;
   std::mutex agents_mutex_;
-
-  std::mutex publishers_mutex_;
-  // Node-based: the interned names never move.
-  std::map<std::string, int, std::less<>> publisher_names_;
 
   std::mutex reservations_mutex_;
   std::unordered_map<std::string, const Invocation*> reservations_;

@@ -114,7 +114,8 @@ void SubscriptionActor::run() {
             continue;
           }
         }
-        if (d.not_before > runtime_.executor().now()) {
+        if (d.not_before != Instant{} &&
+            d.not_before > runtime_.executor().now()) {
           // A recovered retry: it holds its lane until it is due.
           parked_.try_emplace(d.entry->envelope.publisherId);
           Delivery next = d;
@@ -195,17 +196,16 @@ void SubscriptionActor::deliver(Delivery& d) {
   }
 
   Invocation tx(runtime_.runtime(), site_, "", Cause::of_delivery(env));
+  Instant committed_at{};
   try {
     spec_.handler(tx, entry.payload, env);
     if (faults != nullptr) {
       if (auto injected = faults->on_handler_exit(spec_.service))
         throw HandlerFailure(*injected);
     }
-    CommitRecord record;
-    record.dedup =
-        CommitRecord::DedupRecord{&store_,        env.publisherId, env.sequence,
-                                  entry.position, env.eventId,     d.redrive};
-    runtime_.commit(tx, record);
+    committed_at = runtime_.commit_delivery(
+        tx, CommitRecord::DedupRecord{&store_, env.publisherId, env.sequence,
+                                      entry.position, env.eventId, d.redrive});
   } catch (const SimulatedCrash&) {
     throw;
   } catch (const std::exception& e) {
@@ -218,7 +218,7 @@ void SubscriptionActor::deliver(Delivery& d) {
     return;
   }
   metrics_.delivered.add();
-  metrics_.latency.record(runtime_.executor().now() - env.emittedAt);
+  metrics_.latency.record(committed_at - env.emittedAt);
   if (faults != nullptr && faults->on_delivery_commit(spec_.service))
     throw SimulatedCrash{};
   if (d.redrive) {

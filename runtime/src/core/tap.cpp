@@ -33,7 +33,7 @@ void RuntimeImpl::tap(const EventType& type, EventTap tap) {
   taps_[type.index()].push_back(std::move(tap));
 }
 
-void RuntimeImpl::run_taps(const LogEntry& entry) noexcept {
+void RuntimeImpl::call_taps(const LogEntry& entry) noexcept {
   const EventType* type = entry.type;
   if (type == nullptr || type->index() >= taps_.size()) return;
   for (const EventTap& tap : taps_[type->index()]) {

@@ -115,6 +115,17 @@ class MemoryBackend final : public LocalBackend {
     if (options_.commit_hook) options_.commit_hook(CommitPoint::after_apply);
   }
 
+  void commit_dedup(const CommitRecord::DedupRecord& dedup,
+                    Instant now) override {
+    if (options_.commit_hook) {
+      // The test points see the record commit() would.
+      LocalBackend::commit_dedup(dedup, now);
+      return;
+    }
+    note_time(now);
+    static_cast<MemorySubscriptionStore*>(dedup.store)->record(dedup);
+  }
+
   std::vector<AgentMessage> pending_messages() override {
     std::lock_guard lock(messages_mutex_);
     std::vector<AgentMessage> all;

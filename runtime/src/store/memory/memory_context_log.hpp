@@ -6,10 +6,12 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "herald/backend.hpp"
 #include "herald/executor.hpp"
+#include "herald/publisher_ids.hpp"
 #include "herald/ring_queue.hpp"
 
 namespace herald {
@@ -56,20 +58,19 @@ class MemoryContextLog final : public ContextLog {
     std::lock_guard lock(mutex_);
     now = std::max(now, last_stamp_);
     last_stamp_ = now;
-    expire_ids(now);
+    if (!id_order_.empty()) expire_ids(now);
     if (event.supplied_id) {
       if (!ids_.emplace(event.event_id).second) return false;
       id_order_.emplace_back(event.event_id, now + dedup_window_);
     }
-    auto publisher = sequences_.find(event.publisher_id);
-    if (publisher == sequences_.end())
-      publisher = sequences_.emplace(std::string(event.publisher_id), 0).first;
+    std::string_view publisher = event.publisher_id;
+    std::int64_t& sequence = sequence_of(publisher);
     LogEntryPtr entry = std::move(event.entry);
     EventEnvelope& env = entry->envelope;
     env.eventId = event.event_id;
     env.eventType = entry->type->name();
-    env.publisherId = publisher->first;
-    env.sequence = ++publisher->second;
+    env.publisherId = publisher;
+    env.sequence = ++sequence;
     env.emittedAt = now;
     env.schemaVersion = entry->type->schema_version();
     env.causationId = event.causation;
@@ -97,14 +98,45 @@ class MemoryContextLog final : public ContextLog {
     return n;
   }
 
+  // The sequence of `publisher`, which is set to the interned id. An
+  // OutboxEvent's publisher_id is interned already (herald/local_store.hpp),
+  // so this compares or hashes its address; runs of one publisher's events
+  // reuse the last one found.
+  std::int64_t& sequence_of(std::string_view& publisher) {
+    if (last_sequence_ == nullptr || publisher.data() != last_id_.data() ||
+        publisher.size() != last_id_.size())
+      find_sequence(publisher);
+    publisher = last_id_;
+    return *last_sequence_;
+  }
+
+  [[gnu::noinline]] void find_sequence(std::string_view publisher) {
+    auto it = sequences_.find(publisher.data());
+    if (it == sequences_.end() || it->second.length != publisher.size()) {
+      publisher = intern_publisher_id(publisher);
+      it = sequences_
+               .try_emplace(publisher.data(), Sequence{0, publisher.size()})
+               .first;
+    }
+    last_sequence_ = &it->second.last;
+    last_id_ = publisher;
+  }
+
+  struct Sequence {
+    std::int64_t last = 0;
+    std::size_t length = 0;  // of the interned id keying it
+  };
+
   ActorMutex mutex_;
   Duration dedup_window_;
   RingQueue<LogEntryPtr> log_;
   std::int64_t first_ = 1;  // position of log_.front()
   std::int64_t head_ = 0;
   Instant last_stamp_{};  // the latest entry's emittedAt
-  // Node-based: the keys are the stable publisher ids envelopes point to.
-  std::map<std::string, std::int64_t, std::less<>> sequences_;
+  // By the interned id's address (node-based: last_sequence_ stays valid).
+  std::unordered_map<const char*, Sequence> sequences_;
+  std::string_view last_id_;  // interned
+  std::int64_t* last_sequence_ = nullptr;
   std::unordered_set<EventId, EventIdHash> ids_;
   std::deque<std::pair<EventId, Instant>> id_order_;  // expiry order
 };

@@ -8,6 +8,7 @@
 
 #include "herald/backend.hpp"
 #include "herald/executor.hpp"
+#include "herald/publisher_ids.hpp"
 
 namespace herald {
 
@@ -117,6 +118,7 @@ class MemorySubscriptionStore final : public SubscriptionStore {
   struct Cursor {
     std::int64_t committed = 0;
     std::int64_t acknowledged = 0;
+    std::size_t length = 0;  // of the interned id keying it
   };
 
   void erase_letter(const EventId& id) {
@@ -126,25 +128,36 @@ class MemorySubscriptionStore final : public SubscriptionStore {
     order_of_.erase(it);
   }
 
-  // Deliveries come in runs from one publisher; remembering the last cursor
-  // saves the lookups of a delivery's check, record and acknowledgement
-  // (std::map nodes never move, so the pointer stays valid).
+  // Cursors are keyed by the interned publisher id's address
+  // (herald/publisher_ids.hpp): envelopes point there, so a delivery finds
+  // its cursor by comparing a pointer (deliveries come in runs from one
+  // publisher: the last cursor is remembered) or hashing one, never by
+  // comparing text. An id from elsewhere is interned first.
   Cursor& cursor_of(std::string_view publisher) {
-    if (last_ == nullptr || last_publisher_ != publisher) {
-      auto it = cursors_.find(publisher);
-      if (it == cursors_.end())
-        it = cursors_.emplace(std::string(publisher), Cursor{}).first;
-      last_ = &it->second;
-      last_publisher_ = it->first;
+    if (last_ != nullptr && publisher.data() == last_id_.data() &&
+        publisher.size() == last_id_.size())
+      return *last_;
+    return find_cursor(publisher);
+  }
+
+  [[gnu::noinline]] Cursor& find_cursor(std::string_view publisher) {
+    auto it = cursors_.find(publisher.data());
+    if (it == cursors_.end() || it->second.length != publisher.size()) {
+      const std::string_view id = intern_publisher_id(publisher);
+      it = cursors_.try_emplace(id.data(), Cursor{0, 0, id.size()}).first;
+      publisher = id;
     }
+    last_ = &it->second;
+    last_id_ = publisher;
     return *last_;
   }
 
   ActorMutex mutex_;
   std::optional<std::int64_t> start_;  // recorded at the first recovery
   std::int64_t acked_position_ = 0;
-  std::map<std::string, Cursor, std::less<>> cursors_;
-  std::string_view last_publisher_;
+  // Node-based: a cursor never moves, so last_ stays valid.
+  std::unordered_map<const char*, Cursor> cursors_;
+  std::string_view last_id_;  // interned
   Cursor* last_ = nullptr;
   std::unordered_map<std::int64_t, PendingAttempt> attempts_;
   std::map<std::uint64_t, DeadLetter> letters_;  // in dead-lettering order
