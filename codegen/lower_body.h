@@ -1,4 +1,4 @@
-// Body lowering: one body of the body IR (checker/body_ir.h) -> C++
+// Body lowering: one body of the body IR (ir/body.h) -> C++
 // statements or a C++ expression, in the shape README.md ("Bodies")
 // describes. The declaration emitters write the function around it.
 #pragma once
@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string>
 
-#include "checker/ir.h"
 #include "codegen/names.h"
+#include "ir/program.h"
 
 namespace herald::codegen {
 

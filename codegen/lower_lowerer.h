@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "checker/ir.h"
 #include "codegen/names.h"
+#include "ir/program.h"
 
 namespace herald::codegen::lower {
 

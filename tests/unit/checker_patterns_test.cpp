@@ -12,11 +12,11 @@
 #include <llvm/Support/Casting.h>
 
 #include "checker/checker.h"
-#include "checker/ir.h"
-#include "checker/ir_verify.h"
 #include "frontend/diagnostic.h"
 #include "frontend/parser.h"
 #include "frontend/source.h"
+#include "ir/program.h"
+#include "ir/verify.h"
 
 namespace herald::check {
 namespace {

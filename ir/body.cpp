@@ -1,4 +1,4 @@
-#include "checker/body_ir.h"
+#include "ir/body.h"
 
 namespace herald::check {
 
@@ -6,7 +6,7 @@ const InstKindInfo& instKindInfo(InstKind kind) {
   static constexpr InstKindInfo kInfo[] = {
 #define HERALD_INST(Name, spelling, Sub, A, B) \
   {spelling, SubKind::Sub, ArgKind::A, ArgKind::B},
-#include "checker/inst_kinds.def"
+#include "ir/inst_kinds.def"
   };
   return kInfo[static_cast<std::size_t>(kind)];
 }

@@ -2,7 +2,7 @@
 // every context, resolved: qualified names, types, each handler's commit
 // shape, capabilities and dependencies, each subscription's pattern lowered
 // to a predicate, the static event-flow graph, and every body lowered to
-// the body IR (body_ir.h), so codegen never re-resolves a name.
+// the body IR (ir/body.h), so codegen never re-resolves a name.
 //
 // Declarations are kind-tagged (LLVM-style isa/cast/dyn_cast). Containers
 // keep declaration order within a context; contexts are sorted by name, so
@@ -19,12 +19,12 @@
 #include <llvm/ADT/StringMap.h>
 #include <llvm/ADT/StringRef.h>
 
-#include "checker/body_ir.h"
-#include "checker/const_value.h"
-#include "checker/predicate.h"
-#include "checker/types.h"
 #include "frontend/ast.h"
 #include "frontend/source.h"
+#include "ir/body.h"
+#include "ir/const_value.h"
+#include "ir/predicate.h"
+#include "ir/types.h"
 
 namespace herald::check {
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "checker/ir.h"
+#include "ir/program.h"
 
 namespace herald::check {
 

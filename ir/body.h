@@ -22,9 +22,9 @@
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/ADT/StringRef.h>
 
-#include "checker/types.h"
 #include "frontend/ast.h"
 #include "frontend/source.h"
+#include "ir/types.h"
 
 namespace herald::check {
 
@@ -43,14 +43,14 @@ struct FieldInfo;
 
 enum class InstKind : std::uint8_t {
 #define HERALD_INST(Name, spelling, Sub, A, B) Name,
-#include "checker/inst_kinds.def"
+#include "ir/inst_kinds.def"
 };
 
 inline constexpr std::size_t kInstKindCount = 0
 // Each kind adds one term to the sum: no parentheses around a term.
 // NOLINTNEXTLINE(bugprone-macro-parentheses)
 #define HERALD_INST(Name, spelling, Sub, A, B) +1
-#include "checker/inst_kinds.def"
+#include "ir/inst_kinds.def"
     ;
 
 // What the `a` and `b` fields of an instruction hold.

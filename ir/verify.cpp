@@ -1,9 +1,9 @@
-#include "checker/ir_verify.h"
+#include "ir/verify.h"
 
 #include <fmt/format.h>
 #include <llvm/Support/Casting.h>
 
-#include "checker/ir_text.h"
+#include "ir/text.h"
 
 namespace herald::check {
 namespace {

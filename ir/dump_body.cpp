@@ -1,10 +1,10 @@
-#include "checker/ir_dump_body.h"
+#include "ir/dump_body.h"
 
 #include <cstring>
 
 #include <fmt/format.h>
 
-#include "checker/ir_text.h"
+#include "ir/text.h"
 
 namespace herald::check {
 namespace {
