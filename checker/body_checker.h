@@ -96,8 +96,7 @@ class BodyChecker {
   InstId checkFnBody(const ast::BlockExpr* body, const Type* result);
   InstId checkValueAgainst(const ast::Expr* e, const Type* expected);
   // Closes the body begun by the constructor; its id in BodyIr::bodies.
-  std::uint32_t finish(BodyKind kind, const void* owner, InstId root,
-                       FileId file);
+  BodyId finish(BodyOwner owner, InstId root, FileId file);
 
   // --- building the IR (check_expr.cpp) -----------------------------------
   InstId emit(InstKind kind, const Type* type, SourceRange at,

@@ -18,10 +18,10 @@ class BodyLowering {
   // The statements of a fn or handler body (`check::Body::root` is a
   // Block), each line indented by `indent` spaces, ending in a newline;
   // a body with a value ends in `return <value>;`.
-  [[nodiscard]] std::string statements(std::uint32_t body, unsigned indent);
+  [[nodiscard]] std::string statements(check::BodyId body, unsigned indent);
   // A C++ expression of the value of a body (store initialisers,
   // invariants, event field defaults).
-  [[nodiscard]] std::string expression(std::uint32_t body);
+  [[nodiscard]] std::string expression(check::BodyId body);
 
  private:
   const check::Program& program_;

@@ -38,12 +38,12 @@ struct Run {
     REQUIRE(d != nullptr);
     return *d;
   }
-  std::string lower(llvm::StringRef ctx, std::uint32_t body,
+  std::string lower(llvm::StringRef ctx, check::BodyId body,
                     unsigned indent = 2) const {
     Spelling spelling(context(ctx));
     return BodyLowering(*program, spelling).statements(body, indent);
   }
-  std::string value(llvm::StringRef ctx, std::uint32_t body) const {
+  std::string value(llvm::StringRef ctx, check::BodyId body) const {
     Spelling spelling(context(ctx));
     return BodyLowering(*program, spelling).expression(body);
   }
