@@ -21,7 +21,7 @@ void checkAgentFn(BodyPass& pass, const ContextInfo& ctx,
   body.params = fn.sig.params;
   if (fn.fn != nullptr) {
     InstId root = body.checkFnBody(fn.fn->body, fn.sig.result);
-    fn.body = body.finish(BodyKind::Fn, &fn, root, fn.fn->range.file);
+    fn.body = body.finish(BodyOwner(fn), root, fn.fn->range.file);
   }
   for (const DependencyInfo& item : fn.given)
     body.effects.addRequired(&item, &fn);
@@ -59,7 +59,7 @@ void checkPureFn(BodyPass& pass, const ContextInfo& ctx, FnInfo& fn,
   body.ownerName = fn.name;
   body.params = fn.sig.params;
   InstId root = body.checkFnBody(fn.fn->body, fn.sig.result);
-  fn.body = body.finish(BodyKind::Fn, &fn, root, fn.fn->range.file);
+  fn.body = body.finish(BodyOwner(fn), root, fn.fn->range.file);
 }
 
 void checkHandler(BodyPass& pass, const ContextInfo& ctx,
@@ -74,8 +74,8 @@ void checkHandler(BodyPass& pass, const ContextInfo& ctx,
   if (handler.decl != nullptr) {
     InstId root = body.checkFnBody(handler.decl->body, handler.result);
     body.reportMissingCapabilities();
-    handler.body = body.finish(BodyKind::Handler, &handler, root,
-                               handler.decl->range.file);
+    handler.body =
+        body.finish(BodyOwner(handler), root, handler.decl->range.file);
   }
   Effects effects = std::move(body.effects);
   for (std::size_t i = 0; i < effects.callees.size(); ++i) {
@@ -97,8 +97,7 @@ void checkAgent(BodyPass& pass, const ContextInfo& ctx, AgentInfo& agent) {
                                          store.field.type != nullptr
                                              ? store.field.type
                                              : pass.sema.program.types.error());
-    store.body =
-        body.finish(BodyKind::StoreInit, &store, root, store.init->range.file);
+    store.body = body.finish(BodyOwner(store), root, store.init->range.file);
   }
   for (InvariantInfo& inv : agent.invariants) {
     if (inv.condition == nullptr) continue;
@@ -115,8 +114,7 @@ void checkAgent(BodyPass& pass, const ContextInfo& ctx, AgentInfo& agent) {
           "it has type '" + displayName(t) + "', not 'Bool'");
     else if (t != tt.boolType() && t->kind != TypeKind::Never)
       root = body.coerce(inv.condition, root, tt.boolType());
-    inv.body =
-        body.finish(BodyKind::Invariant, &inv, root, inv.condition->range.file);
+    inv.body = body.finish(BodyOwner(inv), root, inv.condition->range.file);
   }
   for (HandlerInfo& handler : agent.handlers)
     checkHandler(pass, ctx, &agent, nullptr, handler);
@@ -132,8 +130,8 @@ void checkEventDefaults(BodyPass& pass, const ContextInfo& ctx,
     BodyChecker body(pass, ctx, BodyRole::FieldDefault);
     body.ownerName = field.name;
     InstId root = body.checkValueAgainst(field.defaultExpr, field.type);
-    field.defaultBody = body.finish(BodyKind::FieldDefault, &field, root,
-                                    field.defaultExpr->range.file);
+    field.defaultBody =
+        body.finish(BodyOwner(field), root, field.defaultExpr->range.file);
     pass.sema.program.bodies.bodies.back().event = &event;
   }
 }

@@ -1,7 +1,7 @@
 // The body checker: one instance per fn, handler, store initialiser or
 // invariant. It types every expression (bidirectionally: an expected type
 // flows down to bare variants, `None`, `[]`, `Some` and refined constants),
-// lowers it to the body IR (body_ir.h) as it goes, and accumulates the
+// lowers it to the body IR (ir/body.h) as it goes, and accumulates the
 // body's effects (capabilities, emits, store writes, messages, agent fns
 // called). Internal to checker/.
 #pragma once
@@ -17,11 +17,11 @@
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/ADT/StringRef.h>
 
-#include "checker/ir.h"
 #include "checker/lookup.h"
 #include "checker/resolve.h"
 #include "checker/sema.h"
 #include "frontend/ast.h"
+#include "ir/program.h"
 
 namespace herald::check {
 
@@ -96,8 +96,7 @@ class BodyChecker {
   InstId checkFnBody(const ast::BlockExpr* body, const Type* result);
   InstId checkValueAgainst(const ast::Expr* e, const Type* expected);
   // Closes the body begun by the constructor; its id in BodyIr::bodies.
-  std::uint32_t finish(BodyKind kind, const void* owner, InstId root,
-                       FileId file);
+  BodyId finish(BodyOwner owner, InstId root, FileId file);
 
   // --- building the IR (check_expr.cpp) -----------------------------------
   InstId emit(InstKind kind, const Type* type, SourceRange at,

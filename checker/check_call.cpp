@@ -101,7 +101,7 @@ InstId BodyChecker::callFn(const ast::CallExpr* e, const FnInfo* fn) {
   checkArgs(fn->name, fn->sig.params, e, args);
   const Type* result = fn->sig.result ? fn->sig.result : types().error();
   if (fn->agent != nullptr) callAgentFn(fn, e->range);
-  return emit(InstKind::CallFn, result, e->range, ir().fns.intern(fn),
+  return emit(InstKind::CallFn, result, e->range, ir().fns.intern(fn).index(),
               list(args));
 }
 
@@ -110,7 +110,7 @@ InstId BodyChecker::callVariant(const ast::CallExpr* e, const Type* sum,
   llvm::SmallVector<InstId, 4> args;
   checkArgs(variant->name, variant->fields, e, args);
   return emit(InstKind::Variant, sum, e->range,
-              ir().variants.intern({sum->named, variant}), list(args));
+              ir().variants.intern({sum->named, variant}).index(), list(args));
 }
 
 InstId BodyChecker::callSome(const ast::CallExpr* e, const Type* expected) {
@@ -130,12 +130,12 @@ InstId BodyChecker::callSome(const ast::CallExpr* e, const Type* expected) {
   InstId v = element != nullptr ? checkAgainst(arg.value, element)
                                 : checkUsed(arg.value, nullptr);
   if (element != nullptr)
-    return emit(InstKind::OptionSome, expected, e->range, v.index);
+    return emit(InstKind::OptionSome, expected, e->range, v.index());
   const Type* t = typeOf(v);
   if (quiet(t)) return invalid(e->range);
   // `Some(fail(...))` never makes a value.
   if (t->kind == TypeKind::Never) return v;
-  return emit(InstKind::OptionSome, tt.option(t), e->range, v.index);
+  return emit(InstKind::OptionSome, tt.option(t), e->range, v.index());
 }
 
 InstId BodyChecker::callOpaque(const ast::CallExpr* e, const TypeInfo* type) {
@@ -179,8 +179,8 @@ InstId BodyChecker::callOpaque(const ast::CallExpr* e, const TypeInfo* type) {
   // A refined type built by name is its base value checked against the
   // refinement: the same as the coercion.
   if (type->def == TypeDefKind::Refined)
-    return emit(InstKind::RefineCheck, result, e->range, v.index);
-  return emit(InstKind::OpaqueBuild, result, e->range, v.index);
+    return emit(InstKind::RefineCheck, result, e->range, v.index());
+  return emit(InstKind::OpaqueBuild, result, e->range, v.index());
 }
 
 InstId BodyChecker::callAgentRef(const ast::CallExpr* e,
@@ -195,8 +195,8 @@ InstId BodyChecker::callAgentRef(const ast::CallExpr* e,
   checkArgs(target != nullptr ? llvm::StringRef(target->name) : "",
             llvm::ArrayRef<ParamView>(ParamView{"key", key}), e, args);
   if (args.size() != 1) return invalid(e->range);
-  return emit(InstKind::AgentRef, hit.type, e->range, dependency.index,
-              args[0].index);
+  return emit(InstKind::AgentRef, hit.type, e->range, dependency.index(),
+              args[0].index());
 }
 
 InstId BodyChecker::callMessage(const ast::CallExpr* e,
@@ -247,7 +247,7 @@ InstId BodyChecker::callMessage(const ast::CallExpr* e,
   effects.sends.push_back(CommitShape::Message{target, h, e->range});
   lastMessage_ = e;
   return emit(InstKind::Message, tt.unit(), e->range,
-              ir().handlers.intern({target, h}), list(args));
+              ir().handlers.intern({target, h}).index(), list(args));
 }
 
 InstId BodyChecker::callMethod(const ast::CallExpr* e,
@@ -283,7 +283,8 @@ InstId BodyChecker::callMethod(const ast::CallExpr* e,
     return checkArgsQuietly(e);
   }
   if (t != base)
-    receiver = emit(InstKind::Unrefine, t, callee->base->range, receiver.index);
+    receiver =
+        emit(InstKind::Unrefine, t, callee->base->range, receiver.index());
   llvm::SmallVector<InstId, 3> args{receiver};
   checkArgs(callee->name.name, sig.params, e, args);
   return emit(InstKind::Method, sig.result, e->range, list(args), 0,

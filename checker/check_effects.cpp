@@ -356,12 +356,12 @@ InstId BodyChecker::capabilityOp(const ast::Expr* e, const ast::CallExpr* call,
   const Type* result = o->sig.result != nullptr ? o->sig.result : tt.unit();
   if (!reach.valid())
     reach = emit(InstKind::CapabilityName, cap->type, capRange,
-                 ir().capabilities.intern(cap));
+                 ir().capabilities.intern(cap).index());
   llvm::SmallVector<InstId, 4> args{reach};
   if (call != nullptr) {
     checkArgs(o->name, o->sig.params, call, args);
     return emit(InstKind::CapCall, result, call->range,
-                ir().capOps.intern({cap, o}), list(args));
+                ir().capOps.intern({cap, o}).index(), list(args));
   }
   if (!o->sig.params.empty()) {
     sema()
@@ -372,8 +372,8 @@ InstId BodyChecker::capabilityOp(const ast::Expr* e, const ast::CallExpr* call,
         .note("only operations without parameters may omit '()'");
     return invalid(e->range, result);
   }
-  return emit(InstKind::CapCall, result, e->range, ir().capOps.intern({cap, o}),
-              list(args));
+  return emit(InstKind::CapCall, result, e->range,
+              ir().capOps.intern({cap, o}).index(), list(args));
 }
 
 InstId BodyChecker::checkEmit(const ast::CallExpr* call,
@@ -454,8 +454,8 @@ InstId BodyChecker::checkEmit(const ast::CallExpr* call,
     return invalid(call->range, tt.unit());
   }
   effects.addEmit(event);
-  return emit(InstKind::Emit, tt.unit(), call->range, ir().events.intern(event),
-              v.index);
+  return emit(InstKind::Emit, tt.unit(), call->range,
+              ir().events.intern(event).index(), v.index());
 }
 
 }  // namespace herald::check

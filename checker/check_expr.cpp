@@ -26,11 +26,9 @@ BodyChecker::BodyChecker(BodyPass& pass, const ContextInfo& context,
       firstSlot_(
           static_cast<std::uint32_t>(pass.sema.program.bodies.slots.size())) {}
 
-std::uint32_t BodyChecker::finish(BodyKind kind, const void* owner, InstId root,
-                                  FileId file) {
+BodyId BodyChecker::finish(BodyOwner owner, InstId root, FileId file) {
   BodyIr& b = ir();
   Body body;
-  body.kind = kind;
   body.owner = owner;
   body.agent = agent;
   body.service = service;
@@ -41,7 +39,7 @@ std::uint32_t BodyChecker::finish(BodyKind kind, const void* owner, InstId root,
   body.endSlot = static_cast<std::uint32_t>(b.slots.size());
   body.root = root;
   b.bodies.push_back(body);
-  return static_cast<std::uint32_t>(b.bodies.size() - 1);
+  return BodyId(static_cast<std::uint32_t>(b.bodies.size() - 1));
 }
 
 InstId BodyChecker::emit(InstKind kind, const Type* type, SourceRange at,
@@ -67,17 +65,17 @@ InstId BodyChecker::invalid(SourceRange at, const Type* type) {
 }
 
 std::uint32_t BodyChecker::list(llvm::ArrayRef<InstId> ids) {
-  llvm::SmallVectorImpl<std::uint32_t>& ops = ir().operands;
-  auto at = static_cast<std::uint32_t>(ops.size());
-  ops.reserve(ops.size() + 1 + ids.size());
-  ops.push_back(static_cast<std::uint32_t>(ids.size()));
-  for (InstId id : ids) ops.push_back(id.index);
+  BodyIr& b = ir();
+  auto at = static_cast<std::uint32_t>(b.lists.size());
+  b.lists.push_back(InstRange{static_cast<std::uint32_t>(b.operands.size()),
+                              static_cast<std::uint32_t>(ids.size())});
+  b.operands.append(ids.begin(), ids.end());
   return at;
 }
 
 const Type* BodyChecker::typeOf(InstId id) const {
   const BodyIr& body = pass_.sema.program.bodies;
-  return pass_.sema.program.types.byId(body.insts[id.index].type);
+  return pass_.sema.program.types.byId(body.insts[id.index()].type);
 }
 
 SlotId BodyChecker::newSlot(llvm::StringRef name, const Type* type,
@@ -256,7 +254,7 @@ InstId BodyChecker::coerce(const ast::Expr* e, InstId value,
   // A refined value is usable where its base is expected.
   if (stripRefined(actual) == stripRefined(expected) &&
       stripRefined(expected) == expected)
-    return emit(InstKind::Unrefine, expected, e->range, value.index);
+    return emit(InstKind::Unrefine, expected, e->range, value.index());
   // A base value is accepted where a refined type is expected: checked at
   // runtime, and now when it is a constant. A value of another refinement
   // of the same base is unrefined first.
@@ -264,10 +262,10 @@ InstId BodyChecker::coerce(const ast::Expr* e, InstId value,
       expected->named->def == TypeDefKind::Refined &&
       stripRefined(expected) == stripRefined(actual)) {
     if (actual != stripRefined(actual))
-      value =
-          emit(InstKind::Unrefine, stripRefined(actual), e->range, value.index);
+      value = emit(InstKind::Unrefine, stripRefined(actual), e->range,
+                   value.index());
     InstId checked =
-        emit(InstKind::RefineCheck, expected, e->range, value.index);
+        emit(InstKind::RefineCheck, expected, e->range, value.index());
     std::optional<ConstValue> value =
         evalConstant(sema(), context_, stripParens(e), actual);
     if (value && checkRefinement(*expected->named, *value) ==
@@ -455,7 +453,8 @@ InstId BodyChecker::checkIf(const ast::IfExpr* top, const Type* expected,
     InstId cond = checkAgainst(e->cond, tt.boolType());
     if (e->elseExpr == nullptr) {
       InstId then = checkBlock(e->thenBlock, nullptr, false);
-      value = emit(InstKind::If, tt.unit(), e->range, cond.index, then.index);
+      value =
+          emit(InstKind::If, tt.unit(), e->range, cond.index(), then.index());
       break;
     }
     InstId then = checkBlock(e->thenBlock,
@@ -493,7 +492,7 @@ InstId BodyChecker::joinIf(const ast::IfExpr* e, const Type* expected,
     return emit(InstKind::IfElse,
                 joined != nullptr && joined->kind == TypeKind::Never ? joined
                                                                      : expected,
-                e->range, cond.index, list(branches));
+                e->range, cond.index(), list(branches));
   }
   const Type* want =
       thenT != nullptr && thenT->kind != TypeKind::Never ? thenT : nullptr;
@@ -518,7 +517,7 @@ InstId BodyChecker::joinIf(const ast::IfExpr* e, const Type* expected,
       otherwise = coerce(valueOf(e->elseExpr), otherwise, result);
   }
   InstId branches[] = {then, otherwise};
-  return emit(InstKind::IfElse, result, e->range, cond.index, list(branches));
+  return emit(InstKind::IfElse, result, e->range, cond.index(), list(branches));
 }
 
 // A run of `!` and `-` is checked from its innermost operand out.
@@ -561,13 +560,13 @@ InstId BodyChecker::unaryLink(const ast::UnaryExpr* e, InstId operand) {
   }
   if (t != base && t->kind != TypeKind::Never)
     operand = coerce(e->operand, operand, base);
-  return emitOperator(InstKind::Unary, result, e->range, operand.index, 0,
+  return emitOperator(InstKind::Unary, result, e->range, operand.index(), 0,
                       static_cast<std::uint8_t>(e->op));
 }
 
 InstId BodyChecker::checkFail(const ast::FailExpr* e) {
   InstId message = checkAgainst(e->message, types().string());
-  return emit(InstKind::Fail, types().never(), e->range, message.index);
+  return emit(InstKind::Fail, types().never(), e->range, message.index());
 }
 
 }  // namespace herald::check

@@ -12,6 +12,7 @@
 
 #include "checker/body_checker.h"
 #include "checker/const_eval_detail.h"
+#include "ir/inst_views.h"
 
 namespace herald::check {
 
@@ -20,9 +21,10 @@ namespace {
 constexpr std::uint64_t kMaxInt =
     static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
 
+// The payload of an IntLit or DurationLit.
 std::uint64_t bits(const Inst& inst) {
-  return static_cast<std::uint64_t>(inst.a) |
-         (static_cast<std::uint64_t>(inst.b) << 32);
+  return inst.is<IntLit>() ? inst.as<IntLit>().value
+                           : inst.as<DurationLit>().ms;
 }
 
 }  // namespace
@@ -35,7 +37,7 @@ std::optional<std::int64_t> BodyChecker::foldedValue(InstId id) const {
     if (bits(inst) > kMaxInt) return std::nullopt;
     return static_cast<std::int64_t>(bits(inst));
   }
-  auto it = folded_.find(id.index);
+  auto it = folded_.find(id.index());
   if (it == folded_.end()) return std::nullopt;
   return it->second;
 }
@@ -45,25 +47,26 @@ void BodyChecker::foldConstant(InstId id, SourceRange at) {
   std::optional<FoldDomain> domain = foldDomain(typeOf(id));
   if (!domain) return;
   Folded folded;
-  if (inst.kind == InstKind::Unary &&
-      static_cast<ast::UnaryOp>(inst.sub) == ast::UnaryOp::Neg) {
-    const Inst& operand = pass_.sema.program.bodies[InstId{inst.a}];
-    if (operand.kind == InstKind::IntLit && bits(operand) == kMaxInt + 1) {
-      folded_[id.index] = std::numeric_limits<std::int64_t>::min();
+  if (inst.is<Unary>() && inst.as<Unary>().op == ast::UnaryOp::Neg) {
+    InstId operandId = inst.as<Unary>().operand;
+    const Inst& operand = pass_.sema.program.bodies[operandId];
+    if (operand.is<IntLit>() && bits(operand) == kMaxInt + 1) {
+      folded_[id.index()] = std::numeric_limits<std::int64_t>::min();
       return;
     }
-    std::optional<std::int64_t> v = foldedValue(InstId{inst.a});
+    std::optional<std::int64_t> v = foldedValue(operandId);
     if (!v) return;
     folded = foldNegation(*v);
-  } else if (inst.kind == InstKind::Binary) {
-    auto op = static_cast<ast::BinaryOp>(inst.sub);
-    std::optional<std::int64_t> rhs = foldedValue(InstId{inst.b});
+  } else if (inst.is<Binary>()) {
+    Binary binary = inst.as<Binary>();
+    ast::BinaryOp op = binary.op;
+    std::optional<std::int64_t> rhs = foldedValue(binary.rhs);
     // `x / 0` faults whatever `x` is.
     if (rhs && *rhs == 0 && *domain == FoldDomain::Int &&
         (op == ast::BinaryOp::Div || op == ast::BinaryOp::Rem)) {
       folded.status = Folded::Status::DivisionByZero;
     } else {
-      std::optional<std::int64_t> lhs = foldedValue(InstId{inst.a});
+      std::optional<std::int64_t> lhs = foldedValue(binary.lhs);
       if (!lhs || !rhs) return;
       folded = foldBinary(op, *domain, *lhs, *rhs);
     }
@@ -76,7 +79,7 @@ void BodyChecker::foldConstant(InstId id, SourceRange at) {
   why.type = typeOf(id);
   switch (folded.status) {
     case Folded::Status::Value:
-      folded_[id.index] = folded.value;
+      folded_[id.index()] = folded.value;
       return;
     case Folded::Status::NotFolded:
       return;

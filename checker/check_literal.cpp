@@ -62,7 +62,8 @@ bool BodyChecker::checkFieldInits(const ast::RecordLitExpr* e,
     if (given[i] != nullptr) continue;
     if (eventDefaults && fields[i].defaultExpr != nullptr)
       out[i] = emit(InstKind::FieldDefault, fields[i].type, e->range,
-                    ir().events.intern(event), static_cast<std::uint32_t>(i));
+                    ir().events.intern(event).index(),
+                    static_cast<std::uint32_t>(i));
     else
       missing.push_back(fields[i].name);
     // The literal keeps its type so that its uses are still checked.

@@ -28,28 +28,29 @@ class ArmLowering {
       case ResolvedPattern::Kind::Binding: {
         SlotId slot = body_.bind(p->name, p->type, p->nameRange, true);
         if (BodyChecker::quiet(p->type)) return body_.invalid(p->range);
-        return body_.emit(InstKind::PatBind, p->type, p->range, slot.index);
+        return body_.emit(InstKind::PatBind, p->type, p->range, slot.index());
       }
       case ResolvedPattern::Kind::Invalid:
         for (const SubPattern& s : p->subs) (void)lower(s.pattern);
         return body_.invalid(p->range);
       case ResolvedPattern::Kind::Literal: {
         InstId value = body_.check(p->literal, nullptr);
-        return body_.emit(InstKind::PatLiteral, p->type, p->range, value.index);
+        return body_.emit(InstKind::PatLiteral, p->type, p->range,
+                          value.index());
       }
       case ResolvedPattern::Kind::Range: {
         InstId low =
             p->low != nullptr ? body_.checkAgainst(p->low, p->base) : InstId{};
         InstId high = p->high != nullptr ? body_.checkAgainst(p->high, p->base)
                                          : InstId{};
-        return body_.emit(InstKind::PatRange, p->type, p->range, low.index,
-                          high.index);
+        return body_.emit(InstKind::PatRange, p->type, p->range, low.index(),
+                          high.index());
       }
       case ResolvedPattern::Kind::None:
         return body_.emit(InstKind::PatNone, p->type, p->range);
       case ResolvedPattern::Kind::Some: {
         InstId sub = lower(p->subs.front().pattern);
-        return body_.emit(InstKind::PatSome, p->type, p->range, sub.index);
+        return body_.emit(InstKind::PatSome, p->type, p->range, sub.index());
       }
       case ResolvedPattern::Kind::Variant:
       case ResolvedPattern::Kind::Record:
@@ -61,7 +62,8 @@ class ArmLowering {
         for (const SubPattern& alt : p->subs.drop_front()) {
           InstId rhs = lower(alt.pattern);
           SourceRange at{p->range.file, p->range.begin, alt.pattern->range.end};
-          acc = body_.emit(InstKind::PatOr, p->type, at, acc.index, rhs.index);
+          acc = body_.emit(InstKind::PatOr, p->type, at, acc.index(),
+                           rhs.index());
         }
         return acc;
       }
@@ -86,9 +88,10 @@ class ArmLowering {
     if (p->kind == ResolvedPattern::Kind::Record)
       return body_.emit(InstKind::PatRecord, p->type, p->range,
                         body_.list(subs));
-    return body_.emit(InstKind::PatVariant, p->type, p->range,
-                      body_.ir().variants.intern({p->type->named, p->variant}),
-                      body_.list(subs));
+    return body_.emit(
+        InstKind::PatVariant, p->type, p->range,
+        body_.ir().variants.intern({p->type->named, p->variant}).index(),
+        body_.list(subs));
   }
 
   BodyChecker& body_;
@@ -194,12 +197,12 @@ InstId BodyChecker::checkMatch(const ast::MatchExpr* e, const Type* expected,
         stripRefined(t) == result)
       bodies[i] = coerce(e->arms[i].body, bodies[i], result);
     arms.push_back(emit(InstKind::MatchArm, typeOf(bodies[i]), e->arms[i].range,
-                        patternIds[i].index, bodies[i].index));
+                        patternIds[i].index(), bodies[i].index()));
   }
   if (result == nullptr) result = e->arms.empty() ? tt.unit() : tt.never();
   if (expected != nullptr && !quiet(result) && result->kind != TypeKind::Never)
     result = expected;
-  return emit(InstKind::Match, result, e->range, scrutineeValue.index,
+  return emit(InstKind::Match, result, e->range, scrutineeValue.index(),
               list(arms));
 }
 

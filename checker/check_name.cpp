@@ -212,7 +212,7 @@ InstId BodyChecker::variantValue(const ast::Expr* e, const ast::Ident& name,
     return invalid(e->range, sum);
   }
   return emit(InstKind::Variant, sum, e->range,
-              ir().variants.intern({r.typeInfo, r.variant}), list({}));
+              ir().variants.intern({r.typeInfo, r.variant}).index(), list({}));
 }
 
 InstId BodyChecker::checkName(const ast::NameExpr* e, const Type* expected) {
@@ -597,7 +597,7 @@ InstId BodyChecker::checkValueField(const ast::FieldExpr* e, InstId value,
       if (type->def == TypeDefKind::Refined && type->base != nullptr)
         return checkValueField(
             e,
-            emit(InstKind::Unrefine, type->base, e->base->range, value.index),
+            emit(InstKind::Unrefine, type->base, e->base->range, value.index()),
             type->base);
       if (type->def == TypeDefKind::Opaque && name == "raw") {
         if (type->context != &context_) {
@@ -614,7 +614,7 @@ InstId BodyChecker::checkValueField(const ast::FieldExpr* e, InstId value,
           return invalid(e->range);
         }
         if (quiet(type->base)) return invalid(e->range);
-        return emit(InstKind::OpaqueRaw, type->base, e->range, value.index);
+        return emit(InstKind::OpaqueRaw, type->base, e->range, value.index());
       }
       if (type->def == TypeDefKind::Record) {
         fields = type->fields;
@@ -638,7 +638,7 @@ InstId BodyChecker::checkValueField(const ast::FieldExpr* e, InstId value,
                           : f.kind == TypeKind::Instant
                               ? tt.instant()
                               : tt.option(tt.string());
-          return emit(InstKind::EnvelopeGet, t, e->range, value.index, 0,
+          return emit(InstKind::EnvelopeGet, t, e->range, value.index(), 0,
                       static_cast<std::uint8_t>(f.field));
         }
       break;
@@ -661,7 +661,7 @@ InstId BodyChecker::checkValueField(const ast::FieldExpr* e, InstId value,
   for (std::size_t i = 0; i < fields.size(); ++i)
     if (fields[i].name == name) {
       if (quiet(fields[i].type)) return invalid(e->range);
-      return emit(InstKind::FieldGet, fields[i].type, e->range, value.index,
+      return emit(InstKind::FieldGet, fields[i].type, e->range, value.index(),
                   static_cast<std::uint32_t>(i));
     }
   const std::string typeName = displayName(base);

@@ -142,9 +142,9 @@ InstId BodyChecker::checkBinary(const ast::BinaryExpr* top) {
     // one fails first and the operator never runs, so the result is
     // `Never` (a comparison's is still a Bool).
     if (lt->kind == TypeKind::Never && rt->kind == TypeKind::Never)
-      return emitOperator(InstKind::Binary,
-                          isCompare ? tt.boolType() : tt.never(), e->range,
-                          lv.index, rv.index, static_cast<std::uint8_t>(e->op));
+      return emitOperator(
+          InstKind::Binary, isCompare ? tt.boolType() : tt.never(), e->range,
+          lv.index(), rv.index(), static_cast<std::uint8_t>(e->op));
     // `fail(...)` fits any operand.
     if (lt->kind == TypeKind::Never) lt = rt;
     if (rt->kind == TypeKind::Never) rt = lt;
@@ -219,11 +219,11 @@ InstId BodyChecker::checkBinary(const ast::BinaryExpr* top) {
     // Equality of two values of one refined type compares them as they are.
     bool same = lt == rt && isEquality(e->op);
     if (typeOf(lv) == lt && lt != l && !same)
-      lv = emit(InstKind::Unrefine, l, e->lhs->range, lv.index);
+      lv = emit(InstKind::Unrefine, l, e->lhs->range, lv.index());
     if (typeOf(rv) == rt && rt != r && !same)
-      rv = emit(InstKind::Unrefine, r, e->rhs->range, rv.index);
-    return emitOperator(InstKind::Binary, result, e->range, lv.index, rv.index,
-                        static_cast<std::uint8_t>(e->op));
+      rv = emit(InstKind::Unrefine, r, e->rhs->range, rv.index());
+    return emitOperator(InstKind::Binary, result, e->range, lv.index(),
+                        rv.index(), static_cast<std::uint8_t>(e->op));
   };
   std::optional<InstId> below;
   for (auto it = spine.rbegin(); it != spine.rend(); ++it)

@@ -28,7 +28,8 @@ InstId BodyChecker::checkLet(const ast::Stmt* stmt) {
   SlotId slot = bind(stmt->name.name, t, stmt->name.range, false);
   // `let _ = e` binds nothing: the value is only evaluated.
   if (!slot.valid()) return value;
-  return emit(InstKind::Let, tt.unit(), stmt->range, slot.index, value.index);
+  return emit(InstKind::Let, tt.unit(), stmt->range, slot.index(),
+              value.index());
 }
 
 InstId BodyChecker::checkAssign(const ast::Stmt* stmt) {
@@ -128,7 +129,8 @@ InstId BodyChecker::checkAssign(const ast::Stmt* stmt) {
   InstId value = checkAgainst(stmt->value, storeType);
   effects.addWrite(store);
   auto index = static_cast<std::uint32_t>(store - agent->stores.data());
-  return emit(InstKind::StoreWrite, tt.unit(), stmt->range, index, value.index);
+  return emit(InstKind::StoreWrite, tt.unit(), stmt->range, index,
+              value.index());
 }
 
 }  // namespace herald::check

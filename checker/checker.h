@@ -7,10 +7,10 @@
 
 #include <llvm/ADT/ArrayRef.h>
 
-#include "checker/ir.h"
 #include "frontend/ast.h"
 #include "frontend/diagnostic.h"
 #include "frontend/source.h"
+#include "ir/program.h"
 
 namespace herald::check {
 

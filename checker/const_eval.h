@@ -6,10 +6,10 @@
 #include <optional>
 #include <string>
 
-#include "checker/const_value.h"
-#include "checker/ir.h"
 #include "checker/sema.h"
 #include "frontend/ast.h"
+#include "ir/const_value.h"
+#include "ir/program.h"
 
 namespace herald::check {
 

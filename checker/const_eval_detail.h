@@ -15,13 +15,13 @@
 #include <llvm/ADT/STLFunctionalExtras.h>
 
 #include "checker/const_eval.h"
-#include "checker/const_value.h"
-#include "checker/ir.h"
 #include "checker/resolve.h"
 #include "checker/sema.h"
 #include "frontend/ast.h"
 #include "frontend/source.h"
 #include "frontend/token.h"
+#include "ir/const_value.h"
+#include "ir/program.h"
 
 namespace herald::check {
 

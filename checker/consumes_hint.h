@@ -7,10 +7,10 @@
 
 #include <llvm/ADT/StringRef.h>
 
-#include "checker/ir.h"
 #include "checker/sema.h"
 #include "frontend/diagnostic.h"
 #include "frontend/source.h"
+#include "ir/program.h"
 
 namespace herald::check {
 

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "checker/ir.h"
 #include "checker/sema.h"
+#include "ir/program.h"
 
 namespace herald::check {
 

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "checker/ir_text.h"
+#include "ir/text.h"
 
 namespace herald::check {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "checker/ir.h"
+#include "ir/program.h"
 
 namespace herald::check {
 

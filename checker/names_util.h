@@ -12,10 +12,10 @@
 #include <llvm/ADT/StringMap.h>
 #include <llvm/ADT/StringRef.h>
 
-#include "checker/ir.h"
 #include "checker/lookup.h"
 #include "checker/sema.h"
 #include "frontend/ast.h"
+#include "ir/program.h"
 
 namespace herald::check {
 

@@ -15,11 +15,11 @@
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/StringRef.h>
 
-#include "checker/const_value.h"
-#include "checker/ir.h"
 #include "checker/sema.h"
 #include "frontend/ast.h"
 #include "frontend/page_pool.h"
+#include "ir/const_value.h"
+#include "ir/program.h"
 
 namespace herald::check {
 

@@ -46,7 +46,7 @@ bool lookupScope(const BodyScope& scope, llvm::StringRef name,
                  Resolution& out) {
   for (auto it = scope.locals.rbegin(); it != scope.locals.rend(); ++it)
     if (same(it->name, name)) {
-      out = scoped(NameKind::Local, it->type, it->slot.index, it->range);
+      out = scoped(NameKind::Local, it->type, it->slot.index(), it->range);
       return true;
     }
   for (std::size_t i = 0; i < scope.params.size(); ++i)

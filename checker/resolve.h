@@ -13,9 +13,9 @@
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/ADT/StringRef.h>
 
-#include "checker/body_ir.h"
-#include "checker/ir.h"
 #include "frontend/ast.h"
+#include "ir/body.h"
+#include "ir/program.h"
 
 namespace herald::check {
 

@@ -5,11 +5,11 @@
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/StringSet.h>
 
-#include "checker/ir.h"
 #include "checker/spelling.h"
 #include "frontend/ast.h"
 #include "frontend/diagnostic.h"
 #include "frontend/source.h"
+#include "ir/program.h"
 
 namespace herald::check {
 

@@ -7,9 +7,9 @@
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/StringRef.h>
 
-#include "checker/ir.h"
 #include "checker/sema.h"
 #include "frontend/ast.h"
+#include "ir/program.h"
 
 namespace herald::check {
 

@@ -8,10 +8,10 @@
 
 #include <llvm/ADT/StringRef.h>
 
-#include "checker/ir.h"
-#include "checker/predicate.h"
 #include "checker/sema.h"
 #include "frontend/ast.h"
+#include "ir/predicate.h"
+#include "ir/program.h"
 
 namespace herald::check {
 

@@ -5,10 +5,10 @@
 
 #include <string>
 
-#include "checker/ir.h"
 #include "codegen/lower_body.h"
 #include "codegen/names.h"
 #include "frontend/source.h"
+#include "ir/program.h"
 
 namespace herald::codegen {
 

@@ -13,6 +13,7 @@
 #include <llvm/Support/Casting.h>
 
 #include "codegen/emit.h"
+#include "ir/inst_views.h"
 
 namespace herald::codegen {
 
@@ -44,14 +45,14 @@ bool messageable(const HandlerInfo& h) {
          (h.result == nullptr || h.result->kind == TypeKind::Unit);
 }
 
-bool readsKey(const check::Program& p, std::uint32_t body) {
-  if (body == check::kNoBody) return false;
-  const check::Body& b = p.bodies.bodies[body];
+bool readsKey(const check::Program& p, check::BodyId body) {
+  if (!body.valid()) return false;
+  const check::Body& b = p.bodies[body];
   for (std::uint32_t i = b.firstInst; i < b.endInst; ++i) {
-    const check::Inst& inst = p.bodies.insts[i];
+    const check::Inst& inst = p.bodies[check::InstId(i)];
     if (inst.kind == check::InstKind::KeyRef) return true;
-    if (inst.kind == check::InstKind::CallFn &&
-        p.bodies.fns[inst.a]->agent != nullptr)
+    if (inst.is<check::CallFn>() &&
+        p.bodies.fns[inst.as<check::CallFn>().fn]->agent != nullptr)
       return true;
   }
   return false;
@@ -180,7 +181,7 @@ class AgentEmitter {
                         cppName(fn->name) + "(" + lead +
                         (ps.empty() ? "" : ", " + ps) + ")";
       e_.out.privateDecls += "[[maybe_unused]] " + sig + ";\n";
-      if (fn->body == check::kNoBody) continue;
+      if (!fn->body.valid()) continue;
       e_.out.privateDefs +=
           sig + " {\n" + e_.bodies.statements(fn->body, 2) + "}\n\n";
     }
@@ -202,8 +203,7 @@ class AgentEmitter {
       e_.out.privateDecls += sig + ";\n";
       e_.out.privateDefs +=
           sig + " {\n" +
-          (h.body == check::kNoBody ? std::string()
-                                    : e_.bodies.statements(h.body, 2)) +
+          (!h.body.valid() ? std::string() : e_.bodies.statements(h.body, 2)) +
           "}\n\n";
       if (!messageable(h)) continue;
       // The message table's entry: decode the key and the arguments (a
@@ -237,8 +237,8 @@ class AgentEmitter {
       std::string n = cppName(s.field.name);
       std::string sep = k == 0 ? "" : ", ";
       init += sep + "." + n + " = " +
-              (s.body == check::kNoBody ? sp.type(s.field.type) + "()"
-                                        : e_.bodies.expression(s.body));
+              (!s.body.valid() ? sp.type(s.field.type) + "()"
+                               : e_.bodies.expression(s.body));
       encode += "  herald::wire::put(herald::wire::member(j, " +
                 cppStringLiteral(s.field.name) + "), s." + n + ");\n";
       std::string stored = "herald::wire::get<";
@@ -248,7 +248,7 @@ class AgentEmitter {
       stored += "))";
       // A store added after version 1: older state does not hold it and
       // takes its initialiser (the registry refuses to add one without).
-      if (s.since > 1 && s.body != check::kNoBody) {
+      if (s.since > 1 && s.body.valid()) {
         std::string older = sp.type(s.field.type);
         older += "(";
         older += e_.bodies.expression(s.body);
@@ -277,7 +277,7 @@ class AgentEmitter {
     std::string st = name_ + "::State";
     std::string checks;
     for (const check::InvariantInfo& inv : a_.invariants) {
-      if (inv.body == check::kNoBody) continue;
+      if (!inv.body.valid()) continue;
       std::string expr = e_.bodies.expression(inv.body);
       bool key = false;
       for (const check::InvariantInfo* k : keyInvariants_) key |= k == &inv;
@@ -399,7 +399,7 @@ class AgentEmitter {
     for (const check::InvariantInfo& inv : a_.invariants) {
       bool key = false;
       for (const check::InvariantInfo* k : keyInvariants_) key |= k == &inv;
-      if (key || inv.body == check::kNoBody) continue;
+      if (key || !inv.body.valid()) continue;
       invs += "          {" + cppStringLiteral(inv.name) + ", &" + name_ +
               "_invariant_" + cppName(inv.name) + "},\n";
     }

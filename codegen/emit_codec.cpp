@@ -36,7 +36,7 @@ std::string decodeFields(Emitter& e, const std::string& type,
     std::string key = cppStringLiteral(f.name);
     std::string get = "herald::wire::get<" + e.source.type(f.type) +
                       ">(herald::wire::at(" + j + ", " + key + "))";
-    if (defaults && f.defaultBody != check::kNoBody)
+    if (defaults && f.defaultBody.valid())
       get = "herald::wire::contains(" + j + ", " + key + ") ? " + get + " : " +
             e.bodies.expression(f.defaultBody);
     out +=

@@ -27,7 +27,7 @@ void emitFns(Emitter& e) {
     if (!name.empty())
       e.out.fns += e.header.result(fn->sig.result) + " " + name + "(" +
                    Emitter::params(e.header, fn->sig.params, false) + ");\n";
-    if (fn->body == check::kNoBody) continue;
+    if (!fn->body.valid()) continue;
     e.out.publicDefs += e.source.result(fn->sig.result) + " " + qualified +
                         "(" + Emitter::params(e.source, fn->sig.params, true) +
                         ") {\n" + e.bodies.statements(fn->body, 2) + "}\n\n";

@@ -35,7 +35,7 @@ void emitService(Emitter& e, const ServiceInfo& svc) {
                       cppName(fn->name) + "(" +
                       Emitter::params(sp, fn->sig.params, true) + ")";
     e.out.privateDecls += "[[maybe_unused]] " + sig + ";\n";
-    if (fn->body != check::kNoBody)
+    if (fn->body.valid())
       e.out.privateDefs +=
           sig + " {\n" + e.bodies.statements(fn->body, 2) + "}\n\n";
   }
@@ -56,8 +56,7 @@ void emitService(Emitter& e, const ServiceInfo& svc) {
     e.out.privateDecls += sig + ";\n";
     e.out.privateDefs +=
         sig + " {\n" +
-        (h.body == check::kNoBody ? std::string()
-                                  : e.bodies.statements(h.body, 2)) +
+        (!h.body.valid() ? std::string() : e.bodies.statements(h.body, 2)) +
         "}\n\n";
   }
   if (svc.subscription) return;

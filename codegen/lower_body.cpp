@@ -7,11 +7,11 @@ namespace herald::codegen {
 BodyLowering::BodyLowering(const check::Program& program, Spelling& spelling)
     : program_(program), spelling_(spelling) {}
 
-std::string BodyLowering::statements(std::uint32_t body, unsigned indent) {
+std::string BodyLowering::statements(check::BodyId body, unsigned indent) {
   return lower::Lowerer(program_, spelling_, body).statements(indent);
 }
 
-std::string BodyLowering::expression(std::uint32_t body) {
+std::string BodyLowering::expression(check::BodyId body) {
   return lower::Lowerer(program_, spelling_, body).expression();
 }
 
@@ -25,10 +25,10 @@ using check::Type;
 using check::TypeKind;
 
 Lowerer::Lowerer(const check::Program& program, Spelling& spelling,
-                 std::uint32_t body)
+                 check::BodyId body)
     : program_(program),
       spelling_(spelling),
-      body_(program.bodies.bodies[body]),
+      body_(program.bodies[body]),
       slots_(body_.endSlot - body_.firstSlot),
       slotRead_(body_.endSlot - body_.firstSlot, false),
       effects_(body_.endInst - body_.firstInst, 0) {
@@ -38,42 +38,42 @@ Lowerer::Lowerer(const check::Program& program, Spelling& spelling,
   // in the C++ (and is declared [[maybe_unused]]).
   std::vector<bool> scrutinee(body_.endInst - body_.firstInst, false);
   for (std::uint32_t i = body_.firstInst; i < body_.endInst; ++i) {
-    const check::Inst& m = program.bodies.insts[i];
-    if (m.kind == check::InstKind::Match && m.a >= body_.firstInst &&
-        m.a < body_.endInst)
-      scrutinee[m.a - body_.firstInst] = true;
+    const check::Inst& m = program.bodies[check::InstId(i)];
+    if (!m.is<check::Match>()) continue;
+    std::uint32_t s = m.as<check::Match>().scrutinee.index();
+    if (s >= body_.firstInst && s < body_.endInst)
+      scrutinee[s - body_.firstInst] = true;
   }
   for (std::uint32_t i = body_.firstInst; i < body_.endInst; ++i) {
-    const check::Inst& read = program.bodies.insts[i];
-    if (read.kind == check::InstKind::LocalRef &&
-        !scrutinee[i - body_.firstInst] &&
-        read.a - body_.firstSlot < slotRead_.size())
-      slotRead_[read.a - body_.firstSlot] = true;
+    const check::Inst& read = program.bodies[check::InstId(i)];
+    if (!read.is<check::LocalRef>() || scrutinee[i - body_.firstInst]) continue;
+    std::uint32_t slot = read.as<check::LocalRef>().slot.index();
+    if (slot - body_.firstSlot < slotRead_.size())
+      slotRead_[slot - body_.firstSlot] = true;
   }
   // The names the function around the body declares.
   names_ = {"tx", "s"};
-  if (const std::vector<FieldInfo>* ps = params())
-    for (const FieldInfo& p : *ps) names_.insert(cppName(p.name));
+  for (const FieldInfo& p : body_.owner.params())
+    names_.insert(cppName(p.name));
   if (body_.agent != nullptr && body_.agent->key) names_.insert(keyName());
-  if (body_.kind == BodyKind::Handler) {
-    const auto* h = static_cast<const HandlerInfo*>(body_.owner);
+  if (const HandlerInfo* h = body_.owner.handler()) {
     if (!h->byBinder.empty()) names_.insert(cppName(h->byBinder));
     for (const check::CapabilityInfo* c : passedCapabilities(body_.service, *h))
       names_.insert(capabilityParam(body_.service, *h, *c));
   }
-  nonLocal_ =
-      body_.kind == BodyKind::StoreInit || body_.kind == BodyKind::FieldDefault;
+  nonLocal_ = body_.kind() == BodyKind::StoreInit ||
+              body_.kind() == BodyKind::FieldDefault;
 }
 
 std::string Lowerer::statements(unsigned indent) {
   indent_ = indent;
   const Type* result = nullptr;
-  switch (body_.kind) {
+  switch (body_.kind()) {
     case BodyKind::Fn:
-      result = static_cast<const FnInfo*>(body_.owner)->sig.result;
+      result = body_.owner.fn()->sig.result;
       break;
     case BodyKind::Handler:
-      result = static_cast<const HandlerInfo*>(body_.owner)->result;
+      result = body_.owner.handler()->result;
       break;
     case BodyKind::StoreInit:
     case BodyKind::Invariant:
@@ -111,30 +111,17 @@ std::string Lowerer::fresh(llvm::StringRef name) {
   return candidate;
 }
 
-std::string Lowerer::declareSlot(std::uint32_t slot) {
+std::string Lowerer::declareSlot(check::SlotId id) {
+  std::uint32_t slot = id.index();
   std::string& name = slots_[slot - body_.firstSlot];
-  name = fresh(program_.bodies.slots[slot].name);
+  name = fresh(program_.bodies[id].name);
   return std::string(slotRead_[slot - body_.firstSlot] ? ""
                                                        : "[[maybe_unused]] ") +
          "const auto " + name + " = ";
 }
 
-std::string Lowerer::slotName(std::uint32_t slot) {
-  return slots_[slot - body_.firstSlot];
-}
-
-const std::vector<FieldInfo>* Lowerer::params() const {
-  switch (body_.kind) {
-    case BodyKind::Fn:
-      return &static_cast<const FnInfo*>(body_.owner)->sig.params;
-    case BodyKind::Handler:
-      return &static_cast<const HandlerInfo*>(body_.owner)->params;
-    case BodyKind::StoreInit:
-    case BodyKind::Invariant:
-    case BodyKind::FieldDefault:
-      return nullptr;
-  }
-  return nullptr;
+std::string Lowerer::slotName(check::SlotId slot) {
+  return slots_[slot.index() - body_.firstSlot];
 }
 
 std::string Lowerer::keyName() const { return cppName(body_.agent->key->name); }

@@ -1,4 +1,4 @@
-// Body lowering: one body of the body IR (checker/body_ir.h) -> C++
+// Body lowering: one body of the body IR (ir/body.h) -> C++
 // statements or a C++ expression, in the shape README.md ("Bodies")
 // describes. The declaration emitters write the function around it.
 #pragma once
@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string>
 
-#include "checker/ir.h"
 #include "codegen/names.h"
+#include "ir/program.h"
 
 namespace herald::codegen {
 
@@ -18,10 +18,10 @@ class BodyLowering {
   // The statements of a fn or handler body (`check::Body::root` is a
   // Block), each line indented by `indent` spaces, ending in a newline;
   // a body with a value ends in `return <value>;`.
-  [[nodiscard]] std::string statements(std::uint32_t body, unsigned indent);
+  [[nodiscard]] std::string statements(check::BodyId body, unsigned indent);
   // A C++ expression of the value of a body (store initialisers,
   // invariants, event field defaults).
-  [[nodiscard]] std::string expression(std::uint32_t body);
+  [[nodiscard]] std::string expression(check::BodyId body);
 
  private:
   const check::Program& program_;

@@ -22,7 +22,7 @@ Cpp make(std::string text, bool isVoid = false) {
 
 }  // namespace
 
-Cpp Lowerer::arguments(llvm::ArrayRef<std::uint32_t> ids,
+Cpp Lowerer::arguments(llvm::ArrayRef<InstId> ids,
                        const std::vector<check::FieldInfo>& params,
                        const Type* result,
                        const std::function<Cpp(std::string)>& build) {
@@ -31,7 +31,7 @@ Cpp Lowerer::arguments(llvm::ArrayRef<std::uint32_t> ids,
     wants.push_back(k < params.size() ? params[k].type : nullptr);
   return sequence(
       ids, wants, result,
-      [&](std::size_t k) { return value(InstId{ids[k]}, wants[k]); },
+      [&](std::size_t k) { return value(ids[k], wants[k]); },
       [&](std::vector<std::string> texts) {
         std::string joined;
         for (const std::string& t : texts)
@@ -41,10 +41,8 @@ Cpp Lowerer::arguments(llvm::ArrayRef<std::uint32_t> ids,
 }
 
 std::string Lowerer::capability(const check::CapabilityInfo& cap) {
-  if (body_.kind == check::BodyKind::Handler) {
-    std::string passed = capabilityParam(
-        body_.service, *static_cast<const check::HandlerInfo*>(body_.owner),
-        cap);
+  if (const check::HandlerInfo* h = body_.owner.handler()) {
+    std::string passed = capabilityParam(body_.service, *h, cap);
     if (!passed.empty()) return passed;
   }
   return "tx.capability<" + spelling_.decl(cap) + ">(\"" + cap.qualified +
@@ -52,7 +50,8 @@ std::string Lowerer::capability(const check::CapabilityInfo& cap) {
 }
 
 Cpp Lowerer::call(const Inst& i) {
-  const check::FnInfo& fn = *program_.bodies.fns[i.a];
+  const check::CallFn c = i.as<check::CallFn>();
+  const check::FnInfo& fn = *program_.bodies.fns[c.fn];
   bool isVoid = isUnit(fn.sig.result) || isNever(fn.sig.result);
   std::string name = cppName(fn.name);
   std::string callee;
@@ -73,37 +72,40 @@ Cpp Lowerer::call(const Inst& i) {
   } else {
     callee = spelling_.decl(fn);
   }
-  return arguments(list(i.b), fn.sig.params, fn.sig.result, [&](std::string a) {
-    std::string all = lead;
-    if (!a.empty()) all += (all.empty() ? "" : ", ") + a;
-    return make(callee + "(" + all + ")", isVoid);
-  });
+  return arguments(list(c.args), fn.sig.params, fn.sig.result,
+                   [&](std::string a) {
+                     std::string all = lead;
+                     if (!a.empty()) all += (all.empty() ? "" : ", ") + a;
+                     return make(callee + "(" + all + ")", isVoid);
+                   });
 }
 
 Cpp Lowerer::variant(const Inst& i) {
-  const auto& [sum, v] = program_.bodies.variants[i.a];
+  const check::Variant built = i.as<check::Variant>();
+  const auto& [sum, v] = program_.bodies.variants[built.variant];
   std::string s = spelling_.decl(*sum);
   if (isEnumSum(sum)) return make(s + "::" + cppName(v->name));
   spelling_.useHeader("<variant>");
-  llvm::ArrayRef<std::uint32_t> ops = list(i.b);
+  llvm::ArrayRef<InstId> ops = list(built.args);
   std::string fields;
   for (std::size_t k = 0; k < ops.size() && k < v->fields.size(); ++k) {
     if (k != 0) fields += ", ";
     fields += "." + cppName(v->fields[k].name) + " = " +
-              value(InstId{ops[k]}, v->fields[k].type);
+              value(ops[k], v->fields[k].type);
   }
   return make(s + "{" + s + "::" + cppName(v->name) + "{" + fields + "}}");
 }
 
 Cpp Lowerer::capCall(const Inst& i) {
-  const auto& [cap, op] = program_.bodies.capOps[i.a];
-  llvm::ArrayRef<std::uint32_t> ops = list(i.b);
+  const check::CapCall c = i.as<check::CapCall>();
+  const auto& [cap, op] = program_.bodies.capOps[c.op];
+  llvm::ArrayRef<InstId> ops = list(c.args);
   bool isVoid = isUnit(op->sig.result) || isNever(op->sig.result);
   std::string name = cppName(op->name);
   std::string callee;
   switch (cap->firstParty) {
     case FirstParty::None:
-      callee = value(InstId{ops[0]}) + "." + name;
+      callee = value(ops[0]) + "." + name;
       break;
     case FirstParty::Events:
       callee = "tx.events()." + name;
@@ -129,11 +131,12 @@ Cpp Lowerer::capCall(const Inst& i) {
 }
 
 Cpp Lowerer::message(const Inst& i) {
-  const auto& [agent, handler] = program_.bodies.handlers[i.a];
-  llvm::ArrayRef<std::uint32_t> ops = list(i.b);
+  const check::Message m = i.as<check::Message>();
+  const auto& [agent, handler] = program_.bodies.handlers[m.handler];
+  llvm::ArrayRef<InstId> ops = list(m.args);
   // The receiver is evaluated before the arguments, in C++ as in Herald.
   std::string callee =
-      operand(InstId{ops[0]}, Prec::Primary) + "." + cppName(handler->name);
+      operand(ops[0], Prec::Primary) + "." + cppName(handler->name);
   return arguments(
       ops.drop_front(), handler->params, nullptr, [&](std::string a) {
         return make(callee + "(tx" + (a.empty() ? "" : ", " + a) + ")", true);
@@ -141,37 +144,38 @@ Cpp Lowerer::message(const Inst& i) {
 }
 
 Cpp Lowerer::method(const Inst& i) {
-  llvm::ArrayRef<std::uint32_t> ops = list(i.a);
-  InstId recv{ops[0]};
+  const check::Method m = i.as<check::Method>();
+  llvm::ArrayRef<InstId> ops = list(m.args);
+  InstId recv = ops[0];
   const Type* rt = typeOf(recv);
   // The element, key and value types a built-in's arguments have.
   const Type* arg0 = rt != nullptr ? rt->arg0 : nullptr;
   const Type* arg1 = rt != nullptr ? rt->arg1 : nullptr;
   auto arg = [&](std::size_t k, const Type* want) {
-    return exact(InstId{ops[k]}, want);
+    return exact(ops[k], want);
   };
   // A receiver of a C++ member call: a std::string even when written as a
   // literal.
   auto self = [&]() { return exactOperand(recv, Prec::Primary); };
   spelling_.useHeader("<herald/ops.hpp>");
-  switch (static_cast<BuiltinMethod>(i.sub)) {
+  switch (m.method) {
     case BuiltinMethod::StringLen:
     case BuiltinMethod::ListLen:
     case BuiltinMethod::MapLen:
       return make("herald::ops::len(" + value(recv) + ")");
     case BuiltinMethod::StringConcat: {
-      Cpp c = make(self() + " + " + operand(InstId{ops[1]}, Prec::Mul, rt));
+      Cpp c = make(self() + " + " + operand(ops[1], Prec::Mul, rt));
       c.prec = Prec::Add;
       return c;
     }
     case BuiltinMethod::StringContains:
       return make("herald::ops::contains(" + value(recv) + ", " +
-                  value(InstId{ops[1]}, rt) + ")");
+                  value(ops[1], rt) + ")");
     case BuiltinMethod::ListContains:
       return make("herald::ops::contains(" + exact(recv) + ", " + arg(1, arg0) +
                   ")");
     case BuiltinMethod::StringStartsWith:
-      return make(self() + ".starts_with(" + value(InstId{ops[1]}, rt) + ")");
+      return make(self() + ".starts_with(" + value(ops[1], rt) + ")");
     case BuiltinMethod::StringUpper:
       return make("herald::ops::upper(" + value(recv) + ")");
     case BuiltinMethod::StringLower:
@@ -180,7 +184,7 @@ Cpp Lowerer::method(const Inst& i) {
       return make("herald::ops::append(" + exact(recv) + ", " + arg(1, arg0) +
                   ")");
     case BuiltinMethod::OptionGetOr:
-      return make(self() + ".value_or(" + value(InstId{ops[1]}, arg0) + ")");
+      return make(self() + ".value_or(" + value(ops[1], arg0) + ")");
     case BuiltinMethod::OptionIsSome:
       return make(self() + ".has_value()");
     case BuiltinMethod::MapGet:

@@ -19,11 +19,6 @@ using check::TypeKind;
 
 namespace {
 
-std::uint64_t bits(const Inst& i) {
-  return static_cast<std::uint64_t>(i.a) |
-         (static_cast<std::uint64_t>(i.b) << 32);
-}
-
 Cpp make(std::string text, Prec prec = Prec::Primary) {
   Cpp c;
   c.text = std::move(text);
@@ -35,12 +30,13 @@ Cpp make(std::string text, Prec prec = Prec::Primary) {
 // can be a conditional expression.
 bool plain(const Lowerer& l, InstId id) {
   const Inst& i = l.inst(id);
-  if (i.kind == InstKind::Block) {
-    llvm::ArrayRef<std::uint32_t> ops = l.list(i.a);
-    return ops.size() == 1 && plain(l, InstId{ops[0]});
+  if (i.is<check::Block>()) {
+    llvm::ArrayRef<InstId> ops = l.list(i.as<check::Block>().stmts);
+    return ops.size() == 1 && plain(l, ops[0]);
   }
-  if (i.kind == InstKind::Unrefine || i.kind == InstKind::RefineCheck)
-    return plain(l, InstId{i.a});
+  if (i.is<check::Unrefine>()) return plain(l, i.as<check::Unrefine>().value);
+  if (i.is<check::RefineCheck>())
+    return plain(l, i.as<check::RefineCheck>().value);
   if (i.kind == InstKind::Let || i.kind == InstKind::StoreWrite ||
       i.kind == InstKind::If || i.kind == InstKind::IfElse ||
       i.kind == InstKind::Match || i.kind == InstKind::Fail ||
@@ -98,7 +94,7 @@ std::string Lowerer::operand(InstId id, Prec limit, const Type* want) {
 
 Cpp Lowerer::literal(const Inst& i) {
   if (i.kind == InstKind::IntLit) {
-    auto v = static_cast<std::int64_t>(bits(i));
+    auto v = static_cast<std::int64_t>(i.as<check::IntLit>().value);
     if (v == std::numeric_limits<std::int64_t>::min()) {
       spelling_.useHeader("<limits>");
       return make("std::numeric_limits<std::int64_t>::min()");
@@ -109,7 +105,7 @@ Cpp Lowerer::literal(const Inst& i) {
   }
   if (i.kind == InstKind::FloatLit) {
     double d = 0;
-    std::uint64_t b = bits(i);
+    std::uint64_t b = i.as<check::FloatLit>().value;
     std::memcpy(&d, &b, sizeof d);
     if (std::isinf(d)) {
       spelling_.useHeader("<limits>");
@@ -122,9 +118,10 @@ Cpp Lowerer::literal(const Inst& i) {
     if (text.find_first_of(".e") == std::string::npos) text += ".0";
     return make(text, d < 0 ? Prec::Unary : Prec::Primary);
   }
-  if (i.kind == InstKind::BoolLit) return make(i.sub != 0 ? "true" : "false");
+  if (i.kind == InstKind::BoolLit)
+    return make(i.as<check::BoolLit>().value ? "true" : "false");
   if (i.kind == InstKind::StringLit) {
-    llvm::StringRef text = program_.bodies.strings[i.a];
+    llvm::StringRef text = program_.bodies[i.as<check::StringLit>().text];
     spelling_.useHeader("<string>");
     if (text.contains('\0'))
       return make("std::string(" + cppStringLiteral(text) + ", " +
@@ -139,7 +136,7 @@ Cpp Lowerer::literal(const Inst& i) {
   }
   // A DurationLit, in milliseconds; past about 292 years it does not fit
   // in the runtime's nanoseconds.
-  auto ms = static_cast<std::int64_t>(bits(i));
+  auto ms = static_cast<std::int64_t>(i.as<check::DurationLit>().ms);
   spelling_.useHeader("<chrono>");
   constexpr std::int64_t kMaxMs =
       std::numeric_limits<std::int64_t>::max() / 1000000;
@@ -154,36 +151,39 @@ Cpp Lowerer::literal(const Inst& i) {
 
 Cpp Lowerer::unary(const Inst& i, const Type* want) {
   const Type* t = type(i.type);
+  const check::Unary u = i.as<check::Unary>();
   // `-fail(...)`: the operand never yields a value, so nothing is negated;
   // it is lowered as the value the context wants, as `fail(...)` is.
-  if (isNever(t)) return expr(InstId{i.a}, want);
-  if (static_cast<ast::UnaryOp>(i.sub) == ast::UnaryOp::Not)
-    return make("!" + operand(InstId{i.a}, Prec::Unary, t), Prec::Unary);
+  if (isNever(t)) return expr(u.operand, want);
+  if (u.op == ast::UnaryOp::Not)
+    return make("!" + operand(u.operand, Prec::Unary, t), Prec::Unary);
   if (t->kind == TypeKind::Int) {
     // `-9223372036854775808`: the literal's magnitude is no Int, only the
     // negation is.
-    const Inst& literal = inst(InstId{i.a});
-    if (literal.kind == InstKind::IntLit && bits(literal) == std::uint64_t{1}
-                                                                 << 63) {
+    const Inst& literal = inst(u.operand);
+    if (literal.is<check::IntLit>() &&
+        literal.as<check::IntLit>().value == std::uint64_t{1} << 63) {
       spelling_.useHeader("<limits>");
       return make("std::numeric_limits<std::int64_t>::min()");
     }
     // The negation of any other literal cannot overflow.
-    if (literal.kind == InstKind::IntLit) {
-      Cpp c = make("-" + std::to_string(bits(literal)), Prec::Unary);
+    if (literal.is<check::IntLit>()) {
+      Cpp c = make("-" + std::to_string(literal.as<check::IntLit>().value),
+                   Prec::Unary);
       c.exact = false;
       return c;
     }
     spelling_.useHeader("<herald/ops.hpp>");
-    return make("herald::ops::neg(" + value(InstId{i.a}, t) + ")");
+    return make("herald::ops::neg(" + value(u.operand, t) + ")");
   }
-  return make("-" + operand(InstId{i.a}, Prec::Unary, t), Prec::Unary);
+  return make("-" + operand(u.operand, Prec::Unary, t), Prec::Unary);
 }
 
 Cpp Lowerer::binary(const Inst& i, const Type* want) {
-  auto op = static_cast<BinaryOp>(i.sub);
-  InstId a{i.a};
-  InstId b{i.b};
+  const check::Binary bin = i.as<check::Binary>();
+  BinaryOp op = bin.op;
+  InstId a = bin.lhs;
+  InstId b = bin.rhs;
   const Type* lt = typeOf(a);
   const Type* rt = typeOf(b);
   // `fail(...) + fail(...)`: the left operand fails first and the operator
@@ -254,11 +254,11 @@ Cpp Lowerer::binary(const Inst& i, const Type* want) {
   }
   if (lt->kind == TypeKind::Int) {
     spelling_.useHeader("<herald/ops.hpp>");
-    std::uint32_t ids[] = {a.index, b.index};
+    InstId ids[] = {a, b};
     const Type* wants[] = {lt, rt};
     return sequence(
         ids, wants, type(i.type),
-        [&](std::size_t k) { return value(InstId{ids[k]}, wants[k]); },
+        [&](std::size_t k) { return value(ids[k], wants[k]); },
         [&](std::vector<std::string> v) {
           return make(std::string("herald::ops::") + name + "(" + v[0] + ", " +
                       v[1] + ")");
@@ -280,19 +280,22 @@ Cpp Lowerer::fields(const Inst& i) {
   const Type* t = type(i.type);
   const std::vector<check::FieldInfo>& declared =
       i.kind == InstKind::EventLit ? t->event->fields : t->named->fields;
-  llvm::ArrayRef<std::uint32_t> ops = list(i.a);
+  llvm::ArrayRef<InstId> ops =
+      list(i.kind == InstKind::EventLit ? i.as<check::EventLit>().fields
+                                        : i.as<check::RecordLit>().fields);
   std::string text = spelling_.type(t) + "{";
   for (std::size_t k = 0; k < ops.size() && k < declared.size(); ++k) {
     if (k != 0) text += ", ";
     text += "." + cppName(declared[k].name) + " = " +
-            value(InstId{ops[k]}, declared[k].type);
+            value(ops[k], declared[k].type);
   }
   return make(text + "}");
 }
 
 Cpp Lowerer::envelope(const Inst& i) {
-  std::string env = operand(InstId{i.a}, Prec::Primary);
-  switch (static_cast<check::EnvelopeField>(i.sub)) {
+  const check::EnvelopeGet get = i.as<check::EnvelopeGet>();
+  std::string env = operand(get.envelope, Prec::Primary);
+  switch (get.field) {
     case check::EnvelopeField::EventId:
       return make(env + ".eventId.str()");
     case check::EnvelopeField::EventType:
@@ -338,13 +341,13 @@ Cpp Lowerer::expr(InstId id, const Type* want) {
       return literal(i);
     case InstKind::Interpolate: {
       spelling_.useHeader("<herald/text.hpp>");
-      llvm::ArrayRef<std::uint32_t> parts = list(i.a);
+      llvm::ArrayRef<InstId> parts = list(i.as<check::Interpolate>().parts);
       return sequence(
           parts, {}, t,
           [&](std::size_t k) {
-            const Inst& p = inst(InstId{parts[k]});
+            const Inst& p = inst(parts[k]);
             return p.kind == InstKind::StringLit ? literal(p).text
-                                                 : exact(InstId{parts[k]});
+                                                 : exact(parts[k]);
           },
           [&](std::vector<std::string> texts) {
             std::string text = "herald::text(";
@@ -356,20 +359,20 @@ Cpp Lowerer::expr(InstId id, const Type* want) {
     case InstKind::ListLit: {
       std::string text = spelling_.type(t) + "{";
       bool first = true;
-      for (std::uint32_t item : list(i.a)) {
+      for (InstId item : list(i.as<check::ListLit>().elements)) {
         if (!first) text += ", ";
         first = false;
-        text += value(InstId{item}, t->arg0);
+        text += value(item, t->arg0);
       }
       return make(text + "}");
     }
     case InstKind::MapLit: {
-      llvm::ArrayRef<std::uint32_t> ops = list(i.a);
+      llvm::ArrayRef<InstId> ops = list(i.as<check::MapLit>().entries);
       std::string entries;
       for (std::size_t k = 0; k + 1 < ops.size(); k += 2) {
         if (k != 0) entries += ", ";
-        entries += "{" + value(InstId{ops[k]}, t->arg0) + ", " +
-                   value(InstId{ops[k + 1]}, t->arg1) + "}";
+        entries += "{" + value(ops[k], t->arg0) + ", " +
+                   value(ops[k + 1], t->arg1) + "}";
       }
       if (ops.size() <= 2) return make(spelling_.type(t) + "{" + entries + "}");
       // A later entry replaces an earlier one with an equal key, which
@@ -382,39 +385,42 @@ Cpp Lowerer::expr(InstId id, const Type* want) {
     case InstKind::EventLit:
       return fields(i);
     case InstKind::FieldDefault: {
-      const check::FieldInfo& field = ir.events[i.a]->fields[i.b];
+      const check::FieldDefault d = i.as<check::FieldDefault>();
+      const check::FieldInfo& field = ir.events[d.event]->fields[d.field];
       return make(Lowerer(program_, spelling_, field.defaultBody).expression());
     }
     case InstKind::ParamRef:
-      return make(cppName((*params())[i.a].name));
+      return make(
+          cppName(body_.owner.params()[i.as<check::ParamRef>().param].name));
     case InstKind::KeyRef:
       return make(keyName());
     case InstKind::StoreRef:
-      return make("s." + cppName(body_.agent->stores[i.a].field.name));
+      return make(
+          "s." +
+          cppName(
+              body_.agent->stores[i.as<check::StoreRef>().store].field.name));
     case InstKind::LocalRef:
-      return make(slotName(i.a));
+      return make(slotName(i.as<check::LocalRef>().slot));
     case InstKind::ActorRef:
-      return make(cppName(
-          static_cast<const check::HandlerInfo*>(body_.owner)->byBinder));
+      return make(cppName(body_.owner.handler()->byBinder));
     case InstKind::Dependency:
       if (t->kind == TypeKind::Capability)
         return make(capability(*t->capability));
       return make(spelling_.type(t));
     case InstKind::CapabilityName:
-      return make(capability(*ir.capabilities[i.a]));
+      return make(capability(
+          *ir.capabilities[i.as<check::CapabilityName>().capability]));
     case InstKind::Block: {
-      llvm::ArrayRef<std::uint32_t> ops = list(i.a);
-      if (ops.size() == 1 && plain(*this, InstId{ops[0]}))
-        return expr(InstId{ops[0]}, want);
+      llvm::ArrayRef<InstId> ops = list(i.as<check::Block>().stmts);
+      if (ops.size() == 1 && plain(*this, ops[0])) return expr(ops[0], want);
       return lambda(id, want);
     }
     case InstKind::IfElse: {
-      llvm::ArrayRef<std::uint32_t> branches = list(i.b);
-      if (plain(*this, InstId{branches[0]}) &&
-          plain(*this, InstId{branches[1]}))
-        return make(operand(InstId{i.a}, Prec::Or) + " ? " +
-                        exact(InstId{branches[0]}, t) + " : " +
-                        exact(InstId{branches[1]}, t),
+      const check::IfElse ifElse = i.as<check::IfElse>();
+      llvm::ArrayRef<InstId> branches = list(ifElse.branches);
+      if (plain(*this, branches[0]) && plain(*this, branches[1]))
+        return make(operand(ifElse.cond, Prec::Or) + " ? " +
+                        exact(branches[0], t) + " : " + exact(branches[1], t),
                     Prec::Ternary);
       return lambda(id, want);
     }
@@ -437,7 +443,7 @@ Cpp Lowerer::expr(InstId id, const Type* want) {
       return make("");
     case InstKind::Fail: {
       spelling_.useHeader("<herald/ops.hpp>");
-      std::string message = value(InstId{i.a});
+      std::string message = value(i.as<check::Fail>().message);
       if (want != nullptr && !isUnit(want) && !isNever(want))
         return make("herald::fail<" + spelling_.type(want) + ">(" + message +
                     ")");
@@ -455,7 +461,8 @@ Cpp Lowerer::expr(InstId id, const Type* want) {
       return variant(i);
     case InstKind::OptionSome:
       spelling_.useHeader("<optional>");
-      return make(spelling_.type(t) + "(" + value(InstId{i.a}, t->arg0) + ")");
+      return make(spelling_.type(t) + "(" +
+                  value(i.as<check::OptionSome>().value, t->arg0) + ")");
     case InstKind::OptionNone: {
       spelling_.useHeader("<optional>");
       Cpp c = make("std::nullopt");
@@ -464,33 +471,38 @@ Cpp Lowerer::expr(InstId id, const Type* want) {
     }
     case InstKind::OpaqueBuild:
       return make(spelling_.type(t) + "::from_raw(" +
-                  value(InstId{i.a}, t->named->base) + ")");
+                  value(i.as<check::OpaqueBuild>().value, t->named->base) +
+                  ")");
     case InstKind::OpaqueRaw:
-      return make(operand(InstId{i.a}, Prec::Primary) + ".raw()");
+      return make(operand(i.as<check::OpaqueRaw>().value, Prec::Primary) +
+                  ".raw()");
     case InstKind::FieldGet: {
-      const Type* base = typeOf(InstId{i.a});
+      const check::FieldGet get = i.as<check::FieldGet>();
+      const Type* base = typeOf(get.base);
       const std::vector<check::FieldInfo>* declared = nullptr;
       if (base->kind == TypeKind::Named) declared = &base->named->fields;
       if (base->kind == TypeKind::Event) declared = &base->event->fields;
       if (base->kind == TypeKind::Actor) declared = &base->actor->params;
-      std::string name = declared != nullptr && i.b < declared->size()
-                             ? cppName((*declared)[i.b].name)
+      std::string name = declared != nullptr && get.field < declared->size()
+                             ? cppName((*declared)[get.field].name)
                              : std::string("?");
-      return make(operand(InstId{i.a}, Prec::Primary) + "." + name);
+      return make(operand(get.base, Prec::Primary) + "." + name);
     }
     case InstKind::EnvelopeGet:
       return envelope(i);
     case InstKind::AgentRef: {
       const check::AgentInfo* agent = t->agent;
       const Type* key = agent->key ? agent->key->type : nullptr;
-      return make(spelling_.type(t) + "{" + value(InstId{i.b}, key) + "}");
+      return make(spelling_.type(t) + "{" +
+                  value(i.as<check::AgentRef>().key, key) + "}");
     }
     case InstKind::Message:
       return message(i);
     case InstKind::CapCall:
       return capCall(i);
     case InstKind::Emit: {
-      Cpp c = make("tx.events().emit(" + value(InstId{i.b}) + ")");
+      Cpp c =
+          make("tx.events().emit(" + value(i.as<check::Emit>().value) + ")");
       c.isVoid = true;
       return c;
     }
@@ -498,9 +510,11 @@ Cpp Lowerer::expr(InstId id, const Type* want) {
       return method(i);
     case InstKind::RefineCheck:
       return make(spelling_.type(t) + "::from(" +
-                  value(InstId{i.a}, t->named->base) + ")");
+                  value(i.as<check::RefineCheck>().value, t->named->base) +
+                  ")");
     case InstKind::Unrefine:
-      return make(operand(InstId{i.a}, Prec::Primary) + ".value()");
+      return make(operand(i.as<check::Unrefine>().value, Prec::Primary) +
+                  ".value()");
   }
   return make("");
 }

@@ -9,8 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "checker/ir.h"
 #include "codegen/names.h"
+#include "ir/inst_views.h"
+#include "ir/program.h"
 
 namespace herald::codegen::lower {
 
@@ -41,7 +42,7 @@ struct Cpp {
 class Lowerer {
  public:
   Lowerer(const check::Program& program, Spelling& spelling,
-          std::uint32_t body);
+          check::BodyId body);
 
   std::string statements(unsigned indent);
   std::string expression();
@@ -87,7 +88,7 @@ class Lowerer {
   Cpp method(const check::Inst& inst);
   Cpp variant(const check::Inst& inst);
   // A call of `build` with the arguments `ids` (in parameter order).
-  Cpp arguments(llvm::ArrayRef<std::uint32_t> ids,
+  Cpp arguments(llvm::ArrayRef<check::InstId> ids,
                 const std::vector<check::FieldInfo>& params,
                 const check::Type* result,
                 const std::function<Cpp(std::string)>& build);
@@ -97,7 +98,7 @@ class Lowerer {
   bool effects(check::InstId id);
   // `build` of the operands `ids`, each lowered by `one`, or, when two or
   // more have effects, of locals computed in order in a lambda.
-  Cpp sequence(llvm::ArrayRef<std::uint32_t> ids,
+  Cpp sequence(llvm::ArrayRef<check::InstId> ids,
                llvm::ArrayRef<const check::Type*> wants,
                const check::Type* result,
                const std::function<std::string(std::size_t)>& one,
@@ -120,16 +121,15 @@ class Lowerer {
   [[nodiscard]] const check::Type* typeOf(check::InstId id) const {
     return type(inst(id).type);
   }
-  [[nodiscard]] llvm::ArrayRef<std::uint32_t> list(std::uint32_t at) const {
+  [[nodiscard]] llvm::ArrayRef<check::InstId> list(check::InstListId at) const {
     return program_.bodies.list(at);
   }
   // A fresh C++ name for a local, unique within the body's function.
   std::string fresh(llvm::StringRef name);
-  std::string slotName(std::uint32_t slot);
+  std::string slotName(check::SlotId slot);
   // `const auto <name> = ` for a `let` or a pattern binding; one the body
   // never reads is [[maybe_unused]], as Herald lets it be.
-  std::string declareSlot(std::uint32_t slot);
-  [[nodiscard]] const std::vector<check::FieldInfo>* params() const;
+  std::string declareSlot(check::SlotId slot);
   [[nodiscard]] std::string keyName() const;
   static bool isUnit(const check::Type* t);
   static bool isNever(const check::Type* t);

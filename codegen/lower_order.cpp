@@ -8,45 +8,35 @@
 
 namespace herald::codegen::lower {
 
-using check::ArgKind;
 using check::Inst;
 using check::InstId;
 using check::InstKind;
 
 bool Lowerer::effects(InstId id) {
-  std::uint32_t at = id.index - body_.firstInst;
+  std::uint32_t at = id.index() - body_.firstInst;
   if (at < effects_.size() && effects_[at] != 0) return effects_[at] == 2;
   const Inst& i = inst(id);
   bool has = i.kind == InstKind::CapCall || i.kind == InstKind::StoreWrite ||
              i.kind == InstKind::Fail || i.kind == InstKind::Message ||
              i.kind == InstKind::Emit;
-  if (i.kind == InstKind::CallFn) {
-    const check::FnInfo& fn = *program_.bodies.fns[i.a];
+  if (i.is<check::CallFn>()) {
+    const check::FnInfo& fn = *program_.bodies.fns[i.as<check::CallFn>().fn];
     has = fn.agent != nullptr && !effectFree(fn);
   }
-  const check::InstKindInfo& info = check::instKindInfo(i.kind);
-  auto visit = [&](ArgKind kind, std::uint32_t v) {
-    if (has) return;
-    if ((kind == ArgKind::Inst || kind == ArgKind::OptInst) &&
-        v != check::kNoInst)
-      has = effects(InstId{v});
-    if (kind == ArgKind::Insts)
-      for (std::uint32_t op : list(v))
-        if (!has) has = effects(InstId{op});
-  };
-  visit(info.a, i.a);
-  if (info.a != ArgKind::Bits64) visit(info.b, i.b);
+  check::forEachOperand(program_.bodies, i, [&](InstId op) {
+    if (!has) has = effects(op);
+  });
   if (at < effects_.size()) effects_[at] = has ? 2 : 1;
   return has;
 }
 
 Cpp Lowerer::sequence(
-    llvm::ArrayRef<std::uint32_t> ids, llvm::ArrayRef<const check::Type*> wants,
+    llvm::ArrayRef<InstId> ids, llvm::ArrayRef<const check::Type*> wants,
     const check::Type* result,
     const std::function<std::string(std::size_t)>& one,
     const std::function<Cpp(std::vector<std::string>)>& build) {
   std::size_t effectful = 0;
-  for (std::uint32_t id : ids) effectful += effects(InstId{id}) ? 1 : 0;
+  for (InstId id : ids) effectful += effects(id) ? 1 : 0;
   std::vector<std::string> texts;
   if (effectful < 2) {
     for (std::size_t k = 0; k < ids.size(); ++k) texts.push_back(one(k));
@@ -60,7 +50,7 @@ Cpp Lowerer::sequence(
   for (std::size_t k = 0; k < ids.size(); ++k) {
     std::string name = fresh("arg");
     line("const auto " + name + " = " +
-         exact(InstId{ids[k]}, k < wants.size() ? wants[k] : nullptr) + ";");
+         exact(ids[k], k < wants.size() ? wants[k] : nullptr) + ";");
     texts.push_back(name);
   }
   Cpp call = build(std::move(texts));

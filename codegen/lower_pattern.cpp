@@ -43,8 +43,9 @@ bool isName(InstKind kind) {
 }  // namespace
 
 void Lowerer::match(const Inst& i, Sink sink) {
-  InstId scrutinee{i.a};
-  llvm::ArrayRef<std::uint32_t> arms = list(i.b);
+  const check::Match m = i.as<check::Match>();
+  InstId scrutinee = m.scrutinee;
+  llvm::ArrayRef<InstId> arms = list(m.arms);
   std::string path;
   if (isName(inst(scrutinee).kind)) {
     path = expr(scrutinee).text;
@@ -53,21 +54,22 @@ void Lowerer::match(const Inst& i, Sink sink) {
     // Computed for its effects even when no arm tests it: a match with one
     // arm, or one whose first arm takes every value.
     bool tested =
-        arms.size() > 1 && !test(InstId{inst(InstId{arms[0]}).a}, path).empty();
+        arms.size() > 1 &&
+        !test(inst(arms[0]).as<check::MatchArm>().pattern, path).empty();
     line(std::string(tested ? "" : "[[maybe_unused]] ") + "const auto " + path +
          " = " + exact(scrutinee) + ";");
   }
   for (std::size_t k = 0; k < arms.size(); ++k) {
-    const Inst& arm = inst(InstId{arms[k]});
+    const check::MatchArm arm = inst(arms[k]).as<check::MatchArm>();
     std::string cond =
-        k + 1 < arms.size() ? test(InstId{arm.a}, path) : std::string();
+        k + 1 < arms.size() ? test(arm.pattern, path) : std::string();
     if (k == 0)
       line(cond.empty() ? "{" : "if (" + cond + ") {");
     else
       line(cond.empty() ? "} else {" : "} else if (" + cond + ") {");
     indent_ += 2;
-    bind(InstId{arm.a}, path);
-    tail(InstId{arm.b}, sink);
+    bind(arm.pattern, path);
+    tail(arm.body, sink);
     indent_ -= 2;
     // An arm that takes every value leaves nothing to the arms after it.
     if (cond.empty()) break;
@@ -92,26 +94,29 @@ std::string Lowerer::test(InstId pattern, const std::string& path) {
     case InstKind::PatBind:
       return "";
     case InstKind::PatLiteral: {
-      const Type* lt = typeOf(InstId{p.a});
+      InstId value = p.as<check::PatLiteral>().value;
+      const Type* lt = typeOf(value);
       std::string v = lt == t ? path : base();
-      return v + " == " + operand(InstId{p.a}, Prec::Add);
+      return v + " == " + operand(value, Prec::Add);
     }
     case InstKind::PatRange: {
       std::string v = base();
+      const check::PatRange range = p.as<check::PatRange>();
       std::vector<std::string> tests;
-      if (p.a != check::kNoInst)
-        tests.push_back(v + " >= " + operand(InstId{p.a}, Prec::Add));
-      if (p.b != check::kNoInst)
-        tests.push_back(v + " <= " + operand(InstId{p.b}, Prec::Add));
+      if (range.low.valid())
+        tests.push_back(v + " >= " + operand(range.low, Prec::Add));
+      if (range.high.valid())
+        tests.push_back(v + " <= " + operand(range.high, Prec::Add));
       return conjunction(tests);
     }
     case InstKind::PatNone:
       return "!" + member(path, "has_value()");
     case InstKind::PatSome:
-      return conjunction(
-          {member(path, "has_value()"), test(InstId{p.a}, deref(path))});
+      return conjunction({member(path, "has_value()"),
+                          test(p.as<check::PatSome>().inner, deref(path))});
     case InstKind::PatVariant: {
-      const auto& [sum, v] = program_.bodies.variants[p.a];
+      const check::PatVariant pv = p.as<check::PatVariant>();
+      const auto& [sum, v] = program_.bodies.variants[pv.variant];
       std::string s = spelling_.decl(*sum);
       if (isEnumSum(sum)) return path + " == " + s + "::" + cppName(v->name);
       spelling_.useHeader("<variant>");
@@ -120,25 +125,25 @@ std::string Lowerer::test(InstId pattern, const std::string& path) {
           "std::get<" + alt + ">(" + member(path, "value") + ")";
       std::vector<std::string> tests{"std::holds_alternative<" + alt + ">(" +
                                      member(path, "value") + ")"};
-      llvm::ArrayRef<std::uint32_t> subs = list(p.b);
+      llvm::ArrayRef<InstId> subs = list(pv.fields);
       for (std::size_t k = 0; k < subs.size() && k < v->fields.size(); ++k)
         tests.push_back(
-            test(InstId{subs[k]}, payload + "." + cppName(v->fields[k].name)));
+            test(subs[k], payload + "." + cppName(v->fields[k].name)));
       return conjunction(tests);
     }
     case InstKind::PatRecord: {
       const std::vector<check::FieldInfo>& declared =
           t->kind == TypeKind::Event ? t->event->fields : t->named->fields;
       std::vector<std::string> tests;
-      llvm::ArrayRef<std::uint32_t> subs = list(p.a);
+      llvm::ArrayRef<InstId> subs = list(p.as<check::PatRecord>().fields);
       for (std::size_t k = 0; k < subs.size() && k < declared.size(); ++k)
-        tests.push_back(
-            test(InstId{subs[k]}, member(path, cppName(declared[k].name))));
+        tests.push_back(test(subs[k], member(path, cppName(declared[k].name))));
       return conjunction(tests);
     }
     case InstKind::PatOr: {
-      std::string l = test(InstId{p.a}, path);
-      std::string r = test(InstId{p.b}, path);
+      const check::PatOr alt = p.as<check::PatOr>();
+      std::string l = test(alt.lhs, path);
+      std::string r = test(alt.rhs, path);
       if (l.empty() || r.empty()) return "";
       // Parentheses around a conjunction inside `||`, as -Wparentheses asks.
       if (l.find(" && ") != std::string::npos) l = "(" + l + ")";
@@ -201,24 +206,25 @@ void Lowerer::bind(InstId pattern, const std::string& path) {
   const Type* t = type(p.type);
   if (p.kind == InstKind::PatBind) {
     // A copy: the arm may write the store the value came from.
-    line(declareSlot(p.a) + path + ";");
+    line(declareSlot(p.as<check::PatBind>().slot) + path + ";");
   } else if (p.kind == InstKind::PatSome) {
-    bind(InstId{p.a}, deref(path));
+    bind(p.as<check::PatSome>().inner, deref(path));
   } else if (p.kind == InstKind::PatVariant) {
-    const auto& [sum, v] = program_.bodies.variants[p.a];
+    const check::PatVariant pv = p.as<check::PatVariant>();
+    const auto& [sum, v] = program_.bodies.variants[pv.variant];
     if (isEnumSum(sum)) return;
     std::string alt = spelling_.decl(*sum) + "::" + cppName(v->name);
     std::string payload =
         "std::get<" + alt + ">(" + member(path, "value") + ")";
-    llvm::ArrayRef<std::uint32_t> subs = list(p.b);
+    llvm::ArrayRef<InstId> subs = list(pv.fields);
     for (std::size_t k = 0; k < subs.size() && k < v->fields.size(); ++k)
-      bind(InstId{subs[k]}, payload + "." + cppName(v->fields[k].name));
+      bind(subs[k], payload + "." + cppName(v->fields[k].name));
   } else if (p.kind == InstKind::PatRecord) {
     const std::vector<check::FieldInfo>& declared =
         t->kind == TypeKind::Event ? t->event->fields : t->named->fields;
-    llvm::ArrayRef<std::uint32_t> subs = list(p.a);
+    llvm::ArrayRef<InstId> subs = list(p.as<check::PatRecord>().fields);
     for (std::size_t k = 0; k < subs.size() && k < declared.size(); ++k)
-      bind(InstId{subs[k]}, member(path, cppName(declared[k].name)));
+      bind(subs[k], member(path, cppName(declared[k].name)));
   }
 }
 

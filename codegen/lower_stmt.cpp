@@ -31,29 +31,31 @@ void Lowerer::tail(InstId id, Sink sink) {
 }
 
 void Lowerer::blockStatements(const Inst& block, Sink sink) {
-  llvm::ArrayRef<std::uint32_t> ops = list(block.a);
+  llvm::ArrayRef<InstId> ops = list(block.as<check::Block>().stmts);
   const check::Type* t = type(block.type);
   bool hasValue = !isUnit(t) && !isNever(t);
   for (std::size_t k = 0; k < ops.size(); ++k) {
     if (k + 1 < ops.size()) {
-      statement(InstId{ops[k]});
+      statement(ops[k]);
       continue;
     }
-    tail(InstId{ops[k]}, hasValue ? sink : Sink::Discard);
+    tail(ops[k], hasValue ? sink : Sink::Discard);
   }
 }
 
 void Lowerer::statement(InstId id) {
   const Inst& i = inst(id);
   if (i.kind == InstKind::Let) {
-    const check::Type* slotType = type(program_.bodies.slots[i.a].type);
-    std::string v = exact(InstId{i.b}, slotType);
-    line(declareSlot(i.a) + v + ";");
+    const check::Let let = i.as<check::Let>();
+    const check::Type* slotType = type(program_.bodies[let.slot].type);
+    std::string v = exact(let.value, slotType);
+    line(declareSlot(let.slot) + v + ";");
     return;
   }
   if (i.kind == InstKind::StoreWrite) {
-    const check::FieldInfo& store = body_.agent->stores[i.a].field;
-    line("s." + cppName(store.name) + " = " + value(InstId{i.b}, store.type) +
+    const check::StoreWrite write = i.as<check::StoreWrite>();
+    const check::FieldInfo& store = body_.agent->stores[write.store].field;
+    line("s." + cppName(store.name) + " = " + value(write.value, store.type) +
          ";");
     return;
   }
@@ -78,31 +80,38 @@ void Lowerer::statement(InstId id) {
 }
 
 void Lowerer::ifStatement(const Inst& first, Sink sink) {
+  // The condition of an If or IfElse.
+  auto cond = [](const Inst& in) {
+    return in.is<check::If>() ? in.as<check::If>().cond
+                              : in.as<check::IfElse>().cond;
+  };
   const Inst* i = &first;
-  line("if (" + value(InstId{i->a}) + ") {");
+  line("if (" + value(cond(*i)) + ") {");
   for (;;) {
     indent_ += 2;
-    if (i->kind == InstKind::If) {
-      tail(InstId{i->b}, Sink::Discard);
+    if (i->is<check::If>()) {
+      tail(i->as<check::If>().then, Sink::Discard);
       indent_ -= 2;
       break;
     }
-    llvm::ArrayRef<std::uint32_t> branches = list(i->b);
-    tail(InstId{branches[0]}, sink);
+    llvm::ArrayRef<InstId> branches = list(i->as<check::IfElse>().branches);
+    tail(branches[0], sink);
     indent_ -= 2;
     // `else { if ... }` with nothing else in the block is `else if`.
-    const Inst* next = &inst(InstId{branches[1]});
-    if (next->kind == InstKind::Block && list(next->a).size() == 1)
-      next = &inst(InstId{list(next->a)[0]});
+    const Inst* next = &inst(branches[1]);
+    if (next->is<check::Block>()) {
+      llvm::ArrayRef<InstId> stmts = list(next->as<check::Block>().stmts);
+      if (stmts.size() == 1) next = &inst(stmts[0]);
+    }
     if (next->kind == InstKind::IfElse ||
         (next->kind == InstKind::If && sink == Sink::Discard)) {
       i = next;
-      line("} else if (" + value(InstId{i->a}) + ") {");
+      line("} else if (" + value(cond(*i)) + ") {");
       continue;
     }
     line("} else {");
     indent_ += 2;
-    tail(InstId{branches[1]}, sink);
+    tail(branches[1], sink);
     indent_ -= 2;
     break;
   }

@@ -10,7 +10,7 @@
 
 #include <llvm/ADT/StringRef.h>
 
-#include "checker/ir.h"
+#include "ir/program.h"
 
 namespace herald::codegen {
 

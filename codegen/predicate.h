@@ -1,12 +1,12 @@
-// Compiled tests: a subscription's predicate (checker/predicate.h) and a
+// Compiled tests: a subscription's predicate (ir/predicate.h) and a
 // refinement's lowered `where` (TypeInfo::predicate) as C++ Bool
-// expressions, and constants (checker/const_value.h) as C++ values.
+// expressions, and constants (ir/const_value.h) as C++ values.
 #pragma once
 
 #include <string>
 
-#include "checker/ir.h"
 #include "codegen/names.h"
+#include "ir/program.h"
 
 namespace herald::codegen {
 

@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <optional>
 
-#include "checker/ir.h"
+#include "ir/program.h"
 
 namespace herald::codegen {
 

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "checker/ir.h"
 #include "frontend/diagnostic.h"
 #include "frontend/source.h"
+#include "ir/program.h"
 #include "registry/lock.h"
 
 namespace herald::registry {

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "checker/const_value.h"
-#include "checker/ir_text.h"
+#include "ir/const_value.h"
+#include "ir/text.h"
 
 namespace herald::registry {
 

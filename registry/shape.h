@@ -2,7 +2,7 @@
 // checked IR.
 #pragma once
 
-#include "checker/ir.h"
+#include "ir/program.h"
 #include "registry/lock.h"
 
 namespace herald::registry {

@@ -12,10 +12,10 @@
 #include <llvm/Support/Casting.h>
 
 #include "checker/checker.h"
-#include "checker/ir.h"
 #include "frontend/diagnostic.h"
 #include "frontend/parser.h"
 #include "frontend/source.h"
+#include "ir/program.h"
 
 namespace herald::codegen {
 namespace {

@@ -11,11 +11,11 @@
 #include <llvm/Support/Casting.h>
 
 #include "checker/checker.h"
-#include "checker/ir.h"
 #include "codegen/names.h"
 #include "frontend/diagnostic.h"
 #include "frontend/parser.h"
 #include "frontend/source.h"
+#include "ir/program.h"
 
 namespace herald::codegen {
 namespace {
@@ -38,12 +38,12 @@ struct Run {
     REQUIRE(d != nullptr);
     return *d;
   }
-  std::string lower(llvm::StringRef ctx, std::uint32_t body,
+  std::string lower(llvm::StringRef ctx, check::BodyId body,
                     unsigned indent = 2) const {
     Spelling spelling(context(ctx));
     return BodyLowering(*program, spelling).statements(body, indent);
   }
-  std::string value(llvm::StringRef ctx, std::uint32_t body) const {
+  std::string value(llvm::StringRef ctx, check::BodyId body) const {
     Spelling spelling(context(ctx));
     return BodyLowering(*program, spelling).expression(body);
   }

@@ -1,6 +1,6 @@
 // ir_kind_coverage GOLDEN_DIR
 //
-// Fails when an instruction kind of the body IR (checker/inst_kinds.def)
+// Fails when an instruction kind of the body IR (ir/inst_kinds.def)
 // appears in no `check_*/ir.txt` golden, so every kind code generation must
 // handle has a program that produces it and a dump that pins it. Kinds are
 // read through instKindInfo(), so a kind added to inst_kinds.def is seen
@@ -19,7 +19,7 @@
 
 #include <fmt/format.h>
 
-#include "checker/body_ir.h"
+#include "ir/body.h"
 
 namespace fs = std::filesystem;
 

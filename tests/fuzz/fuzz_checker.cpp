@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "checker/checker.h"
-#include "checker/ir_dump.h"
 #include "frontend/diagnostic_render.h"
 #include "frontend/parser.h"
+#include "ir/dump.h"
 #include "tests/fuzz/fuzz_target.h"
 
 using herald::fuzz::require;

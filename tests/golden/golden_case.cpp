@@ -5,13 +5,13 @@
 #include <sstream>
 
 #include "checker/checker.h"
-#include "checker/ir_dump.h"
-#include "checker/ir_verify.h"
 #include "codegen/codegen.h"
 #include "frontend/ast_dump.h"
 #include "frontend/diagnostic_render.h"
 #include "frontend/format.h"
 #include "frontend/parser.h"
+#include "ir/dump.h"
+#include "ir/verify.h"
 #include "registry/lock.h"
 #include "registry/lock_source.h"
 #include "registry/registry.h"

@@ -2,8 +2,10 @@
 // match exhaustiveness, effects and roles, and commit shapes.
 #include <fstream>
 #include <memory>
+#include <set>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -11,12 +13,13 @@
 #include <llvm/Support/Casting.h>
 
 #include "checker/checker.h"
-#include "checker/ir.h"
-#include "checker/ir_verify.h"
 #include "frontend/ast.h"
 #include "frontend/diagnostic.h"
 #include "frontend/parser.h"
 #include "frontend/source.h"
+#include "ir/inst_views.h"
+#include "ir/program.h"
+#include "ir/verify.h"
 
 namespace doctest {
 template <>
@@ -63,22 +66,21 @@ struct Run {
   // The body IR of a context-level fn, and the instructions of its block.
   const Body& fnBody(llvm::StringRef ctx, llvm::StringRef fn) const {
     const FnInfo* f = decl<FnInfo>(ctx, fn);
-    REQUIRE(f->body != kNoBody);
-    return program->bodies.bodies[f->body];
+    REQUIRE(f->body.valid());
+    return program->bodies[f->body];
   }
   const Inst& inst(InstId id) const {
-    REQUIRE(id.index < program->bodies.insts.size());
+    REQUIRE(id.index() < program->bodies.insts.size());
     return program->bodies[id];
   }
-  std::vector<InstId> operands(std::uint32_t list) const {
-    std::vector<InstId> out;
-    for (std::uint32_t id : program->bodies.list(list)) out.push_back({id});
-    return out;
+  std::vector<InstId> operands(InstListId list) const {
+    llvm::ArrayRef<InstId> ids = program->bodies.list(list);
+    return {ids.begin(), ids.end()};
   }
   std::vector<InstId> stmts(const Body& body) const {
     const Inst& root = inst(body.root);
     REQUIRE(root.kind == InstKind::Block);
-    return operands(root.a);
+    return operands(root.as<Block>().stmts);
   }
   std::vector<InstId> stmts(llvm::StringRef ctx, llvm::StringRef fn) const {
     return stmts(fnBody(ctx, fn));
@@ -87,8 +89,8 @@ struct Run {
   // written by `:=`, or the statement itself.
   const Inst& value(InstId stmt) const {
     const Inst& i = inst(stmt);
-    if (i.kind == InstKind::Let || i.kind == InstKind::StoreWrite)
-      return inst(InstId{i.b});
+    if (i.is<Let>()) return inst(i.as<Let>().value);
+    if (i.is<StoreWrite>()) return inst(i.as<StoreWrite>().value);
     return i;
   }
   std::string type(const Inst& i) const {
@@ -98,7 +100,8 @@ struct Run {
   std::string letType(InstId stmt) const {
     const Inst& i = inst(stmt);
     REQUIRE(i.kind == InstKind::Let);
-    return displayName(program->types.byId(program->bodies.slots[i.a].type));
+    return displayName(
+        program->types.byId(program->bodies[i.as<Let>().slot].type));
   }
 };
 
@@ -127,6 +130,33 @@ std::unique_ptr<Run> check(std::string text) {
 
 using Codes = std::vector<std::string>;
 
+// The instruction operands of `inst` as the typed view of its kind names
+// them, in operand order.
+std::vector<InstId> viewOperands(const BodyIr& ir, const Inst& inst) {
+  std::vector<InstId> out;
+  auto add = [&](auto field) {
+    using F = decltype(field);
+    if constexpr (std::is_same_v<F, InstId>) {
+      if (field.valid()) out.push_back(field);
+    } else if constexpr (std::is_same_v<F, InstListId>) {
+      for (InstId id : ir.list(field)) out.push_back(id);
+    }
+  };
+#define HERALD_TEST_OPERAND_NoArg
+#define HERALD_TEST_OPERAND_Arg(kind, name) add(view.name);
+  switch (inst.kind) {
+#define HERALD_INST(Name, spelling, Sub, A, B)             \
+  case InstKind::Name: {                                   \
+    [[maybe_unused]] const Name view = inst.as<Name>();    \
+    HERALD_TEST_OPERAND_##A HERALD_TEST_OPERAND_##B break; \
+  }
+#include "ir/inst_kinds.def"
+  }
+#undef HERALD_TEST_OPERAND_NoArg
+#undef HERALD_TEST_OPERAND_Arg
+  return out;
+}
+
 const char* kTypes = R"H(context t
 type Status = | Pending | Paid | Cancelled(reason: String)
 type Q = Int where self > 0 && self < 10
@@ -147,13 +177,16 @@ fn f(s: Status) -> Status {
   REQUIRE(stmts.size() == 4);
   const Inst& paid = run->value(stmts[0]);
   CHECK(paid.kind == InstKind::Variant);
-  CHECK(run->program->bodies.variants[paid.a].second->name == "Paid");
+  CHECK(
+      run->program->bodies.variants[paid.as<Variant>().variant].second->name ==
+      "Paid");
   CHECK(run->type(paid) == "Status");
   CHECK(run->letType(stmts[1]) == "Bool");
   const Inst& cancelled = run->value(stmts[2]);
   CHECK(cancelled.kind == InstKind::Variant);
-  CHECK(run->program->bodies.variants[cancelled.a].second->index == 2);
-  CHECK(run->operands(cancelled.b).size() == 1);
+  CHECK(run->program->bodies.variants[cancelled.as<Variant>().variant]
+            .second->index == 2);
+  CHECK(run->operands(cancelled.as<Variant>().args).size() == 1);
   CHECK(run->value(stmts[3]).kind == InstKind::Variant);
 }
 
@@ -212,7 +245,7 @@ fn f(n: Int, q: Q) -> Int {
   const Inst& sum = run->value(stmts[3]);
   CHECK(sum.kind == InstKind::Binary);
   CHECK(run->type(sum) == "Int");
-  CHECK(run->inst(InstId{sum.a}).kind == InstKind::Unrefine);
+  CHECK(run->inst(sum.as<Binary>().lhs).kind == InstKind::Unrefine);
 }
 
 TEST_CASE("locals: each let and binding is its own slot; shadowing resolved") {
@@ -228,15 +261,16 @@ fn f(n: Int) -> Int {
   CHECK(body.endSlot - body.firstSlot == 2);
   auto stmts = run->stmts(body);
   REQUIRE(stmts.size() == 3);
-  std::uint32_t first = run->inst(stmts[0]).a;
-  std::uint32_t second = run->inst(stmts[1]).a;
+  SlotId first = run->inst(stmts[0]).as<Let>().slot;
+  SlotId second = run->inst(stmts[1]).as<Let>().slot;
   CHECK(first != second);
   // `x + 1` reads the first x, the result the second.
   const Inst& plus = run->value(stmts[1]);
-  CHECK(run->inst(InstId{plus.a}).kind == InstKind::LocalRef);
-  CHECK(run->inst(InstId{plus.a}).a == first);
+  const Inst& read = run->inst(plus.as<Binary>().lhs);
+  CHECK(read.kind == InstKind::LocalRef);
+  CHECK(read.as<LocalRef>().slot == first);
   CHECK(run->inst(stmts[2]).kind == InstKind::LocalRef);
-  CHECK(run->inst(stmts[2]).a == second);
+  CHECK(run->inst(stmts[2]).as<LocalRef>().slot == second);
 }
 
 TEST_CASE("names record what they refer to") {
@@ -255,20 +289,20 @@ actor Caller(name: String)
 )H");
   CHECK(run->codes() == Codes{});
   const auto* agent = run->decl<AgentInfo>("t", "A");
-  REQUIRE(agent->handlers[0].body != kNoBody);
-  auto stmts = run->stmts(run->program->bodies.bodies[agent->handlers[0].body]);
+  REQUIRE(agent->handlers[0].body.valid());
+  auto stmts = run->stmts(run->program->bodies[agent->handlers[0].body]);
   REQUIRE(stmts.size() == 4);
   const Inst& sum = run->value(stmts[0]);
-  CHECK(run->inst(InstId{sum.a}).kind == InstKind::ParamRef);
-  CHECK(run->inst(InstId{sum.b}).kind == InstKind::StoreRef);
+  CHECK(run->inst(sum.as<Binary>().lhs).kind == InstKind::ParamRef);
+  CHECK(run->inst(sum.as<Binary>().rhs).kind == InstKind::StoreRef);
   // `n := y` names its store.
   CHECK(run->inst(stmts[1]).kind == InstKind::StoreWrite);
-  CHECK(run->inst(stmts[1]).a == 0);
+  CHECK(run->inst(stmts[1]).as<StoreWrite>().store == 0);
   CHECK(run->value(stmts[1]).kind == InstKind::LocalRef);
   const Inst& field = run->value(stmts[2]);
   CHECK(field.kind == InstKind::FieldGet);
-  CHECK(field.b == 0);
-  CHECK(run->inst(InstId{field.a}).kind == InstKind::ActorRef);
+  CHECK(field.as<FieldGet>().field == 0);
+  CHECK(run->inst(field.as<FieldGet>().base).kind == InstKind::ActorRef);
   CHECK(run->value(stmts[3]).kind == InstKind::KeyRef);
   CHECK(storeNames(agent->handlers[0].commit.writes) ==
         std::vector<std::string>{"n"});
@@ -300,21 +334,24 @@ fn f(s: Status, o: Option[Int], b: Bool, n: Int) -> Int {
   auto stmts = ok->stmts("t", "f");
   const Inst& m = ok->value(stmts[1]);
   REQUIRE(m.kind == InstKind::Match);
-  auto arms = ok->operands(m.b);
+  auto arms = ok->operands(m.as<Match>().arms);
   REQUIRE(arms.size() == 2);
-  const Inst& some = ok->inst(InstId{ok->inst(arms[0]).a});
+  auto pattern = [&](InstId arm) {
+    return ok->inst(arm).as<MatchArm>().pattern;
+  };
+  const Inst& some = ok->inst(pattern(arms[0]));
   REQUIRE(some.kind == InstKind::PatSome);
-  const Inst& bind = ok->inst(InstId{some.a});
+  const Inst& bind = ok->inst(some.as<PatSome>().inner);
   REQUIRE(bind.kind == InstKind::PatBind);
   CHECK(displayName(ok->program->types.byId(
-            ok->program->bodies.slots[bind.a].type)) == "Int");
-  CHECK(ok->inst(InstId{ok->inst(arms[1]).a}).kind == InstKind::PatNone);
+            ok->program->bodies[bind.as<PatBind>().slot].type)) == "Int");
+  CHECK(ok->inst(pattern(arms[1])).kind == InstKind::PatNone);
   // The arms of `match s` carry their variants.
   const Inst& first = ok->value(stmts[0]);
   const Inst& orPattern =
-      ok->inst(InstId{ok->inst(ok->operands(first.b)[0]).a});
+      ok->inst(pattern(ok->operands(first.as<Match>().arms)[0]));
   REQUIRE(orPattern.kind == InstKind::PatOr);
-  CHECK(ok->inst(InstId{orPattern.a}).kind == InstKind::PatVariant);
+  CHECK(ok->inst(orPattern.as<PatOr>().lhs).kind == InstKind::PatVariant);
 
   auto bad = check(std::string(kTypes) + R"H(
 fn f(s: Status, o: Option[Int], b: Bool, n: Int) -> Int {
@@ -611,6 +648,18 @@ TEST_CASE("the payment example checks without diagnostics") {
   }
   auto run = check(files);
   CHECK(run->codes() == Codes{});
+  // Every instruction reads through the typed view of its kind: the
+  // operands the view names are the ones its kind's argument kinds say.
+  const BodyIr& ir = run->program->bodies;
+  std::set<InstKind> kinds;
+  for (std::uint32_t i = 0; i < ir.insts.size(); ++i) {
+    const Inst& inst = ir[InstId(i)];
+    kinds.insert(inst.kind);
+    std::vector<InstId> walked;
+    forEachOperand(ir, inst, [&](InstId id) { walked.push_back(id); });
+    CHECK(viewOperands(ir, inst) == walked);
+  }
+  CHECK(kinds.size() > 30);
   const HandlerInfo& markPaid =
       run->decl<AgentInfo>("commerce.order", "Order")->handlers[1];
   CHECK(storeNames(markPaid.commit.writes) ==
@@ -640,17 +689,40 @@ fn f(s: Status) -> Bool {
   ir.insts[0].type = saved;
   // An operand that is not an earlier instruction of its body.
   const Body& body = run->fnBody("t", "f");
-  Inst& root = ir.insts[body.root.index];
+  Inst& root = ir.insts[body.root.index()];
   REQUIRE(root.kind == InstKind::Block);
-  std::uint32_t& first = ir.operands[root.a + 1];
-  std::uint32_t was = first;
-  first = body.root.index;
+  InstId& first = ir.operands[ir.lists[root.as<Block>().stmts.index()].begin];
+  InstId was = first;
+  first = body.root;
   CHECK(verifyIr(*run->program).size() == 1);
   first = was;
   // An Error type in a declaration.
   auto* fn = const_cast<FnInfo*>(run->decl<FnInfo>("t", "f"));
   fn->sig.result = run->program->types.error();
   CHECK(verifyIr(*run->program).size() == 1);
+}
+
+TEST_CASE("the IR verifier finds an arm that is not an arm instruction") {
+  auto run = check(std::string(kTypes) + R"H(
+fn f(s: Status) -> Int {
+  match s { Pending => 0, _ => 1 }
+}
+)H");
+  CHECK(run->codes() == Codes{});
+  CHECK(verifyIr(*run->program).empty());
+  BodyIr& ir = run->program->bodies;
+  const Inst& m = run->inst(run->stmts("t", "f")[0]);
+  REQUIRE(m.kind == InstKind::Match);
+  // The second arm replaced by the match's scrutinee, an earlier
+  // instruction of another kind.
+  InstId& arm = ir.operands[ir.lists[m.as<Match>().arms.index()].begin + 1];
+  InstId was = arm;
+  arm = m.as<Match>().scrutinee;
+  std::vector<std::string> problems = verifyIr(*run->program);
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].find("not an arm instruction") != std::string::npos);
+  arm = was;
+  CHECK(verifyIr(*run->program).empty());
 }
 
 }  // namespace

@@ -9,10 +9,10 @@
 #include <doctest/doctest.h>
 
 #include "checker/checker.h"
-#include "checker/ir.h"
 #include "frontend/diagnostic.h"
 #include "frontend/parser.h"
 #include "frontend/source.h"
+#include "ir/program.h"
 
 namespace doctest {
 template <>

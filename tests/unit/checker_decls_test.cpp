@@ -12,12 +12,12 @@
 #include <llvm/Support/Casting.h>
 
 #include "checker/const_eval.h"
-#include "checker/const_value.h"
-#include "checker/ir.h"
 #include "checker/sema.h"
 #include "frontend/diagnostic.h"
 #include "frontend/parser.h"
 #include "frontend/source.h"
+#include "ir/const_value.h"
+#include "ir/program.h"
 
 namespace doctest {
 template <>

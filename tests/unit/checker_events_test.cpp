@@ -10,11 +10,11 @@
 
 #include "checker/checker.h"
 #include "checker/flow_cycles.h"
-#include "checker/ir.h"
-#include "checker/predicate.h"
 #include "frontend/diagnostic.h"
 #include "frontend/parser.h"
 #include "frontend/source.h"
+#include "ir/predicate.h"
+#include "ir/program.h"
 
 namespace herald::check {
 namespace {

@@ -11,12 +11,12 @@
 #include <doctest/doctest.h>
 #include <llvm/Support/Casting.h>
 
-#include "checker/ir.h"
 #include "checker/lookup.h"
 #include "frontend/ast.h"
 #include "frontend/diagnostic.h"
 #include "frontend/parser.h"
 #include "frontend/source.h"
+#include "ir/program.h"
 
 namespace herald::test {
 

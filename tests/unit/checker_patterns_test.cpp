@@ -12,11 +12,12 @@
 #include <llvm/Support/Casting.h>
 
 #include "checker/checker.h"
-#include "checker/ir.h"
-#include "checker/ir_verify.h"
 #include "frontend/diagnostic.h"
 #include "frontend/parser.h"
 #include "frontend/source.h"
+#include "ir/inst_views.h"
+#include "ir/program.h"
+#include "ir/verify.h"
 
 namespace herald::check {
 namespace {
@@ -262,14 +263,14 @@ fn f(q: Q, b: Bool) -> Int {
     if (i.kind == InstKind::Match) match = &i;
   REQUIRE(match != nullptr);
   CHECK(displayName(run->program->types.byId(match->type)) == "Int");
-  std::vector<std::uint32_t> arms(ir.list(match->b).begin(),
-                                  ir.list(match->b).end());
+  llvm::ArrayRef<InstId> arms = ir.list(match->as<Match>().arms);
   REQUIRE(arms.size() == 2);
-  Inst& first = ir.insts[arms[0]];
-  CHECK(ir.insts[first.b].kind == InstKind::Unrefine);
+  Inst& first = ir.insts[arms[0].index()];
+  const Inst& body = ir[first.as<MatchArm>().body];
+  CHECK(body.kind == InstKind::Unrefine);
   // An arm left at its refined type, as a join that guessed would leave it.
   TypeId saved = first.type;
-  first.type = ir.insts[ir.insts[first.b].a].type;
+  first.type = ir[body.as<Unrefine>().value].type;
   std::vector<std::string> problems = verifyIr(*run->program);
   REQUIRE(problems.size() == 1);
   CHECK(problems[0].find("the match's type") != std::string::npos);

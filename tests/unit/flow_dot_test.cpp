@@ -8,7 +8,7 @@
 
 #include <doctest/doctest.h>
 
-#include "checker/ir.h"
+#include "ir/program.h"
 
 using namespace herald::check;
 

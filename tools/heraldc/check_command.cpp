@@ -1,4 +1,4 @@
-#include "checker/ir_dump.h"
+#include "ir/dump.h"
 #include "tools/heraldc/commands.h"
 #include "tools/heraldc/pipeline.h"
 #include "tools/heraldc/schema_lock.h"

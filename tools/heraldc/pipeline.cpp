@@ -3,7 +3,7 @@
 #include <string>
 
 #include "checker/checker.h"
-#include "checker/ir_verify.h"
+#include "ir/verify.h"
 #include "tools/heraldc/session.h"
 
 namespace herald::driver {

@@ -5,10 +5,10 @@
 #include <memory>
 #include <vector>
 
-#include "checker/ir.h"
 #include "frontend/diagnostic.h"
 #include "frontend/parser.h"
 #include "frontend/source.h"
+#include "ir/program.h"
 
 namespace herald::driver {
 

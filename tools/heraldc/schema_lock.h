@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "checker/ir.h"
+#include "ir/program.h"
 #include "registry/registry.h"
 #include "tools/heraldc/session.h"
 

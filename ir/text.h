@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "checker/ir.h"
 #include "frontend/source.h"
+#include "ir/program.h"
 
 namespace herald::check {
 

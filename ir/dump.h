@@ -8,8 +8,8 @@
 
 #include <string>
 
-#include "checker/ir.h"
 #include "frontend/source.h"
+#include "ir/program.h"
 
 namespace herald::check {
 

@@ -1,9 +1,10 @@
-#include "checker/ir_verify.h"
+#include "ir/verify.h"
 
 #include <fmt/format.h>
 #include <llvm/Support/Casting.h>
 
-#include "checker/ir_text.h"
+#include "ir/inst_views.h"
+#include "ir/text.h"
 
 namespace herald::check {
 namespace {
@@ -35,7 +36,7 @@ class Verifier {
   void fields(const std::string& where, const std::vector<FieldInfo>& fields) {
     for (const FieldInfo& f : fields) {
       type(where + "." + f.name, f.type);
-      if (f.defaultValue && f.defaultBody == kNoBody)
+      if (f.defaultValue && !f.defaultBody.valid())
         problem(where + "." + f.name, "a default without a body");
     }
   }
@@ -54,7 +55,7 @@ class Verifier {
 
   void fn(const std::string& where, const FnInfo& fn) {
     signature(where, fn.sig);
-    if (fn.fn != nullptr && fn.body == kNoBody) problem(where, "no body");
+    if (fn.fn != nullptr && !fn.body.valid()) problem(where, "no body");
     commit(where, fn.commit);
   }
 
@@ -79,7 +80,7 @@ class Verifier {
     fields(where, h.params);
     type(where + " result", h.result);
     dependencies(where, h.given);
-    if (h.decl != nullptr && h.body == kNoBody) problem(where, "no body");
+    if (h.decl != nullptr && !h.body.valid()) problem(where, "no body");
     commit(where, h.commit);
   }
 
@@ -120,12 +121,12 @@ class Verifier {
         if (a.key) type(where + " key", a.key->type);
         for (const StoreInfo& s : a.stores) {
           type(where + "." + s.field.name, s.field.type);
-          if (s.init != nullptr && s.body == kNoBody)
+          if (s.init != nullptr && !s.body.valid())
             problem(where + "." + s.field.name,
                     "an initialiser without a body");
         }
         for (const InvariantInfo& inv : a.invariants)
-          if (inv.condition != nullptr && inv.body == kNoBody)
+          if (inv.condition != nullptr && !inv.body.valid())
             problem(where + "." + inv.name, "an invariant without a body");
         for (const auto& f : a.fns) fn(where + "." + f->name, *f);
         for (const HandlerInfo& h : a.handlers) handler(where, h);
@@ -171,25 +172,11 @@ class Verifier {
                                    id));
   }
 
-  std::size_t paramCount(const Body& b) const {
-    switch (b.kind) {
-      case BodyKind::Fn:
-        return static_cast<const FnInfo*>(b.owner)->sig.params.size();
-      case BodyKind::Handler:
-        return static_cast<const HandlerInfo*>(b.owner)->params.size();
-      case BodyKind::StoreInit:
-      case BodyKind::Invariant:
-      case BodyKind::FieldDefault:
-        return 0;
-    }
-    return 0;
-  }
-
   std::size_t fieldCount(const Inst& inst) const {
     const BodyIr& ir = program_.bodies;
     if (inst.kind == InstKind::FieldDefault)
-      return inst.a < ir.events.size() && ir.events[inst.a] != nullptr
-                 ? ir.events[inst.a]->fields.size()
+      return inst.a < ir.events.size() && ir.events[EventId(inst.a)] != nullptr
+                 ? ir.events[EventId(inst.a)]->fields.size()
                  : 0;
     if (inst.a >= ir.insts.size()) return 0;
     const Type* base = program_.types.byId(ir.insts[inst.a].type);
@@ -197,6 +184,13 @@ class Verifier {
     if (base->kind == TypeKind::Event) return base->event->fields.size();
     if (base->kind == TypeKind::Actor) return base->actor->params.size();
     return 0;
+  }
+
+  bool listInRange(std::uint32_t v) const {
+    const BodyIr& ir = program_.bodies;
+    return v < ir.lists.size() &&
+           ir.lists[v].begin + std::uint64_t{ir.lists[v].count} <=
+               ir.operands.size();
   }
 
   template <typename Table>
@@ -218,19 +212,19 @@ class Verifier {
       case ArgKind::OptInst:
         return operand(s, v, true);
       case ArgKind::Insts:
-        if (v >= ir.operands.size() ||
-            v + 1 + ir.operands[v] > ir.operands.size()) {
+        if (!listInRange(v)) {
           problem(s.where, "an operand list out of range");
           return;
         }
-        for (std::uint32_t id : ir.list(v)) operand(s, id, false);
+        for (InstId id : ir.list(InstListId(v))) operand(s, id.index(), false);
         return;
       case ArgKind::Slot:
         if (v < b.firstSlot || v >= b.endSlot)
           problem(s.where, "a slot outside its body");
         return;
       case ArgKind::Param:
-        if (v >= paramCount(b)) problem(s.where, "an unresolved parameter");
+        if (v >= b.owner.params().size())
+          problem(s.where, "an unresolved parameter");
         return;
       case ArgKind::Store:
         if (b.agent == nullptr || v >= b.agent->stores.size())
@@ -241,10 +235,10 @@ class Verifier {
         const std::vector<DependencyInfo>* given = nullptr;
         if (dep.list == DepRef::List::Service && b.service != nullptr)
           given = &b.service->given;
-        if (dep.list == DepRef::List::Handler && b.kind == BodyKind::Handler)
-          given = &static_cast<const HandlerInfo*>(b.owner)->given;
-        if (dep.list == DepRef::List::Fn && b.kind == BodyKind::Fn)
-          given = &static_cast<const FnInfo*>(b.owner)->given;
+        if (dep.list == DepRef::List::Handler && b.owner.handler() != nullptr)
+          given = b.owner.given();
+        if (dep.list == DepRef::List::Fn && b.owner.fn() != nullptr)
+          given = b.owner.given();
         if (given == nullptr || dep.index >= given->size())
           problem(s.where, "an unresolved dependency");
         return;
@@ -270,18 +264,20 @@ class Verifier {
     }
   }
 
-  // Code generation takes a match's value from its arms as they are: each
-  // must already have the match's type (or never produce a value).
+  // A match's arms are arm instructions, and code generation takes the
+  // match's value from them as they are: each must already have the
+  // match's type (or never produce a value).
   void armTypes(const Scope& s, const Inst& match) {
     const BodyIr& ir = program_.bodies;
-    if (match.b >= ir.operands.size() ||
-        match.b + 1 + ir.operands[match.b] > ir.operands.size())
-      return;
-    for (std::uint32_t id : ir.list(match.b)) {
-      if (id >= ir.insts.size() || ir.insts[id].kind != InstKind::MatchArm)
+    if (!listInRange(match.b)) return;
+    for (InstId id : ir.list(InstListId(match.b))) {
+      if (id.index() >= ir.insts.size()) continue;
+      if (!ir[id].is<MatchArm>()) {
+        problem(s.where, "an arm that is not an arm instruction");
         continue;
-      const Type* t = program_.types.byId(ir.insts[id].type);
-      if (ir.insts[id].type != match.type && t != nullptr &&
+      }
+      const Type* t = program_.types.byId(ir[id].type);
+      if (ir[id].type != match.type && t != nullptr &&
           t->kind != TypeKind::Never)
         problem(s.where, "an arm's value does not have the match's type");
     }
@@ -296,15 +292,13 @@ class Verifier {
       problem(s.where, "a map literal whose type is not a Map");
       return;
     }
-    if (map.a >= ir.operands.size() ||
-        map.a + 1 + ir.operands[map.a] > ir.operands.size())
-      return;
-    llvm::ArrayRef<std::uint32_t> parts = ir.list(map.a);
+    if (!listInRange(map.a)) return;
+    llvm::ArrayRef<InstId> parts = ir.list(InstListId(map.a));
     if (parts.size() % 2 != 0)
       problem(s.where, "a map literal with a key and no value");
     for (std::size_t i = 0; i < parts.size(); ++i) {
-      if (parts[i] >= ir.insts.size()) continue;
-      const Type* part = program_.types.byId(ir.insts[parts[i]].type);
+      if (parts[i].index() >= ir.insts.size()) continue;
+      const Type* part = program_.types.byId(ir[parts[i]].type);
       const Type* want = i % 2 == 0 ? t->arg0 : t->arg1;
       if (part != want && part != nullptr && part->kind != TypeKind::Never)
         problem(s.where, i % 2 == 0
@@ -318,9 +312,9 @@ class Verifier {
     const BodyIr& ir = program_.bodies;
     const Body& b = ir.bodies[id];
     std::string where = fmt::format("body {}", id);
-    if (b.owner == nullptr) problem(where, "no owner");
-    if (!b.root.valid() || b.root.index < b.firstInst ||
-        b.root.index >= b.endInst)
+    if (!b.owner.valid()) problem(where, "no owner");
+    if (!b.root.valid() || b.root.index() < b.firstInst ||
+        b.root.index() >= b.endInst)
       problem(where, "the root is not an instruction of the body");
     for (std::uint32_t i = b.firstSlot; i < b.endSlot; ++i)
       type(fmt::format("{} slot ${}", where, i - b.firstSlot),

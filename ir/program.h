@@ -2,7 +2,7 @@
 // every context, resolved: qualified names, types, each handler's commit
 // shape, capabilities and dependencies, each subscription's pattern lowered
 // to a predicate, the static event-flow graph, and every body lowered to
-// the body IR (body_ir.h), so codegen never re-resolves a name.
+// the body IR (ir/body.h), so codegen never re-resolves a name.
 //
 // Declarations are kind-tagged (LLVM-style isa/cast/dyn_cast). Containers
 // keep declaration order within a context; contexts are sorted by name, so
@@ -19,12 +19,12 @@
 #include <llvm/ADT/StringMap.h>
 #include <llvm/ADT/StringRef.h>
 
-#include "checker/body_ir.h"
-#include "checker/const_value.h"
-#include "checker/predicate.h"
-#include "checker/types.h"
 #include "frontend/ast.h"
 #include "frontend/source.h"
+#include "ir/body.h"
+#include "ir/const_value.h"
+#include "ir/predicate.h"
+#include "ir/types.h"
 
 namespace herald::check {
 
@@ -73,7 +73,7 @@ struct FieldInfo {
   // When defaultExpr is a constant. Boxed: most fields (every parameter)
   // have none, and a FieldInfo is copied and kept per parameter.
   std::shared_ptr<const ConstValue> defaultValue;
-  std::uint32_t defaultBody = kNoBody;  // event fields with a default
+  BodyId defaultBody;  // event fields with a default
 };
 
 struct VariantInfo {
@@ -281,7 +281,7 @@ struct HandlerInfo {
   std::vector<const CapabilityInfo*> capabilitiesUsed;
   CommitShape commit;
   SourceRange nameRange;
-  std::uint32_t body = kNoBody;  // BodyIr::bodies
+  BodyId body;
 };
 
 struct FnInfo : DeclInfoOf<DeclInfoKind::Fn> {
@@ -296,7 +296,7 @@ struct FnInfo : DeclInfoOf<DeclInfoKind::Fn> {
   // merged into every handler that calls it.
   std::vector<const CapabilityInfo*> capabilitiesUsed;
   CommitShape commit;
-  std::uint32_t body = kNoBody;  // BodyIr::bodies; none without a body
+  BodyId body;  // none without a body
   // Pure: a context-level or static fn (no capabilities, no stores).
   [[nodiscard]] bool pure() const { return agent == nullptr; }
 };
@@ -304,7 +304,7 @@ struct FnInfo : DeclInfoOf<DeclInfoKind::Fn> {
 struct StoreInfo {
   FieldInfo field;
   const ast::Expr* init = nullptr;
-  std::uint32_t body = kNoBody;  // the initialiser's
+  BodyId body;  // the initialiser's
   // The agent state version that added this store, as the schema registry
   // (registry/) records it: state of an older version decodes it from its
   // initialiser. 1 as the checker leaves it.
@@ -315,7 +315,7 @@ struct InvariantInfo {
   std::string name;
   const ast::Expr* condition = nullptr;
   SourceRange nameRange;
-  std::uint32_t body = kNoBody;
+  BodyId body;
 };
 
 struct AgentInfo : DeclInfoOf<DeclInfoKind::Agent> {

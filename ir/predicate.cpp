@@ -1,4 +1,4 @@
-#include "checker/predicate.h"
+#include "ir/predicate.h"
 
 #include <string>
 

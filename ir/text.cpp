@@ -1,4 +1,4 @@
-#include "checker/ir_text.h"
+#include "ir/text.h"
 
 #include <cctype>
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "checker/const_value.h"
+#include "ir/const_value.h"
 
 namespace herald::check {
 

@@ -1,10 +1,10 @@
-#include "checker/types.h"
+#include "ir/types.h"
 
 #include <string>
 
 #include <llvm/ADT/DenseMapInfo.h>
 
-#include "checker/ir.h"
+#include "ir/program.h"
 
 namespace herald::check {
 

@@ -1,11 +1,11 @@
-#include "checker/ir_dump.h"
+#include "ir/dump.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <llvm/Support/Casting.h>
 
-#include "checker/ir_dump_body.h"
-#include "checker/ir_text.h"
+#include "ir/dump_body.h"
+#include "ir/text.h"
 
 namespace herald::check {
 namespace {

@@ -1,10 +1,11 @@
-#include "checker/ir_dump_body.h"
+#include "ir/dump_body.h"
 
 #include <cstring>
 
 #include <fmt/format.h>
 
-#include "checker/ir_text.h"
+#include "ir/inst_views.h"
+#include "ir/text.h"
 
 namespace herald::check {
 namespace {
@@ -29,7 +30,7 @@ class BodyDumper {
       line("slots " + slots);
     }
     for (std::uint32_t i = body_.firstInst; i < body_.endInst; ++i)
-      inst(InstId{i});
+      inst(InstId(i));
     line("root " + ref(body_.root));
   }
 
@@ -44,25 +45,20 @@ class BodyDumper {
 
   std::string ref(InstId id) const {
     if (!id.valid()) return "_";
-    return fmt::format("%{}", id.index - body_.firstInst);
+    return fmt::format("%{}", id.index() - body_.firstInst);
   }
 
-  std::string list(std::uint32_t at) const {
+  std::string list(InstListId at) const {
     std::string text = "[";
-    for (std::uint32_t id : program_.bodies.list(at)) {
+    for (InstId id : program_.bodies.list(at)) {
       if (text.size() > 1) text += ", ";
-      text += ref(InstId{id});
+      text += ref(id);
     }
     return text + "]";
   }
 
-  static std::uint64_t bits(const Inst& inst) {
-    return static_cast<std::uint64_t>(inst.a) |
-           (static_cast<std::uint64_t>(inst.b) << 32);
-  }
-
   std::string bits64(const Inst& inst) const {
-    std::uint64_t v = bits(inst);
+    std::uint64_t v = readArg<ArgKind::Bits64>(inst, 0);
     if (inst.kind == InstKind::FloatLit) {
       double d = 0;
       std::memcpy(&d, &v, sizeof d);
@@ -75,33 +71,21 @@ class BodyDumper {
     return fmt::format("{}", static_cast<std::int64_t>(v));
   }
 
-  const std::vector<FieldInfo>* params() const {
-    switch (body_.kind) {
-      case BodyKind::Fn:
-        return &static_cast<const FnInfo*>(body_.owner)->sig.params;
-      case BodyKind::Handler:
-        return &static_cast<const HandlerInfo*>(body_.owner)->params;
-      case BodyKind::StoreInit:
-      case BodyKind::Invariant:
-      case BodyKind::FieldDefault:
-        return nullptr;
-    }
-    return nullptr;
-  }
-
   // The fields a Field argument indexes: of the type of operand `a`
   // (FieldGet) or of the event (FieldDefault).
   const std::vector<FieldInfo>* fieldsOf(const Inst& inst) const {
     const BodyIr& ir = program_.bodies;
-    if (inst.kind == InstKind::FieldDefault) return &ir.events[inst.a]->fields;
-    const Type* base = type(ir.insts[inst.a].type);
+    if (inst.is<FieldDefault>())
+      return &ir.events[inst.as<FieldDefault>().event]->fields;
+    const Type* base = type(ir[inst.as<FieldGet>().base].type);
     if (base->kind == TypeKind::Named) return &base->named->fields;
     if (base->kind == TypeKind::Event) return &base->event->fields;
     if (base->kind == TypeKind::Actor) return &base->actor->params;
     return nullptr;
   }
 
-  std::string arg(const Inst& inst, ArgKind kind, std::uint32_t v) const {
+  std::string arg(const Inst& inst, ArgKind kind, int slot) const {
+    std::uint32_t v = slot == 0 ? inst.a : inst.b;
     const BodyIr& ir = program_.bodies;
     switch (kind) {
       case ArgKind::None:
@@ -110,12 +94,12 @@ class BodyDumper {
       case ArgKind::OptInst:
         return ref(InstId{v});
       case ArgKind::Insts:
-        return list(v);
+        return list(readArg<ArgKind::Insts>(inst, slot));
       case ArgKind::Slot:
         return fmt::format("${}", v - body_.firstSlot);
       case ArgKind::Param: {
-        const std::vector<FieldInfo>* ps = params();
-        return ps != nullptr && v < ps->size() ? (*ps)[v].name : "{missing}";
+        llvm::ArrayRef<FieldInfo> ps = body_.owner.params();
+        return v < ps.size() ? ps[v].name : "{missing}";
       }
       case ArgKind::Store:
         return body_.agent != nullptr && v < body_.agent->stores.size()
@@ -131,13 +115,11 @@ class BodyDumper {
             if (body_.service != nullptr) given = &body_.service->given;
             break;
           case DepRef::List::Handler:
-            if (body_.kind == BodyKind::Handler)
-              given = &static_cast<const HandlerInfo*>(body_.owner)->given;
+            if (body_.owner.handler() != nullptr) given = body_.owner.given();
             break;
           case DepRef::List::Fn:
             owner = "fn";
-            if (body_.kind == BodyKind::Fn)
-              given = &static_cast<const FnInfo*>(body_.owner)->given;
+            if (body_.owner.fn() != nullptr) given = body_.owner.given();
             break;
         }
         return fmt::format("{}.given[{}] {}", owner, dep.index,
@@ -146,19 +128,20 @@ class BodyDumper {
                                : "{missing}");
       }
       case ArgKind::Capability:
-        return declText(ir.capabilities[v]);
+        return declText(ir.capabilities[CapabilityId(v)]);
       case ArgKind::Fn:
-        return declText(ir.fns[v]);
+        return declText(ir.fns[FnId(v)]);
       case ArgKind::Handler:
-        return declText(ir.handlers[v].first) + "." +
-               ir.handlers[v].second->name;
+        return declText(ir.handlers[HandlerId(v)].first) + "." +
+               ir.handlers[HandlerId(v)].second->name;
       case ArgKind::Variant:
-        return declText(ir.variants[v].first) + "." +
-               ir.variants[v].second->name;
+        return declText(ir.variants[VariantId(v)].first) + "." +
+               ir.variants[VariantId(v)].second->name;
       case ArgKind::CapOp:
-        return declText(ir.capOps[v].first) + "." + ir.capOps[v].second->name;
+        return declText(ir.capOps[CapOpId(v)].first) + "." +
+               ir.capOps[CapOpId(v)].second->name;
       case ArgKind::Event:
-        return declText(ir.events[v]);
+        return declText(ir.events[EventId(v)]);
       case ArgKind::Field: {
         const std::vector<FieldInfo>* fields = fieldsOf(inst);
         return fields != nullptr && v < fields->size() ? (*fields)[v].name
@@ -198,9 +181,9 @@ class BodyDumper {
     std::string text = ref(id) + " = " + std::string(info.spelling);
     std::string op = sub(inst, info.sub);
     if (!op.empty()) text += " " + op;
-    std::string args[] = {
-        arg(inst, info.a, inst.a),
-        info.a == ArgKind::Bits64 ? std::string() : arg(inst, info.b, inst.b)};
+    std::string args[] = {arg(inst, info.a, 0), info.a == ArgKind::Bits64
+                                                    ? std::string()
+                                                    : arg(inst, info.b, 1)};
     bool first = true;
     for (const std::string& a : args) {
       if (a.empty()) continue;
@@ -219,12 +202,11 @@ class BodyDumper {
 
 }  // namespace
 
-void dumpBody(std::string& out, int indent, const Program& program,
-              std::uint32_t id) {
-  if (id == kNoBody || id >= program.bodies.bodies.size()) return;
+void dumpBody(std::string& out, int indent, const Program& program, BodyId id) {
+  if (!id.valid() || id.index() >= program.bodies.bodies.size()) return;
   out.append(static_cast<std::size_t>(indent) * 2, ' ');
   out += "body\n";
-  BodyDumper(out, indent + 1, program, program.bodies.bodies[id]).run();
+  BodyDumper(out, indent + 1, program, program.bodies[id]).run();
 }
 
 }  // namespace herald::check

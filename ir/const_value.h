@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "checker/types.h"
+#include "ir/types.h"
 
 namespace herald::check {
 

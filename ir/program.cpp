@@ -1,4 +1,4 @@
-#include "checker/ir.h"
+#include "ir/program.h"
 
 namespace herald::check {
 

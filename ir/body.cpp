@@ -1,12 +1,24 @@
-#include "checker/body_ir.h"
+#include "ir/body.h"
+
+#include <cassert>
+
+#include "ir/program.h"
 
 namespace herald::check {
 
 const InstKindInfo& instKindInfo(InstKind kind) {
   static constexpr InstKindInfo kInfo[] = {
+#define HERALD_SUB_KIND_NoSub SubKind::None
+#define HERALD_SUB_KIND_Sub(kind, name) SubKind::kind
+#define HERALD_ARG_KIND_NoArg ArgKind::None
+#define HERALD_ARG_KIND_Arg(kind, name) ArgKind::kind
 #define HERALD_INST(Name, spelling, Sub, A, B) \
-  {spelling, SubKind::Sub, ArgKind::A, ArgKind::B},
-#include "checker/inst_kinds.def"
+  {spelling, HERALD_SUB_KIND_##Sub, HERALD_ARG_KIND_##A, HERALD_ARG_KIND_##B},
+#include "ir/inst_kinds.def"
+#undef HERALD_SUB_KIND_NoSub
+#undef HERALD_SUB_KIND_Sub
+#undef HERALD_ARG_KIND_NoArg
+#undef HERALD_ARG_KIND_Arg
   };
   return kInfo[static_cast<std::size_t>(kind)];
 }
@@ -71,15 +83,50 @@ std::string_view envelopeSpelling(EnvelopeField f) {
   return "?";
 }
 
+BodyKind BodyOwner::kind() const {
+  assert(valid() && "a body without an owner");
+  if (fn() != nullptr) return BodyKind::Fn;
+  if (handler() != nullptr) return BodyKind::Handler;
+  if (store() != nullptr) return BodyKind::StoreInit;
+  if (invariant() != nullptr) return BodyKind::Invariant;
+  return BodyKind::FieldDefault;
+}
+
+llvm::ArrayRef<FieldInfo> BodyOwner::params() const {
+  if (const FnInfo* f = fn()) return f->sig.params;
+  if (const HandlerInfo* h = handler()) return h->params;
+  return {};
+}
+
+const std::vector<DependencyInfo>* BodyOwner::given() const {
+  if (const FnInfo* f = fn()) return &f->given;
+  if (const HandlerInfo* h = handler()) return &h->given;
+  return nullptr;
+}
+
 std::size_t BodyIr::bytes() const {
   return insts.capacity() * sizeof(Inst) +
          locs.capacity() * sizeof(std::uint32_t) +
-         operands.capacity() * sizeof(std::uint32_t) +
+         operands.capacity() * sizeof(InstId) +
+         lists.capacity() * sizeof(InstRange) +
          slots.capacity() * sizeof(Slot) +
          strings.capacity() * sizeof(llvm::StringRef) +
          bodies.capacity() * sizeof(Body) + fns.bytes() + handlers.bytes() +
          variants.bytes() + capOps.bytes() + capabilities.bytes() +
          events.bytes();
+}
+
+void forEachOperand(const BodyIr& ir, const Inst& inst,
+                    llvm::function_ref<void(InstId)> f) {
+  const InstKindInfo& info = instKindInfo(inst.kind);
+  auto visit = [&](ArgKind kind, std::uint32_t v) {
+    if (kind == ArgKind::Inst || (kind == ArgKind::OptInst && v != kNoInst))
+      f(InstId(v));
+    if (kind == ArgKind::Insts)
+      for (InstId id : ir.list(InstListId(v))) f(id);
+  };
+  visit(info.a, inst.a);
+  if (info.a != ArgKind::Bits64) visit(info.b, inst.b);
 }
 
 }  // namespace herald::check

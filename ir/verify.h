@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "checker/ir.h"
+#include "ir/program.h"
 
 namespace herald::check {
 

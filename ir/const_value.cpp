@@ -1,11 +1,11 @@
-#include "checker/const_value.h"
+#include "ir/const_value.h"
 
 #include <charconv>
 #include <cstddef>
 #include <string>
 
-#include "checker/ir.h"
 #include "frontend/ast.h"
+#include "ir/program.h"
 
 namespace herald::check {
 
