@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "codegen/emit.h"
+#include "codegen/layout.h"
 #include "codegen/names.h"
 
 namespace herald::codegen {
@@ -123,10 +124,13 @@ void emitContext(const check::Program& program, const SourceManager& sources,
   header += includes(headerIncludes, generatedHeaders(program, headerContexts));
   header += "\n";
   header += versionCheck();
-  header += "\nnamespace " + ns + " {\n\n";
-  appendJoined(header,
+  // The types' namespace block, when the context declares any.
+  std::string types;
+  appendJoined(types,
                {&o.forward, &o.values, &o.actorsEvents, &o.capabilities});
-  header += "\n}  // namespace " + ns + "\n";
+  if (!types.empty())
+    header += "\nnamespace " + ns + " {\n\n" + types + "\n}  // namespace " +
+              ns + "\n";
   if (!o.codecs.empty()) {
     header += "\n";
     header += section(o.codecs);
@@ -163,8 +167,8 @@ void emitContext(const check::Program& program, const SourceManager& sources,
     source += section(o.codecDefs);
   }
 
-  files.push_back({stem + ".h", std::move(header)});
-  files.push_back({stem + ".cpp", std::move(source)});
+  files.push_back({stem + ".h", layOut(header)});
+  files.push_back({stem + ".cpp", layOut(source)});
 }
 
 }  // namespace

@@ -52,15 +52,34 @@ std::string Emitter::paramType(Spelling& spelling, const Type* t) {
 }
 
 std::string Emitter::params(Spelling& spelling,
-                            const std::vector<check::FieldInfo>& fields,
-                            bool maybeUnused) {
+                            const std::vector<check::FieldInfo>& fields) {
   std::string out;
   for (const check::FieldInfo& f : fields) {
     if (!out.empty()) out += ", ";
-    if (maybeUnused) out += "[[maybe_unused]] ";
     out += paramType(spelling, f.type) + " " + cppName(f.name);
   }
   return out;
+}
+
+std::string Emitter::params(Spelling& spelling,
+                            const std::vector<check::FieldInfo>& fields,
+                            std::string_view body) {
+  std::string out;
+  for (const check::FieldInfo& f : fields) {
+    if (!out.empty()) out += ", ";
+    out += param(paramType(spelling, f.type), cppName(f.name), body);
+  }
+  return out;
+}
+
+std::string param(const std::string& type, const std::string& name,
+                  std::string_view body) {
+  return (reads(body, name) ? "" : "[[maybe_unused]] ") + type + " " + name;
+}
+
+std::string prototype(const std::string& decl, const std::string& name,
+                      std::string_view defs, std::size_t defined) {
+  return (uses(defs, name) > defined ? "" : "[[maybe_unused]] ") + decl + ";\n";
 }
 
 std::string Emitter::args(const std::vector<check::FieldInfo>& fields) {

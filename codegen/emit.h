@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "codegen/lower_body.h"
 #include "codegen/names.h"
@@ -56,10 +57,14 @@ class Emitter {
   // `const T&` otherwise.
   [[nodiscard]] static std::string paramType(Spelling& spelling,
                                              const check::Type* type);
-  // `const T& name` ... for a parameter list; `maybeUnused` marks each.
+  // `const T& name, ...` for a parameter list of a declaration.
+  [[nodiscard]] static std::string params(
+      Spelling& spelling, const std::vector<check::FieldInfo>& fields);
+  // The same for a definition whose body is `body`: a parameter the body
+  // does not read is `[[maybe_unused]]`.
   [[nodiscard]] static std::string params(
       Spelling& spelling, const std::vector<check::FieldInfo>& fields,
-      bool maybeUnused);
+      std::string_view body);
   // `name, name`.
   [[nodiscard]] static std::string args(
       const std::vector<check::FieldInfo>& fields);
@@ -67,6 +72,16 @@ class Emitter {
  private:
   std::string ns_;
 };
+
+// `type name`, `[[maybe_unused]]` when `body` does not read `name`.
+[[nodiscard]] std::string param(const std::string& type,
+                                const std::string& name, std::string_view body);
+// The prototype `decl;` of a function of the source's anonymous namespace,
+// `[[maybe_unused]]` when `defs` (where its definition and every call of it
+// are) names it only `defined` times: no body calls it.
+[[nodiscard]] std::string prototype(const std::string& decl,
+                                    const std::string& name,
+                                    std::string_view defs, std::size_t defined);
 
 [[nodiscard]] bool isEnumSum(const check::TypeInfo& type);
 // Nominal value types that get a C++ declaration (aliases do not).

@@ -70,29 +70,41 @@ class AgentEmitter {
 
   void emit() {
     header();
+    std::size_t decls = e_.out.privateDecls.size();
+    std::size_t defs = e_.out.privateDefs.size();
     fns();
     state();
     invariants();
     handlers();
+    // The agent's fns are called from its own bodies only.
+    std::string prototypes;
+    std::string_view own(e_.out.privateDefs);
+    own.remove_prefix(defs);
+    for (const FnDecl& fn : fnDecls_)
+      prototypes += prototype(fn.decl, fn.name, own, fn.defined);
+    e_.out.privateDecls.insert(decls, prototypes);
     handle();
     keyText();
     kind();
   }
 
  private:
-  std::string keyParam(Spelling& sp, bool maybeUnused) const {
-    return std::string(maybeUnused ? "[[maybe_unused]] " : "") +
-           Emitter::paramType(sp, keyType_) + " " + keyName_;
+  // The key parameter of a function whose body is `body`.
+  std::string keyParam(Spelling& sp, std::string_view body) const {
+    return param(Emitter::paramType(sp, keyType_), keyName_, body);
   }
   // The handle's parameters of a handler: the actor presented, then its
-  // own.
+  // own; those of the definition whose body is `body` when there is one.
   std::string hostParams(Spelling& sp, const HandlerInfo& h,
-                         bool maybeUnused) const {
+                         const std::string* body) const {
     std::string out;
-    if (h.by != nullptr)
-      out = std::string(maybeUnused ? "[[maybe_unused]] " : "") + "const " +
-            sp.decl(*h.by) + "& " + byName(h);
-    std::string own = Emitter::params(sp, h.params, maybeUnused);
+    if (h.by != nullptr) {
+      std::string type = "const " + sp.decl(*h.by) + "&";
+      out = body != nullptr ? param(type, byName(h), *body)
+                            : type + " " + byName(h);
+    }
+    std::string own = body != nullptr ? Emitter::params(sp, h.params, *body)
+                                      : Emitter::params(sp, h.params);
     if (!out.empty() && !own.empty()) out += ", ";
     return out + own;
   }
@@ -140,7 +152,7 @@ class AgentEmitter {
     out += "  struct Ref {\n    Key key;\n";
     for (const HandlerInfo& h : a_.handlers) {
       if (!messageable(h)) continue;
-      std::string ps = Emitter::params(sp, h.params, false);
+      std::string ps = Emitter::params(sp, h.params);
       out += "    void " + cppName(h.name) + "(herald::Invocation& tx" +
              (ps.empty() ? "" : ", " + ps) + ") const;\n";
     }
@@ -157,7 +169,7 @@ class AgentEmitter {
            ");\n";
     for (const HandlerInfo& h : a_.handlers)
       out += "  " + sp.result(h.result) + " " + cppName(h.name) + "(" +
-             hostParams(sp, h, false) + ");\n";
+             hostParams(sp, h, nullptr) + ");\n";
     out += "  // The committed state.\n  State state() const;\n\n";
     out += "  static const herald::AgentKind<State>& kind();\n";
     out += "  // The key as the runtime addresses the instance.\n";
@@ -170,58 +182,74 @@ class AgentEmitter {
   void fns() {
     Spelling& sp = e_.source;
     for (const auto& fn : a_.fns) {
-      std::string lead = effectFree(*fn)
-                             ? "[[maybe_unused]] const " + name_ + "::State& s"
-                             : "[[maybe_unused]] herald::Invocation& tx, "
-                               "[[maybe_unused]] " +
-                                   name_ + "::State& s";
-      lead += ", " + keyParam(sp, true);
-      std::string ps = Emitter::params(sp, fn->sig.params, true);
-      std::string sig = sp.result(fn->sig.result) + " " + name_ + "_" +
-                        cppName(fn->name) + "(" + lead +
-                        (ps.empty() ? "" : ", " + ps) + ")";
-      e_.out.privateDecls += "[[maybe_unused]] " + sig + ";\n";
+      std::string body = !fn->body.valid()
+                             ? std::string()
+                             : e_.bodies.statements(fn->body, 2);
+      // The declaration's parameters, then the definition's.
+      auto signature = [&](const std::string* used) {
+        auto one = [&](const std::string& type, const std::string& name) {
+          return used != nullptr ? param(type, name, *used) : type + " " + name;
+        };
+        std::string lead = effectFree(*fn)
+                               ? one("const " + name_ + "::State&", "s")
+                               : one("herald::Invocation&", "tx") + ", " +
+                                     one(name_ + "::State&", "s");
+        lead += ", " + one(Emitter::paramType(sp, keyType_), keyName_);
+        std::string ps = used != nullptr
+                             ? Emitter::params(sp, fn->sig.params, *used)
+                             : Emitter::params(sp, fn->sig.params);
+        return sp.result(fn->sig.result) + " " + name_ + "_" +
+               cppName(fn->name) + "(" + lead + (ps.empty() ? "" : ", " + ps) +
+               ")";
+      };
+      fnDecls_.push_back({signature(nullptr), name_ + "_" + cppName(fn->name),
+                          !fn->body.valid() ? 0U : 1U});
       if (!fn->body.valid()) continue;
-      e_.out.privateDefs +=
-          sig + " {\n" + e_.bodies.statements(fn->body, 2) + "}\n\n";
+      e_.out.privateDefs += signature(&body) + " {\n" + body + "}\n\n";
     }
   }
 
   void handlers() {
     Spelling& sp = e_.source;
     for (const HandlerInfo& h : a_.handlers) {
-      std::string ps =
-          "[[maybe_unused]] herald::Invocation& tx, "
-          "[[maybe_unused]] " +
-          name_ + "::State& s, " + keyParam(sp, true);
-      if (h.by != nullptr && !h.byBinder.empty())
-        ps += ", [[maybe_unused]] const " + sp.decl(*h.by) + "& " + byName(h);
-      std::string own = Emitter::params(sp, h.params, true);
-      if (!own.empty()) ps += ", " + own;
-      std::string sig =
-          sp.result(h.result) + " " + handlerFn(h) + "(" + ps + ")";
-      e_.out.privateDecls += sig + ";\n";
-      e_.out.privateDefs +=
-          sig + " {\n" +
-          (!h.body.valid() ? std::string() : e_.bodies.statements(h.body, 2)) +
-          "}\n\n";
+      std::string body = !h.body.valid()
+                             ? std::string()
+                             : e_.bodies.statements(h.body, 2);
+      // The declaration's parameters, then the definition's.
+      auto signature = [&](const std::string* used) {
+        auto one = [&](const std::string& type, const std::string& name) {
+          return used != nullptr ? param(type, name, *used) : type + " " + name;
+        };
+        std::string ps = one("herald::Invocation&", "tx") + ", " +
+                         one(name_ + "::State&", "s") + ", " +
+                         one(Emitter::paramType(sp, keyType_), keyName_);
+        if (h.by != nullptr && !h.byBinder.empty())
+          ps += ", " + one("const " + sp.decl(*h.by) + "&", byName(h));
+        std::string own = used != nullptr ? Emitter::params(sp, h.params, *used)
+                                          : Emitter::params(sp, h.params);
+        if (!own.empty()) ps += ", " + own;
+        return sp.result(h.result) + " " + handlerFn(h) + "(" + ps + ")";
+      };
+      e_.out.privateDecls += signature(nullptr) + ";\n";
+      e_.out.privateDefs += signature(&body) + " {\n" + body + "}\n\n";
       if (!messageable(h)) continue;
       // The message table's entry: decode the key and the arguments (a
       // failure is a MalformedMessage, D9), then run.
       std::string args;
       for (const FieldInfo& p : h.params)
-        args += std::string(args.empty() ? "" : ",\n      ") +
+        args += std::string(args.empty() ? "" : ", ") +
                 "herald::decode_message([&] { return herald::wire::get<" +
                 sp.type(p.type) + ">(herald::wire::at(args, " +
                 cppStringLiteral(p.name) + ")); })";
-      e_.out.privateDefs +=
-          "void " + name_ + "_run_" + cppName(h.name) +
-          "(herald::Invocation& tx, " + name_ +
-          "::State& s, std::string_view key, [[maybe_unused]] const "
-          "nlohmann::json& args) {\n  const " +
-          name_ + "::Key k = herald::decode_message([&] { return " + name_ +
-          "::key_from_text(key); });\n  " + handlerCall(h, "k", args) + ";\n" +
-          indent(checkCall("k"), 2) + "}\n\n";
+      e_.out.privateDefs += "void " + name_ + "_run_" + cppName(h.name) +
+                            "(herald::Invocation& tx, " + name_ +
+                            "::State& s, std::string_view key, " +
+                            (h.params.empty() ? "[[maybe_unused]] " : "") +
+                            "const nlohmann::json& args) {\n  const " + name_ +
+                            "::Key k = herald::decode_message([&] { return " +
+                            name_ + "::key_from_text(key); });\n  " +
+                            handlerCall(h, "k", args) + ";\n" +
+                            indent(checkCall("k"), 2) + "}\n\n";
     }
   }
 
@@ -263,13 +291,15 @@ class AgentEmitter {
       decode += stored;
     }
     std::string& out = e_.out.privateDefs;
-    out += st + " " + name_ + "_initial() { return " + init + "}; }\n\n";
-    out += "nlohmann::json " + name_ + "_encode_state([[maybe_unused]] const " +
-           st + "& s) {\n" + encode + "  return j;\n}\n\n";
-    out += st + " " + name_ +
-           "_decode_state([[maybe_unused]] const nlohmann::json& j, "
-           "[[maybe_unused]] std::int64_t state_version) {\n  return " +
-           decode + "};\n}\n\n";
+    out += st + " " + name_ + "_initial() {\n  return " + init + "};\n}\n\n";
+    out += "nlohmann::json " + name_ + "_encode_state(" +
+           param("const " + st + "&", "s", encode) + ") {\n" + encode +
+           "  return j;\n}\n\n";
+    decode += "}";
+    out += st + " " + name_ + "_decode_state(" +
+           param("const nlohmann::json&", "j", decode) + ", " +
+           param("std::int64_t", "state_version", decode) + ") {\n  return " +
+           decode + ";\n}\n\n";
   }
 
   void invariants() {
@@ -290,13 +320,14 @@ class AgentEmitter {
         continue;
       }
       e_.out.privateDefs += "bool " + name_ + "_invariant_" +
-                            cppName(inv.name) + "([[maybe_unused]] const " +
-                            st + "& s) {\n  return " + expr + ";\n}\n\n";
+                            cppName(inv.name) + "(" +
+                            param("const " + st + "&", "s", expr) +
+                            ") {\n  return " + expr + ";\n}\n\n";
     }
     if (keyInvariants_.empty()) return;
-    e_.out.privateDefs += "void " + name_ + "_check_invariants(const " + st +
-                          "& s, " + keyParam(sp, true) + ") {\n" + checks +
-                          "}\n\n";
+    e_.out.privateDefs += "void " + name_ + "_check_invariants(" +
+                          param("const " + st + "&", "s", checks) + ", " +
+                          keyParam(sp, checks) + ") {\n" + checks + "}\n\n";
   }
 
   void handle() {
@@ -320,13 +351,12 @@ class AgentEmitter {
       else
         body = "    auto result = " + call + ";\n" + indent(check, 4) +
                "    return result;\n";
+      body = "  return ref_.call(" + cppStringLiteral(h.name) +
+             ", [&](herald::Invocation& tx, State& s) {\n" + body + "  });\n";
       out += sp.result(h.result) + " " + name_ + "::" + cppName(h.name) + "(" +
-             hostParams(sp, h, true) + ") {\n  return ref_.call(" +
-             cppStringLiteral(h.name) +
-             ", [&](herald::Invocation& tx, State& s) {\n" + body +
-             "  });\n}\n\n";
+             hostParams(sp, h, &body) + ") {\n" + body + "}\n\n";
       if (!messageable(h)) continue;
-      std::string ps = Emitter::params(sp, h.params, false);
+      std::string ps = Emitter::params(sp, h.params);
       out += "void " + name_ + "::Ref::" + cppName(h.name) +
              "(herald::Invocation& tx" + (ps.empty() ? "" : ", " + ps) +
              ") const {\n  nlohmann::json args;\n  "
@@ -387,9 +417,9 @@ class AgentEmitter {
       toText = "  return nlohmann::json(key).dump();\n";
       fromText = "  return nlohmann::json::parse(text).get<Key>();\n";
     }
-    e_.out.publicDefs += "std::string " + name_ +
-                         "::key_text([[maybe_unused]] const Key& key) {\n" +
-                         toText + "}\n\n" + name_ + "::Key " + name_ +
+    e_.out.publicDefs += "std::string " + name_ + "::key_text(" +
+                         param("const Key&", "key", toText) + ") {\n" + toText +
+                         "}\n\n" + name_ + "::Key " + name_ +
                          "::key_from_text(std::string_view text) {\n" +
                          fromText + "}\n\n";
   }
@@ -430,6 +460,14 @@ class AgentEmitter {
   const Type* keyType_ = nullptr;
   std::string keyName_;
   std::vector<const check::InvariantInfo*> keyInvariants_;
+  // The agent fns' prototypes, their names and how many definitions name
+  // them.
+  struct FnDecl {
+    std::string decl;
+    std::string name;
+    std::size_t defined;
+  };
+  std::vector<FnDecl> fnDecls_;
 };
 
 }  // namespace

@@ -122,11 +122,15 @@ Codec typeCodec(Emitter& e, const TypeInfo& t) {
                       cppStringLiteral(var.name) + ");\n" +
                       indent(encodeFields(var.fields, "payload", "(*p)"), 2) +
                       "    return;\n  }\n";
+          // A variant without fields reads nothing of its payload.
+          std::string payload =
+              var.fields.empty()
+                  ? std::string()
+                  : "    const herald::wire::Json& p = herald::wire::at(j, " +
+                        cppStringLiteral(var.name) + ");\n";
           c.decode +=
               "  if (herald::wire::contains(j, " + cppStringLiteral(var.name) +
-              ")) {\n    [[maybe_unused]] const herald::wire::Json& p = "
-              "herald::wire::at(j, " +
-              cppStringLiteral(var.name) + ");\n    return " + name + "{" +
+              ")) {\n" + payload + "    return " + name + "{" +
               decodeFields(e, alt, var.fields, "p", false) + "};\n  }\n";
           c.text += "  if (" + test +
                     ") {\n    out += " + cppStringLiteral(var.name) + ";\n" +
@@ -176,9 +180,9 @@ void emitCodec(Emitter& e, const check::DeclInfo& d, const Codec& c) {
       "::from_json(const nlohmann::json& j) {\n  return ::" + e.ns() +
       "::" + name + "_from_json(j);\n}\n\n";
   e.out.fns += "void append_text(std::string& out, const " + name + "& v);\n";
-  e.out.publicDefs +=
-      "void append_text(std::string& out, [[maybe_unused]] const " + name +
-      "& v) {\n  using herald::append_text;\n" + c.text + "}\n\n";
+  e.out.publicDefs += "void append_text(std::string& out, " +
+                      param("const " + name + "&", "v", c.text) +
+                      ") {\n  using herald::append_text;\n" + c.text + "}\n\n";
 }
 
 }  // namespace

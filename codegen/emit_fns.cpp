@@ -26,11 +26,12 @@ void emitFns(Emitter& e) {
     }
     if (!name.empty())
       e.out.fns += e.header.result(fn->sig.result) + " " + name + "(" +
-                   Emitter::params(e.header, fn->sig.params, false) + ");\n";
+                   Emitter::params(e.header, fn->sig.params) + ");\n";
     if (!fn->body.valid()) continue;
+    std::string body = e.bodies.statements(fn->body, 2);
     e.out.publicDefs += e.source.result(fn->sig.result) + " " + qualified +
-                        "(" + Emitter::params(e.source, fn->sig.params, true) +
-                        ") {\n" + e.bodies.statements(fn->body, 2) + "}\n\n";
+                        "(" + Emitter::params(e.source, fn->sig.params, body) +
+                        ") {\n" + body + "}\n\n";
   }
 }
 

@@ -8,6 +8,7 @@
 #include <cctype>
 #include <map>
 #include <set>
+#include <utility>
 #include <vector>
 
 #include <llvm/Support/Casting.h>
@@ -30,35 +31,54 @@ std::string byName(const HandlerInfo& h) {
 void emitService(Emitter& e, const ServiceInfo& svc) {
   Spelling& sp = e.source;
   std::string name = cppName(svc.name);
+  std::size_t decls = e.out.privateDecls.size();
+  std::size_t defsAt = e.out.privateDefs.size();
+  std::vector<std::pair<std::string, std::string>> fnDecls;  // decl, name
   for (const auto& fn : svc.fns) {
-    std::string sig = sp.result(fn->sig.result) + " " + name + "_" +
-                      cppName(fn->name) + "(" +
-                      Emitter::params(sp, fn->sig.params, true) + ")";
-    e.out.privateDecls += "[[maybe_unused]] " + sig + ";\n";
-    if (fn->body.valid())
-      e.out.privateDefs +=
-          sig + " {\n" + e.bodies.statements(fn->body, 2) + "}\n\n";
+    std::string head =
+        sp.result(fn->sig.result) + " " + name + "_" + cppName(fn->name) + "(";
+    fnDecls.emplace_back(head + Emitter::params(sp, fn->sig.params) + ")",
+                         name + "_" + cppName(fn->name));
+    if (!fn->body.valid()) continue;
+    std::string body = e.bodies.statements(fn->body, 2);
+    e.out.privateDefs += head + Emitter::params(sp, fn->sig.params, body) +
+                         ") {\n" + body + "}\n\n";
   }
   // Handler bodies use the transaction; herald/context.hpp only declares
   // it.
   if (!svc.handlers.empty()) sp.useHeader("<herald/invocation.hpp>");
   for (const HandlerInfo& h : svc.handlers) {
-    std::string ps = "[[maybe_unused]] herald::Invocation& tx";
-    for (const check::CapabilityInfo* c : passedCapabilities(&svc, h))
-      ps += ", [[maybe_unused]] " + sp.decl(*c) + "& " +
-            capabilityParam(&svc, h, *c);
-    if (h.by != nullptr && !h.byBinder.empty())
-      ps += ", [[maybe_unused]] const " + sp.decl(*h.by) + "& " + byName(h);
-    std::string own = Emitter::params(sp, h.params, true);
-    if (!own.empty()) ps += ", " + own;
-    std::string sig = sp.result(h.result) + " " + name + "_on_" +
-                      cppName(h.name) + "(" + ps + ")";
-    e.out.privateDecls += sig + ";\n";
-    e.out.privateDefs +=
-        sig + " {\n" +
-        (!h.body.valid() ? std::string() : e.bodies.statements(h.body, 2)) +
-        "}\n\n";
+    std::string body = !h.body.valid()
+                           ? std::string()
+                           : e.bodies.statements(h.body, 2);
+    // The declaration's parameters, then the definition's.
+    auto signature = [&](const std::string* used) {
+      auto one = [&](const std::string& type, const std::string& n) {
+        return used != nullptr ? param(type, n, *used) : type + " " + n;
+      };
+      std::string ps = one("herald::Invocation&", "tx");
+      for (const check::CapabilityInfo* c : passedCapabilities(&svc, h))
+        ps += ", " + one(sp.decl(*c) + "&", capabilityParam(&svc, h, *c));
+      if (h.by != nullptr && !h.byBinder.empty())
+        ps += ", " + one("const " + sp.decl(*h.by) + "&", byName(h));
+      std::string own = used != nullptr ? Emitter::params(sp, h.params, *used)
+                                        : Emitter::params(sp, h.params);
+      if (!own.empty()) ps += ", " + own;
+      return sp.result(h.result) + " " + name + "_on_" + cppName(h.name) + "(" +
+             ps + ")";
+    };
+    e.out.privateDecls += signature(nullptr) + ";\n";
+    e.out.privateDefs += signature(&body) + " {\n" + body + "}\n\n";
   }
+  // The service's fns are called from its own bodies only; a fn without a
+  // body has no definition.
+  std::string prototypes;
+  std::string_view own(e.out.privateDefs);
+  own.remove_prefix(defsAt);
+  for (std::size_t k = 0; k < fnDecls.size(); ++k)
+    prototypes += prototype(fnDecls[k].first, fnDecls[k].second, own,
+                            svc.fns[k]->body.valid() ? 1 : 0);
+  e.out.privateDecls.insert(decls, prototypes);
   if (svc.subscription) return;
   // A host-callable service.
   Spelling& hp = e.header;
@@ -68,18 +88,24 @@ void emitService(Emitter& e, const ServiceInfo& svc) {
   std::string& out = e.out.services;
   out += "class " + name + " {\n public:\n  static " + name +
          " in(herald::Runtime& rt);\n";
-  auto hostParams = [&](Spelling& s, const HandlerInfo& h, bool unused) {
+  // A handler's parameters: the actor presented, then its own; those of
+  // the definition whose body is `body` when there is one.
+  auto hostParams = [&](Spelling& s, const HandlerInfo& h,
+                        const std::string* body) {
     std::string p;
-    if (h.by != nullptr)
-      p = std::string(unused ? "[[maybe_unused]] " : "") + "const " +
-          s.decl(*h.by) + "& " + byName(h);
-    std::string own = Emitter::params(s, h.params, unused);
+    if (h.by != nullptr) {
+      std::string type = "const " + s.decl(*h.by) + "&";
+      p = body != nullptr ? param(type, byName(h), *body)
+                          : type + " " + byName(h);
+    }
+    std::string own = body != nullptr ? Emitter::params(s, h.params, *body)
+                                      : Emitter::params(s, h.params);
     if (!p.empty() && !own.empty()) p += ", ";
     return p + own;
   };
   for (const HandlerInfo& h : svc.handlers)
     out += "  " + hp.result(h.result) + " " + cppName(h.name) + "(" +
-           hostParams(hp, h, false) + ");\n";
+           hostParams(hp, h, nullptr) + ");\n";
   out += "\n private:\n  explicit " + name +
          "(herald::Runtime& rt);\n  herald::ServiceRef ref_;\n};\n\n";
   std::string& defs = e.out.publicDefs;
@@ -93,12 +119,12 @@ void emitService(Emitter& e, const ServiceInfo& svc) {
     std::string own = Emitter::args(h.params);
     if (!args.empty() && !own.empty()) args += ", ";
     args += own;
+    std::string body = "  return ref_.call(" + cppStringLiteral(h.name) +
+                       ", [&](herald::Invocation& tx) { return " + name +
+                       "_on_" + cppName(h.name) + "(tx" +
+                       (args.empty() ? "" : ", " + args) + "); });\n";
     defs += sp.result(h.result) + " " + name + "::" + cppName(h.name) + "(" +
-            hostParams(sp, h, true) + ") {\n  return ref_.call(" +
-            cppStringLiteral(h.name) +
-            ", [&](herald::Invocation& tx) { return " + name + "_on_" +
-            cppName(h.name) + "(tx" + (args.empty() ? "" : ", " + args) +
-            "); });\n}\n\n";
+            hostParams(sp, h, &body) + ") {\n" + body + "}\n\n";
   }
 }
 

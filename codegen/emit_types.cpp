@@ -43,7 +43,7 @@ std::string staticFns(Emitter& e, const TypeInfo& t, unsigned n) {
   for (const check::FnInfo* fn : t.staticFns)
     out += std::string(n, ' ') + "static " + e.header.result(fn->sig.result) +
            " " + cppName(fn->name) + "(" +
-           Emitter::params(e.header, fn->sig.params, false) + ");\n";
+           Emitter::params(e.header, fn->sig.params) + ");\n";
   return out;
 }
 
@@ -302,8 +302,8 @@ void emitTypes(Emitter& e) {
            " {\n public:\n  virtual ~" + name + "() = default;\n";
     for (const check::CapabilityOp& op : cap->ops)
       out += "  virtual " + e.header.result(op.sig.result) + " " +
-             cppName(op.name) + "(" +
-             Emitter::params(e.header, op.sig.params, false) + ") = 0;\n";
+             cppName(op.name) + "(" + Emitter::params(e.header, op.sig.params) +
+             ") = 0;\n";
     out += "};\n\n";
   }
 }

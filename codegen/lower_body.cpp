@@ -30,27 +30,7 @@ Lowerer::Lowerer(const check::Program& program, Spelling& spelling,
       spelling_(spelling),
       body_(program.bodies[body]),
       slots_(body_.endSlot - body_.firstSlot),
-      slotRead_(body_.endSlot - body_.firstSlot, false),
       effects_(body_.endInst - body_.firstInst, 0) {
-  // A local counts as read when an instruction other than a match's
-  // scrutinee reads it: a match whose first arm takes every value reads
-  // nothing of its scrutinee, so a local read only there may go unread
-  // in the C++ (and is declared [[maybe_unused]]).
-  std::vector<bool> scrutinee(body_.endInst - body_.firstInst, false);
-  for (std::uint32_t i = body_.firstInst; i < body_.endInst; ++i) {
-    const check::Inst& m = program.bodies[check::InstId(i)];
-    if (!m.is<check::Match>()) continue;
-    std::uint32_t s = m.as<check::Match>().scrutinee.index();
-    if (s >= body_.firstInst && s < body_.endInst)
-      scrutinee[s - body_.firstInst] = true;
-  }
-  for (std::uint32_t i = body_.firstInst; i < body_.endInst; ++i) {
-    const check::Inst& read = program.bodies[check::InstId(i)];
-    if (!read.is<check::LocalRef>() || scrutinee[i - body_.firstInst]) continue;
-    std::uint32_t slot = read.as<check::LocalRef>().slot.index();
-    if (slot - body_.firstSlot < slotRead_.size())
-      slotRead_[slot - body_.firstSlot] = true;
-  }
   // The names the function around the body declares.
   names_ = {"tx", "s"};
   for (const FieldInfo& p : body_.owner.params())
@@ -89,11 +69,28 @@ std::string Lowerer::statements(unsigned indent) {
     blockStatements(root, sink);
   else
     tail(body_.root, sink);
-  return std::move(out_);
+  return finish(std::move(out_));
 }
 
 std::string Lowerer::expression() {
-  return exact(body_.root, typeOf(body_.root));
+  return finish(exact(body_.root, typeOf(body_.root)));
+}
+
+std::string Lowerer::finish(std::string text) const {
+  std::string out;
+  out.reserve(text.size());
+  std::size_t at = 0;
+  for (std::size_t mark = text.find('\x01'); mark != std::string::npos;
+       mark = text.find('\x01', at)) {
+    out.append(text, at, mark - at);
+    std::size_t end = text.find('\x02', mark);
+    std::size_t k = std::stoul(text.substr(mark + 1, end - mark - 1));
+    // Its declaration is one use.
+    if (uses(text, locals_[k]) <= 1) out += "[[maybe_unused]] ";
+    at = end + 1;
+  }
+  out.append(text, at);
+  return out;
 }
 
 void Lowerer::line(const std::string& text) {
@@ -115,9 +112,18 @@ std::string Lowerer::declareSlot(check::SlotId id) {
   std::uint32_t slot = id.index();
   std::string& name = slots_[slot - body_.firstSlot];
   name = fresh(program_.bodies[id].name);
-  return std::string(slotRead_[slot - body_.firstSlot] ? ""
-                                                       : "[[maybe_unused]] ") +
-         "const auto " + name + " = ";
+  return declareLocal(name);
+}
+
+std::string Lowerer::declareLocal(const std::string& name) {
+  // A mark that finish() replaces once the whole body shows whether the
+  // local is read.
+  std::string mark = "\x01" + std::to_string(locals_.size()) +
+                     "\x02"
+                     "const auto " +
+                     name + " = ";
+  locals_.push_back(name);
+  return mark;
 }
 
 std::string Lowerer::slotName(check::SlotId slot) {

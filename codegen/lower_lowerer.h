@@ -130,6 +130,14 @@ class Lowerer {
   // `const auto <name> = ` for a `let` or a pattern binding; one the body
   // never reads is [[maybe_unused]], as Herald lets it be.
   std::string declareSlot(check::SlotId slot);
+  // `const auto <name> = ` for a local of the lowering's own.
+  std::string declareLocal(const std::string& name);
+  // `text` with the locals the body does not read `[[maybe_unused]]`: the
+  // C++ as written decides, not a guess from the IR (a match whose first
+  // arm takes every value reads nothing of its scrutinee, a binding may be
+  // read only inside a test).
+  [[nodiscard]] std::string finish(std::string text) const;
+  [[nodiscard]] const std::vector<check::FieldInfo>* params() const;
   [[nodiscard]] std::string keyName() const;
   static bool isUnit(const check::Type* t);
   static bool isNever(const check::Type* t);
@@ -148,7 +156,8 @@ class Lowerer {
   unsigned lambdaDepth_ = 0;
   std::set<std::string> names_;
   std::vector<std::string> slots_;
-  std::vector<bool> slotRead_;
+  // The locals declared so far, by the index their mark holds.
+  std::vector<std::string> locals_;
   std::vector<std::uint8_t> effects_;  // per inst: 0 unknown, 1 no, 2 yes
 };
 

@@ -53,11 +53,7 @@ void Lowerer::match(const Inst& i, Sink sink) {
     path = fresh("scrutinee");
     // Computed for its effects even when no arm tests it: a match with one
     // arm, or one whose first arm takes every value.
-    bool tested =
-        arms.size() > 1 &&
-        !test(inst(arms[0]).as<check::MatchArm>().pattern, path).empty();
-    line(std::string(tested ? "" : "[[maybe_unused]] ") + "const auto " + path +
-         " = " + exact(scrutinee) + ";");
+    line(declareLocal(path) + exact(scrutinee) + ";");
   }
   for (std::size_t k = 0; k < arms.size(); ++k) {
     const check::MatchArm arm = inst(arms[k]).as<check::MatchArm>();

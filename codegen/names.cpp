@@ -310,4 +310,39 @@ std::string Spelling::type(const check::Type* t) {
   return "herald::Unit";
 }
 
+bool reads(std::string_view code, std::string_view name) {
+  return uses(code, name) != 0;
+}
+
+std::size_t uses(std::string_view code, std::string_view name) {
+  std::size_t n = 0;
+  auto ident = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9') || c == '_';
+  };
+  std::size_t i = 0;
+  while (i < code.size()) {
+    char c = code[i];
+    if (c == '"') {
+      // Past the literal.
+      for (++i; i < code.size() && code[i] != '"'; ++i)
+        if (code[i] == '\\') ++i;
+      ++i;
+      continue;
+    }
+    if (!ident(c)) {
+      ++i;
+      continue;
+    }
+    std::size_t end = i;
+    while (end < code.size() && ident(code[end])) ++end;
+    bool member =
+        i > 0 && (code[i - 1] == '.' || code[i - 1] == ':' ||
+                  (code[i - 1] == '>' && i > 1 && code[i - 2] == '-'));
+    if (!member && code.substr(i, end - i) == name) ++n;
+    i = end;
+  }
+  return n;
+}
+
 }  // namespace herald::codegen

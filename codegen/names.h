@@ -5,6 +5,7 @@
 
 #include <set>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -21,6 +22,13 @@ namespace herald::codegen {
 // A C++ string literal of `text` (any bytes: quotes, backslashes and control
 // characters escaped, bytes outside printable ASCII as octal escapes).
 [[nodiscard]] std::string cppStringLiteral(llvm::StringRef text);
+
+// How many times the generated C++ `code` names `name` on its own: not as
+// a member (`.name`, `->name`), after `::` or inside a string literal.
+// Parameters and locals have names unique in their function, so each such
+// use reads the parameter or local of that name.
+[[nodiscard]] std::size_t uses(std::string_view code, std::string_view name);
+[[nodiscard]] bool reads(std::string_view code, std::string_view name);
 
 // `commerce.order` -> `commerce::order`.
 [[nodiscard]] std::string namespaceOf(const check::ContextInfo& ctx);

@@ -180,15 +180,17 @@ TEST_CASE("refinements, defaults, patterns and key texts in the source") {
   CHECK(contains(s,
                  "if (!((herald::ops::len(raw) > 0)))\n    throw "
                  "herald::RefinementError(\"shop.order.OrderId: \" + "
-                 "herald::wire::dump_value(raw) + \" does not satisfy "
+                 "herald::wire::dump_value(raw) +\n"
+                 "                                  \" does not satisfy "
                  "'len(self) > 0'\");"));
   CHECK(contains(s,
-                 "herald::wire::contains(j, \"region\") ? "
-                 "herald::wire::get<Region>(herald::wire::at(j, \"region\")) "
-                 ": Region{Region::Home{}}"));
+                 ".region = herald::wire::contains(j, \"region\")\n"
+                 "                    ? herald::wire::get<Region>("
+                 "herald::wire::at(j, \"region\"))\n"
+                 "                    : Region{Region::Home{}}}"));
   CHECK(contains(s,
-                 "std::string Order::key_text([[maybe_unused]] const Key& "
-                 "key) {\n  return key.raw();\n}"));
+                 "std::string Order::key_text(const Key& key) {\n"
+                 "  return key.raw();\n}"));
   CHECK(contains(s, "{\"add\", &Order_run_add},"));
   const std::string& rs = run->file("shop/reports.cpp");
   CHECK(contains(rs,
@@ -196,7 +198,7 @@ TEST_CASE("refinements, defaults, patterns and key texts in the source") {
                  "event.region.value)"));
   CHECK(contains(rs,
                  "std::get<::shop::order::Region::Abroad>(event.region."
-                 "value).country == std::string(\"FR\", 2)"));
+                 "value).country ==\n             std::string(\"FR\", 2)"));
   CHECK(contains(rs,
                  "ctx.capability<Printer>(\"shop.reports.Printer\", "
                  "&printer);"));

@@ -261,7 +261,7 @@ fn one(x: Int) -> Int {
 }
 )H");
   CHECK(run->fn("t", "one") ==
-        R"C(  [[maybe_unused]] const auto scrutinee = herald::ops::add(x, 1);
+        R"C(  const auto scrutinee = herald::ops::add(x, 1);
   {
     const auto y = scrutinee;
     return herald::ops::mul(y, 2);

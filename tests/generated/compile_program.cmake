@@ -6,7 +6,7 @@ cmake_minimum_required(VERSION 3.25)
 #
 #   cmake -DHERALDC=... -DCXX=... -DINCLUDES=dir;dir -DWORK=... \
 #         -DINPUTS=dir-or-file;... | -DGEN=herald_bench_gen -DGEN_LINES=N
-#         | -DDOC=file.md  [-DUNITY=ON] [-DCHECK_HEADERS=ON]
+#         | -DDOC=file.md  [-DUNITY=ON] [-DCHECK_HEADERS=ON] [-DCHECK_STYLE=ON]
 #         -P compile_program.cmake
 #
 # With UNITY, the sources of a program are compiled as one translation unit
@@ -17,6 +17,12 @@ cmake_minimum_required(VERSION 3.25)
 # and fails if it includes nlohmann/json.hpp or herald/runtime.hpp,
 # directly or through the headers it includes (codegen/README.md, "Files").
 #
+# With CHECK_STYLE, each generated file keeps to the layout a careful
+# hand-written one has (generated_style.cmake: lines within 100 columns, no
+# empty namespace block, no #include twice), and, unless UNITY, each source
+# compiled without its [[maybe_unused]] attributes warns once per attribute:
+# each marks a parameter, local or function that is in fact unused.
+#
 # With DOC, each whole program of the Markdown file (a ```herald block whose
 # first line starts with `context`) is built and compiled on its own.
 foreach(var HERALDC CXX INCLUDES WORK)
@@ -25,6 +31,7 @@ foreach(var HERALDC CXX INCLUDES WORK)
   endif()
 endforeach()
 include(${CMAKE_CURRENT_LIST_DIR}/forbidden_includes.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/generated_style.cmake)
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
 
@@ -69,6 +76,32 @@ function(build_and_compile out)
   endif()
   file(GLOB_RECURSE sources "${out}/*.cpp")
   list(SORT sources)
+  if(CHECK_STYLE)
+    file(GLOB_RECURSE files "${out}/*.h" "${out}/*.cpp")
+    list(SORT files)
+    foreach(file ${files})
+      math(EXPR total "${total} + 1")
+      herald_generated_style("${file}" problem)
+      if(problem)
+        math(EXPR failed "${failed} + 1")
+        message("generated code out of shape (from ${ARGN}): ${problem}")
+      endif()
+    endforeach()
+    if(NOT UNITY)
+      set(lenient -std=c++20 -Wall -Wextra -Wpedantic -fsyntax-only "-I${out}")
+      foreach(dir ${INCLUDES})
+        list(APPEND lenient "-I${dir}")
+      endforeach()
+      foreach(source ${sources})
+        math(EXPR total "${total} + 1")
+        herald_unused_attributes("${CXX}" "${lenient}" "${source}" problem)
+        if(problem)
+          math(EXPR failed "${failed} + 1")
+          message("a [[maybe_unused]] too many (from ${ARGN}): ${problem}")
+        endif()
+      endforeach()
+    endif()
+  endif()
   list(LENGTH sources count)
   if(count EQUAL 0)
     message(FATAL_ERROR "heraldc build wrote no source for ${ARGN}")

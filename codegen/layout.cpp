@@ -1,0 +1,684 @@
+// Breaks generated lines longer than kLineWidth.
+//
+// A line is read as a sequence of text, string literals, binary operators
+// (written with a space on each side, as the emitters write them) and
+// bracketed lists (their items separated by top-level commas; a bracket
+// left open at the end of the line, as a lambda's `{` is, holds the rest of
+// the line). A template's argument list stays with its name. A sequence that
+// does not fit is laid out each way that applies, and the layout with the
+// fewest overflowing columns, then the fewest lines, wins:
+//
+//  - at its operators of the lowest precedence, each further operand on a
+//    line indented four more than the line the sequence starts on (an
+//    assignment's `=` and a comma end their line, other operators start
+//    theirs);
+//  - inside its largest bracketed list, whose items fill lines either
+//    aligned after the opening bracket (each item whole) or from a line
+//    indented four more than the line the bracket opens on (an item too
+//    long for a line laid out in turn);
+//  - a string literal too long for its line as adjacent literals, split
+//    after a space where one is near, never inside an escape.
+#include "codegen/layout.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <tuple>
+#include <vector>
+
+namespace herald::codegen {
+
+namespace {
+
+enum class Kind : std::uint8_t { Text, String, Op, Group };
+
+struct Node;
+using Seq = std::vector<Node>;
+
+struct Node {
+  Kind kind = Kind::Text;
+  // A comment, which no break may enter.
+  bool fixed = false;
+  // Text and string literals: the text. Op: the operator. Group: the
+  // opening bracket.
+  std::string text;
+  // Op: lower binds looser; `after`: the operator ends its line.
+  int prec = 0;
+  bool after = false;
+  // Group: the closing bracket (empty when the line ends first) and the
+  // items between the commas.
+  std::string close;
+  std::vector<Seq> items;
+};
+
+// ---- Reading a line
+
+struct Token {
+  enum class Type : std::uint8_t {
+    Text,
+    Comment,
+    String,
+    Op,
+    Open,
+    Close,
+    Comma
+  };
+  Type type;
+  std::string text;
+  int prec = 0;
+  bool after = false;
+};
+
+struct OpInfo {
+  std::string_view text;
+  int prec;
+  bool after;
+};
+
+// The conditional operator's `?` and `:` start their lines, the other
+// operators end theirs.
+constexpr OpInfo kOps[] = {
+    {"=", 0, true},  {"+=", 0, true}, {"-=", 0, true}, {"?", 1, false},
+    {":", 1, false}, {"||", 2, true}, {"&&", 3, true}, {"==", 4, true},
+    {"!=", 4, true}, {"<", 5, true},  {"<=", 5, true}, {">", 5, true},
+    {">=", 5, true}, {"+", 6, true},  {"-", 6, true},  {"*", 7, true},
+    {"/", 7, true},  {"%", 7, true},
+};
+
+bool identChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+         (c >= '0' && c <= '9') || c == '_';
+}
+
+bool opChar(char c) {
+  return std::string_view("=+-*/%<>!&|?:").find(c) != std::string_view::npos;
+}
+
+// The end of the quoted literal that opens at `at`.
+std::size_t literalEnd(std::string_view s, std::size_t at) {
+  char quote = s[at];
+  std::size_t i = at + 1;
+  while (i < s.size() && s[i] != quote) i += s[i] == '\\' ? 2 : 1;
+  return std::min(i + 1, s.size());
+}
+
+// The end of the template argument list that opens at `at` (a `<` right
+// after a name), or nullopt when it is not one.
+std::optional<std::size_t> templateEnd(std::string_view s, std::size_t at) {
+  int depth = 0;
+  for (std::size_t i = at; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '<') {
+      ++depth;
+    } else if (c == '>') {
+      if (--depth == 0) return i + 1;
+    } else if (!identChar(c) && c != ':' && c != ',' && c != ' ' && c != '*' &&
+               c != '&') {
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<Token> tokenize(std::string_view s) {
+  std::vector<Token> out;
+  std::string text;
+  auto flush = [&] {
+    if (!text.empty()) out.push_back({Token::Type::Text, std::move(text)});
+    text.clear();
+  };
+  std::size_t i = 0;
+  while (i < s.size()) {
+    char c = s[i];
+    if (c == '"' || (c == '\'' && (i == 0 || !identChar(s[i - 1])))) {
+      flush();
+      std::size_t end = literalEnd(s, i);
+      out.push_back({c == '"' ? Token::Type::String : Token::Type::Text,
+                     std::string(s.substr(i, end - i))});
+      i = end;
+      continue;
+    }
+    if (s.substr(i, 2) == "//") {
+      // A comment to the end of the line stays whole.
+      flush();
+      out.push_back({Token::Type::Comment, std::string(s.substr(i))});
+      break;
+    }
+    if (c == '<' && i > 0 && identChar(s[i - 1]) && i + 1 < s.size() &&
+        s[i + 1] != '=' && s[i + 1] != '<') {
+      if (std::optional<std::size_t> end = templateEnd(s, i)) {
+        text += s.substr(i, *end - i);
+        i = *end;
+        continue;
+      }
+    }
+    if (c == '(' || c == '[' || c == '{') {
+      flush();
+      out.push_back({Token::Type::Open, std::string(1, c)});
+      ++i;
+      continue;
+    }
+    if (c == ')' || c == ']' || c == '}') {
+      flush();
+      out.push_back({Token::Type::Close, std::string(1, c)});
+      ++i;
+      continue;
+    }
+    if (c == ',') {
+      flush();
+      out.push_back({Token::Type::Comma, ","});
+      i += i + 1 < s.size() && s[i + 1] == ' ' ? 2 : 1;
+      continue;
+    }
+    if (c == ' ') {
+      std::size_t j = i + 1;
+      while (j < s.size() && opChar(s[j])) ++j;
+      if (j > i + 1 && j < s.size() && s[j] == ' ') {
+        std::string_view op = s.substr(i + 1, j - i - 1);
+        const auto* info =
+            std::find_if(std::begin(kOps), std::end(kOps),
+                         [&](const OpInfo& o) { return o.text == op; });
+        if (info != std::end(kOps)) {
+          flush();
+          out.push_back(
+              {Token::Type::Op, std::string(op), info->prec, info->after});
+          i = j + 1;
+          continue;
+        }
+      }
+    }
+    text += c;
+    ++i;
+  }
+  flush();
+  return out;
+}
+
+Node leaf(const Token& t) {
+  Node n;
+  n.kind = t.type == Token::Type::String ? Kind::String
+           : t.type == Token::Type::Op   ? Kind::Op
+                                         : Kind::Text;
+  n.fixed = t.type == Token::Type::Comment;
+  n.text = t.text;
+  n.prec = t.prec;
+  n.after = t.after;
+  return n;
+}
+
+// The items of the group whose opening bracket is before `at`.
+Node group(const std::vector<Token>& ts, std::size_t& at, std::string open) {
+  Node g;
+  g.kind = Kind::Group;
+  g.text = std::move(open);
+  Seq item;
+  while (at < ts.size()) {
+    const Token& t = ts[at++];
+    switch (t.type) {
+      case Token::Type::Close:
+        g.close = t.text;
+        if (!item.empty() || !g.items.empty())
+          g.items.push_back(std::move(item));
+        return g;
+      case Token::Type::Comma:
+        g.items.push_back(std::move(item));
+        item.clear();
+        break;
+      case Token::Type::Open:
+        item.push_back(group(ts, at, t.text));
+        break;
+      case Token::Type::Text:
+      case Token::Type::Comment:
+      case Token::Type::String:
+      case Token::Type::Op:
+        item.push_back(leaf(t));
+        break;
+    }
+  }
+  // The line ends inside the group; a comma that ends it follows the last
+  // item.
+  if (!item.empty())
+    g.items.push_back(std::move(item));
+  else if (!g.items.empty())
+    g.close = ",";
+  return g;
+}
+
+Seq parse(std::string_view line) {
+  std::vector<Token> ts = tokenize(line);
+  Seq out;
+  std::size_t at = 0;
+  while (at < ts.size()) {
+    const Token& t = ts[at++];
+    switch (t.type) {
+      case Token::Type::Open:
+        out.push_back(group(ts, at, t.text));
+        break;
+      case Token::Type::Comma: {
+        // A comma outside any bracket of this line (after a lambda's `}`).
+        Node n;
+        n.kind = Kind::Op;
+        n.text = ",";
+        n.prec = -1;
+        n.after = true;
+        out.push_back(std::move(n));
+        break;
+      }
+      case Token::Type::Close:
+      case Token::Type::Text:
+      case Token::Type::Comment:
+      case Token::Type::String:
+      case Token::Type::Op:
+        out.push_back(leaf(t));
+        break;
+    }
+  }
+  return out;
+}
+
+// ---- Flat text
+
+std::string flat(const Seq& seq);
+
+std::string opText(const Node& n) {
+  if (n.text == ",") return ", ";
+  return " " + n.text + " ";
+}
+
+std::string flat(const Node& n) {
+  switch (n.kind) {
+    case Kind::Text:
+    case Kind::String:
+      return n.text;
+    case Kind::Op:
+      return opText(n);
+    case Kind::Group: {
+      std::string out = n.text;
+      for (std::size_t k = 0; k < n.items.size(); ++k)
+        out += (k == 0 ? "" : ", ") + flat(n.items[k]);
+      return out + n.close;
+    }
+  }
+  return n.text;
+}
+
+std::string flat(const Seq& seq) {
+  std::string out;
+  for (const Node& n : seq) out += flat(n);
+  return out;
+}
+
+// ---- Laying out
+
+class Layout {
+ public:
+  explicit Layout(std::size_t indent) : lines_{std::string(indent, ' ')} {}
+
+  [[nodiscard]] std::size_t col() const { return lines_.back().size(); }
+  // The indentation of the current line.
+  [[nodiscard]] std::size_t indent() const {
+    const std::string& l = lines_.back();
+    std::size_t n = l.find_first_not_of(' ');
+    return n == std::string::npos ? l.size() : n;
+  }
+  // Nothing but indentation on the current line yet.
+  [[nodiscard]] bool fresh() const {
+    return lines_.back().find_first_not_of(' ') == std::string::npos;
+  }
+  void put(std::string_view text) { lines_.back() += text; }
+  void newline(std::size_t indent) { lines_.emplace_back(indent, ' '); }
+
+  // Overflowing lines, overflowing columns, lines: lower is better.
+  // `reserve` columns are still to come on the last line.
+  [[nodiscard]] std::tuple<std::size_t, std::size_t, std::size_t> cost(
+      std::size_t reserve) const {
+    std::size_t over = 0;
+    std::size_t columns = 0;
+    for (std::size_t k = 0; k < lines_.size(); ++k) {
+      std::size_t w = lines_[k].size() + (k + 1 == lines_.size() ? reserve : 0);
+      if (w > kLineWidth) {
+        ++over;
+        columns += w - kLineWidth;
+      }
+    }
+    return {over, columns, lines_.size()};
+  }
+
+  void appendTo(std::string& out) const {
+    for (const std::string& l : lines_) {
+      std::size_t end = l.find_last_not_of(' ');
+      out.append(l, 0, end == std::string::npos ? 0 : end + 1);
+      out += '\n';
+    }
+  }
+
+ private:
+  std::vector<std::string> lines_;
+};
+
+bool fits(const Layout& l, std::size_t width) {
+  return l.col() + width <= kLineWidth;
+}
+
+// `words`: text may break at its spaces (a declaration, not an item of a
+// list).
+void render(Layout& l, const Seq& seq, std::size_t reserve, bool words = false);
+
+// Where an escape sequence of a literal's body starting at `at` ends.
+std::size_t escapeEnd(std::string_view body, std::size_t at) {
+  if (body[at] != '\\' || at + 1 >= body.size()) return at + 1;
+  std::size_t end = at + 2;
+  if (body[at + 1] >= '0' && body[at + 1] <= '7')
+    while (end < body.size() && end < at + 4 && body[end] >= '0' &&
+           body[end] <= '7')
+      ++end;
+  return end;
+}
+
+// `literal` as adjacent literals, each on a line of its own from the
+// column it starts at.
+void splitLiteral(Layout& l, const std::string& literal, std::size_t reserve) {
+  constexpr std::size_t kMinRoom = 40;
+  if (kLineWidth - std::min(l.col(), kLineWidth) < kMinRoom && !l.fresh())
+    l.newline(l.indent() + 4);
+  std::size_t column = l.col();
+  std::string_view body(literal);
+  body = body.substr(1, body.size() - 2);
+  bool first = true;
+  while (!body.empty()) {
+    std::size_t room = kLineWidth > column + 2 ? kLineWidth - column - 2 : 1;
+    if (body.size() + reserve <= room) room = body.size();
+    // Cut at escape boundaries only, after the last space in the second
+    // half of the room when there is one.
+    std::size_t cut = 0;
+    std::size_t space = 0;
+    for (std::size_t i = 0; i < body.size();) {
+      std::size_t next = escapeEnd(body, i);
+      if (next > room && cut > 0) break;
+      if (body[i] == ' ') space = next;
+      cut = next;
+      i = next;
+    }
+    if (cut < body.size() && space > room / 2) cut = space;
+    if (!first) l.newline(column);
+    l.put("\"" + std::string(body.substr(0, cut)) + "\"");
+    body.remove_prefix(cut);
+    first = false;
+  }
+}
+
+// Text as it is, but for a string literal too long for its line (split
+// into adjacent literals) and, when `words`, text too long for its line
+// (broken at a space: a declaration's result type on a line of its own).
+void plain(Layout& l, const Seq& seq, std::size_t reserve, bool words) {
+  for (std::size_t k = 0; k < seq.size(); ++k) {
+    const Node& n = seq[k];
+    std::string text = flat(n);
+    std::size_t r = k + 1 == seq.size() ? reserve : 0;
+    if (n.kind == Kind::String && !fits(l, text.size() + r) &&
+        text.size() > 2) {
+      splitLiteral(l, text, r);
+      continue;
+    }
+    if (words && n.kind == Kind::Text && !n.fixed) {
+      std::string_view rest(text);
+      std::size_t cont = l.fresh() ? l.indent() : l.indent() + 4;
+      while (!fits(l, rest.size() + r)) {
+        std::size_t room = kLineWidth > l.col() ? kLineWidth - l.col() : 0;
+        std::size_t space = rest.substr(0, room + 1).rfind(' ');
+        if (space == std::string_view::npos || space == 0) break;
+        l.put(rest.substr(0, space));
+        l.newline(cont);
+        rest.remove_prefix(space + 1);
+      }
+      l.put(rest);
+      continue;
+    }
+    l.put(text);
+  }
+}
+
+// At the operators of the lowest precedence.
+void byOps(Layout& l, const Seq& seq, std::size_t reserve, bool words) {
+  int prec = 1 << 20;
+  for (const Node& n : seq)
+    if (n.kind == Kind::Op) prec = std::min(prec, n.prec);
+  std::vector<Seq> pieces(1);
+  std::vector<const Node*> ops{nullptr};
+  for (const Node& n : seq) {
+    if (n.kind == Kind::Op && n.prec == prec) {
+      pieces.emplace_back();
+      ops.push_back(&n);
+    } else {
+      pieces.back().push_back(n);
+    }
+  }
+  // An assignment's value and a conditional's branches four columns in,
+  // other operands aligned with the first (or four in when it starts the
+  // line).
+  std::size_t cont = l.col();
+  if (prec <= 1 || cont == l.indent()) cont = l.indent() + 4;
+  for (std::size_t k = 0; k < pieces.size(); ++k) {
+    bool last = k + 1 == pieces.size();
+    // What stays on the piece's last line after it.
+    std::string end;
+    if (!last && ops[k + 1]->after)
+      end = ops[k + 1]->text == "," ? "," : " " + ops[k + 1]->text;
+    std::size_t r = last ? reserve : end.size();
+    std::string text = flat(pieces[k]);
+    if (k > 0) {
+      const Node& op = *ops[k];
+      std::string lead = op.after ? " " : " " + op.text + " ";
+      if (fits(l, lead.size() + text.size() + r)) {
+        l.put(lead + text);
+        l.put(end);
+        continue;
+      }
+      // After an assignment, the value may start on the line and break
+      // inside.
+      if (op.after && op.prec <= 0) {
+        Layout same = l;
+        same.put(" ");
+        render(same, pieces[k], r, words);
+        Layout below = l;
+        below.newline(cont);
+        render(below, pieces[k], r, words);
+        l = below.cost(r) < same.cost(r) ? std::move(below) : std::move(same);
+        l.put(end);
+        continue;
+      }
+      l.newline(cont);
+      if (!op.after) l.put(op.text + " ");
+    }
+    render(l, pieces[k], r, words);
+    l.put(end);
+  }
+}
+
+// The items of a group, filling lines that start at `column`; an item too
+// long for a line is laid out in turn.
+void fill(Layout& l, const Node& g, std::size_t column, std::size_t reserve) {
+  bool broken = false;
+  for (std::size_t k = 0; k < g.items.size(); ++k) {
+    bool last = k + 1 == g.items.size();
+    std::string sep = last ? g.close : ",";
+    std::size_t r = last ? g.close.size() + reserve : 1;
+    std::string text = flat(g.items[k]);
+    if (!l.fresh() && (k > 0 || l.col() != column)) {
+      if (!broken && k > 0 && fits(l, 1 + text.size() + r)) {
+        l.put(" ");
+        l.put(text);
+        l.put(sep);
+        continue;
+      }
+      if (k > 0) l.newline(column);
+    }
+    if (fits(l, text.size() + r)) {
+      l.put(text);
+      broken = false;
+    } else {
+      render(l, g.items[k], r);
+      broken = true;
+    }
+    l.put(sep);
+  }
+}
+
+// `{ statements }` (a function's body written on its line) as a block.
+bool isBlock(const Node& g) {
+  return g.text == "{" && g.close == "}" && g.items.size() == 1 &&
+         !g.items[0].empty() && g.items[0].front().kind == Kind::Text &&
+         !g.items[0].front().text.empty() && g.items[0].front().text[0] == ' ';
+}
+
+void renderGroup(Layout& l, const Node& g, std::size_t reserve) {
+  if (isBlock(g)) {
+    std::string body = flat(g.items[0]);
+    std::size_t first = body.find_first_not_of(' ');
+    std::size_t last = body.find_last_not_of(' ');
+    std::size_t indent = l.indent();
+    l.put("{");
+    l.newline(indent + 2);
+    render(l, parse(std::string_view(body).substr(first, last - first + 1)), 0,
+           true);
+    l.newline(indent);
+    l.put("}");
+    return;
+  }
+  l.put(g.text);
+  if (g.items.empty()) {
+    l.put(g.close);
+    return;
+  }
+  std::size_t open = l.col();
+  // Items after a line break, four columns in.
+  Layout below = l;
+  below.newline(l.indent() + 4);
+  fill(below, g, below.col(), reserve);
+  // Items aligned after the bracket, an item too long for its line broken
+  // in turn, when that is as short.
+  Layout after = l;
+  fill(after, g, open, reserve);
+  l = after.cost(reserve) <= below.cost(reserve) ? std::move(after)
+                                                 : std::move(below);
+}
+
+// Inside the largest group, the rest as it fits.
+void byGroup(Layout& l, const Seq& seq, std::size_t reserve, bool words) {
+  std::size_t best = seq.size();
+  std::size_t size = 0;
+  for (std::size_t k = 0; k < seq.size(); ++k) {
+    if (seq[k].kind != Kind::Group || seq[k].items.empty()) continue;
+    std::size_t s = flat(seq[k]).size();
+    if (best == seq.size() || s > size) best = k, size = s;
+  }
+  plain(l, Seq(seq.begin(), seq.begin() + static_cast<std::ptrdiff_t>(best)),
+        seq[best].text.size(), words);
+  Seq rest(seq.begin() + static_cast<std::ptrdiff_t>(best) + 1, seq.end());
+  // The text that follows the closing bracket up to the next place the rest
+  // may break.
+  std::size_t glue = 0;
+  bool stop = false;
+  for (const Node& n : rest) {
+    if (n.kind == Kind::Op || n.kind == Kind::Group) {
+      glue += n.kind == Kind::Group ? n.text.size() : 0;
+      stop = true;
+      break;
+    }
+    glue += flat(n).size();
+  }
+  if (!stop) glue += reserve;
+  renderGroup(l, seq[best], glue);
+  render(l, rest, reserve, words);
+}
+
+void render(Layout& l, const Seq& seq, std::size_t reserve, bool words) {
+  std::string text = flat(seq);
+  if (fits(l, text.size() + reserve)) {
+    l.put(text);
+    return;
+  }
+  bool ops = false;
+  bool groups = false;
+  int prec = -1;
+  for (const Node& n : seq) {
+    if (n.kind == Kind::Op) ops = true, prec = std::max(prec, n.prec);
+    if (n.kind == Kind::Group && !n.items.empty()) groups = true;
+  }
+  std::vector<Layout> options;
+  // Operators outside brackets break before anything inside them does; an
+  // assignment keeps its value on its line when that is as short.
+  if (groups && (!ops || prec <= 0)) {
+    options.push_back(l);
+    byGroup(options.back(), seq, reserve, words);
+  }
+  if (ops) {
+    options.push_back(l);
+    byOps(options.back(), seq, reserve, words);
+  }
+  options.push_back(l);
+  plain(options.back(), seq, reserve, words);
+  std::size_t best = 0;
+  for (std::size_t k = 1; k < options.size(); ++k)
+    if (options[k].cost(reserve) < options[best].cost(reserve)) best = k;
+  l = std::move(options[best]);
+}
+
+// A `//` comment line wrapped at spaces.
+void wrapComment(std::string_view line, std::string& out) {
+  std::size_t indent = line.find_first_not_of(' ');
+  std::string lead = std::string(indent, ' ') + "// ";
+  std::string_view rest = line.substr(indent + 2);
+  while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+  std::string current = lead;
+  while (!rest.empty()) {
+    std::size_t end = rest.find(' ');
+    std::string_view word = rest.substr(0, end);
+    rest.remove_prefix(end == std::string_view::npos ? rest.size() : end + 1);
+    if (word.empty()) continue;
+    if (current.size() > lead.size() &&
+        current.size() + 1 + word.size() > kLineWidth) {
+      out += current + "\n";
+      current = lead;
+    }
+    current += (current.size() > lead.size() ? " " : "") + std::string(word);
+  }
+  out += current + "\n";
+}
+
+void layOutLine(std::string_view line, std::string& out) {
+  std::size_t indent = line.find_first_not_of(' ');
+  if (line.size() <= kLineWidth || indent == std::string_view::npos ||
+      line[indent] == '#') {
+    out += line;
+    out += '\n';
+    return;
+  }
+  if (line.substr(indent, 2) == "//") {
+    wrapComment(line, out);
+    return;
+  }
+  Layout l(indent);
+  render(l, parse(line.substr(indent)), 0, true);
+  l.appendTo(out);
+}
+
+}  // namespace
+
+std::string layOut(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + text.size() / 16);
+  while (!text.empty()) {
+    std::size_t end = text.find('\n');
+    std::string_view line = text.substr(0, end);
+    layOutLine(line, out);
+    if (end == std::string_view::npos) {
+      out.pop_back();  // the text ended without a newline
+      break;
+    }
+    text.remove_prefix(end + 1);
+  }
+  return out;
+}
+
+}  // namespace herald::codegen

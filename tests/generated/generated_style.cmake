@@ -1,0 +1,65 @@
+# The shape of generated C++ (codegen/README.md, "Layout"): what a careful
+# hand-written file would not have.
+#
+# herald_generated_style(FILE OUT): sets OUT to a message naming each line
+# of FILE longer than 100 columns, each namespace block with nothing in it
+# and each #include written twice, or to "" when there is none.
+function(herald_generated_style file out)
+  set(problems "")
+  file(STRINGS "${file}" long LENGTH_MINIMUM 101)
+  foreach(line ${long})
+    string(LENGTH "${line}" n)
+    string(APPEND problems "\n  a line of ${n} columns: ${line}")
+  endforeach()
+  file(READ "${file}" text)
+  string(REGEX MATCHALL "namespace [^\n]*{\n\n*}  // namespace[^\n]*" empty
+               "${text}")
+  foreach(block ${empty})
+    string(APPEND problems "\n  an empty namespace block: ${block}")
+  endforeach()
+  file(STRINGS "${file}" includes REGEX "^#include ")
+  set(seen "")
+  foreach(line ${includes})
+    if(line IN_LIST seen)
+      string(APPEND problems "\n  included twice: ${line}")
+    endif()
+    list(APPEND seen "${line}")
+  endforeach()
+  if(problems)
+    set(${out} "${file}:${problems}" PARENT_SCOPE)
+  else()
+    set(${out} "" PARENT_SCOPE)
+  endif()
+endfunction()
+
+# herald_unused_attributes(CXX FLAGS SOURCE OUT): every [[maybe_unused]] of
+# SOURCE is needed. SOURCE is compiled without them, warnings on and not
+# errors: each attribute must be answered by one -Wunused-* warning (a
+# parameter, local or function nothing reads), or OUT names the difference.
+# Compiling SOURCE as it is with -Werror shows that none is missing.
+function(herald_unused_attributes cxx flags source out)
+  file(READ "${source}" text)
+  string(REGEX MATCHALL "\\[\\[maybe_unused\\]\\] " attributes "${text}")
+  list(LENGTH attributes expected)
+  string(REPLACE "[[maybe_unused]] " "" stripped "${text}")
+  get_filename_component(dir "${source}" DIRECTORY)
+  get_filename_component(name "${source}" NAME_WE)
+  set(copy "${dir}/${name}.no_attributes.cxx")
+  file(WRITE "${copy}" "${stripped}")
+  execute_process(COMMAND "${cxx}" ${flags} -x c++ "${copy}"
+                  RESULT_VARIABLE status OUTPUT_VARIABLE text ERROR_VARIABLE err)
+  file(REMOVE "${copy}")
+  if(NOT status EQUAL 0)
+    set(${out} "${source} does not compile without its attributes:\n${err}"
+        PARENT_SCOPE)
+    return()
+  endif()
+  string(REGEX MATCHALL "\\[-Wunused-[a-z-]+\\]" warnings "${err}")
+  list(LENGTH warnings found)
+  if(NOT found EQUAL expected)
+    set(${out} "${source} has ${expected} [[maybe_unused]] but ${found} unused names without them:\n${err}"
+        PARENT_SCOPE)
+  else()
+    set(${out} "" PARENT_SCOPE)
+  endif()
+endfunction()
