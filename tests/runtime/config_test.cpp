@@ -190,7 +190,7 @@ TEST_CASE(
 
 TEST_CASE(
     "Config: backend.kind = nats needs its servers, node, contexts and a "
-    "local store; bad values are errors naming the key") {
+    "local store, and bad values are errors naming the key") {
   const std::map<std::string, std::string> node = {
       {"backend.kind", "nats"},
       {"backend.sqlite.path", "node.db"},
