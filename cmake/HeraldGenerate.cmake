@@ -9,7 +9,8 @@
 # Herald::runtime holds the memory backend. BACKENDS names the other
 # backends the program may be configured with (backend.kind): `sqlite`
 # links Herald::runtime_sqlite, which find_package(Herald CONFIG REQUIRED
-# COMPONENTS sqlite) defines. A program links no backend it did not ask for,
+# COMPONENTS sqlite) defines; `nats` links Herald::runtime_nats (COMPONENTS
+# nats), which brings the sqlite backend with it. A program links no backend it did not ask for,
 # and one configured for a backend it did not link stops at start-up with
 # an error naming the component.
 #
@@ -117,9 +118,9 @@ function(herald_generate)
   foreach(backend IN LISTS HG_BACKENDS)
     if(backend STREQUAL "memory")
       continue()  # in Herald::runtime
-    elseif(NOT backend STREQUAL "sqlite")
+    elseif(NOT backend STREQUAL "sqlite" AND NOT backend STREQUAL "nats")
       message(FATAL_ERROR "herald_generate: BACKENDS: unknown backend "
-                          "'${backend}' (expected memory or sqlite)")
+                          "'${backend}' (expected memory, sqlite or nats)")
     elseif(NOT TARGET Herald::runtime_${backend})
       message(FATAL_ERROR "herald_generate: BACKENDS ${backend} needs "
                           "Herald::runtime_${backend}: find_package(Herald "

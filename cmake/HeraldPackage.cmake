@@ -11,6 +11,9 @@ include(CMakePackageConfigHelpers)
 
 add_library(Herald::runtime ALIAS herald_runtime)
 add_library(Herald::runtime_sqlite ALIAS herald_runtime_sqlite)
+if(HERALD_HAVE_NATS)
+  add_library(Herald::runtime_nats ALIAS herald_runtime_nats)
+endif()
 add_library(Herald::testing ALIAS herald_testing)
 add_executable(Herald::heraldc ALIAS heraldc)
 add_executable(Herald::herald ALIAS herald)
@@ -29,6 +32,17 @@ install(TARGETS herald_runtime herald_testing heraldc herald EXPORT HeraldTarget
 install(TARGETS herald_runtime_sqlite EXPORT HeraldSqliteTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# The nats backend, where the NATS C client was found: component `nats`.
+# Its link interface names the client by its pkg-config target, which
+# HeraldConfig.cmake defines again in the consumer.
+if(HERALD_HAVE_NATS)
+  set_target_properties(herald_runtime_nats PROPERTIES EXPORT_NAME runtime_nats)
+  install(TARGETS herald_runtime_nats EXPORT HeraldNatsTargets
+          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(EXPORT HeraldNatsTargets NAMESPACE Herald::
+          DESTINATION ${HERALD_INSTALL_CMAKEDIR})
+endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/herald
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT HeraldTargets NAMESPACE Herald::

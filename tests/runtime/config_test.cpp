@@ -53,7 +53,7 @@ TEST_CASE("Config: defaults match the documented contract") {
   CHECK(c.backend_kind == BackendKind::memory);
   CHECK(config_env_name("limits.payload_bytes") ==
         "HERALD_LIMITS_PAYLOAD_BYTES");
-  CHECK(config_keys().size() == 24);
+  CHECK(config_keys().size() == 34);
 }
 
 TEST_CASE(
@@ -129,10 +129,10 @@ TEST_CASE(
   CHECK_THROWS_WITH_AS(load_config(sources({}, {}, file.path)),
                        doctest::Contains(":1: expected 'key = value'"),
                        ConfigError);
-  CHECK_THROWS_WITH_AS(load_config(sources({{"backend.kind", "nats"}}, {})),
-                       doctest::Contains("'backend.kind' is 'nats' (explicit "
+  CHECK_THROWS_WITH_AS(load_config(sources({{"backend.kind", "kafka"}}, {})),
+                       doctest::Contains("'backend.kind' is 'kafka' (explicit "
                                          "setting); expected one of: memory, "
-                                         "sqlite"),
+                                         "sqlite, nats"),
                        ConfigError);
   CHECK_THROWS_WITH_AS(
       load_config(sources({{"backend.kind", "sqlite"}}, {})),
@@ -186,6 +186,90 @@ TEST_CASE(
                                {"HERALD_BACKEND_SQLITE_PATH", "x.db"}}));
   CHECK(c.backend_kind == BackendKind::sqlite);
   CHECK(c.backend_sqlite_path == "x.db");
+}
+
+TEST_CASE(
+    "Config: backend.kind = nats needs its servers, node, contexts and a "
+    "local store, and bad values are errors naming the key") {
+  const std::map<std::string, std::string> node = {
+      {"backend.kind", "nats"},
+      {"backend.sqlite.path", "node.db"},
+      {"backend.nats.servers", "nats://127.0.0.1:4222, nats://10.0.0.2:4222"},
+      {"backend.nats.node", "node-1"},
+      {"backend.nats.contexts", "commerce.order, commerce.notifications"}};
+  const RuntimeConfig c = load_config(sources(node, {}));
+  CHECK(c.backend_kind == BackendKind::nats);
+  CHECK(config_list(c.backend_nats_servers) ==
+        std::vector<std::string>{"nats://127.0.0.1:4222",
+                                 "nats://10.0.0.2:4222"});
+  CHECK(config_list(c.backend_nats_contexts) ==
+        std::vector<std::string>{"commerce.order", "commerce.notifications"});
+  CHECK(c.backend_nats_replicas == 1);
+  CHECK(c.backend_nats_lease_ttl == std::chrono::seconds(10));
+  auto with = [&](std::string key, std::string value) {
+    auto settings = node;
+    settings[std::move(key)] = std::move(value);
+    return sources(settings, {});
+  };
+  CHECK_THROWS_WITH_AS(
+      load_config(with("backend.sqlite.path", "")),
+      doctest::Contains("'backend.sqlite.path' is empty (explicit setting); "
+                        "backend.kind = nats (explicit setting) needs a "
+                        "database file (the node's local store)"),
+      ConfigError);
+  CHECK_THROWS_WITH_AS(
+      load_config(with("backend.nats.servers", " ")),
+      doctest::Contains("'backend.nats.servers' is empty (explicit setting); "
+                        "backend.kind = nats (explicit setting) needs the "
+                        "URLs of its servers"),
+      ConfigError);
+  CHECK_THROWS_WITH_AS(
+      load_config(with("backend.nats.servers", "nats://a:4222,,nats://b")),
+      doctest::Contains("'backend.nats.servers' is 'nats://a:4222,,nats://b' "
+                        "(explicit setting); expected server URLs separated "
+                        "by commas"),
+      ConfigError);
+  CHECK_THROWS_WITH_AS(
+      load_config(with("backend.nats.node", "node.1")),
+      doctest::Contains("'backend.nats.node' is 'node.1' (explicit setting); "
+                        "a node name is at most 64 letters, digits, '-' and "
+                        "'_'"),
+      ConfigError);
+  CHECK_THROWS_WITH_AS(load_config(with("backend.nats.contexts", "")),
+                       doctest::Contains("'backend.nats.contexts' is empty"),
+                       ConfigError);
+  CHECK_THROWS_WITH_AS(
+      load_config(with("backend.nats.replicas", "7")),
+      doctest::Contains("'backend.nats.replicas' is 7 (explicit setting); "
+                        "JetStream keeps at most 5 replicas"),
+      ConfigError);
+  CHECK_THROWS_WITH_AS(load_config(with("backend.nats.lease_ttl", "500ms")),
+                       doctest::Contains("'backend.nats.lease_ttl' is 500ms "
+                                         "(explicit setting); it must be at "
+                                         "least 1s"),
+                       ConfigError);
+  CHECK_THROWS_WITH_AS(
+      load_config(with("backend.nats.tls_cert", "client.pem")),
+      doctest::Contains("'backend.nats.tls_cert' is set (explicit setting) "
+                        "but 'backend.nats.tls_key' is empty"),
+      ConfigError);
+  CHECK_THROWS_WITH_AS(
+      load_config(with("backend.nats.lease_tll", "5s")),
+      doctest::Contains("unknown configuration key 'backend.nats.lease_tll' "
+                        "(explicit setting); did you mean "
+                        "'backend.nats.lease_ttl'?"),
+      ConfigError);
+  // A nats key while another backend runs would be ignored.
+  CHECK_THROWS_WITH_AS(
+      load_config(sources({{"backend.kind", "sqlite"},
+                           {"backend.sqlite.path", "x.db"},
+                           {"backend.nats.node", "node-1"}},
+                          {})),
+      "configuration key 'backend.nats.node' is set (explicit setting) but "
+      "backend.kind is sqlite (explicit setting); set backend.kind = nats "
+      "(HERALD_BACKEND_KIND=nats) to run on the nats backend, or drop "
+      "'backend.nats.node'",
+      ConfigError);
 }
 
 TEST_CASE("Config: make_executor builds the executor the configuration names") {

@@ -7,6 +7,7 @@ HERALD_PACKAGES=(
   cmake ninja-build g++ llvm-14-dev
   libfmt-dev libcli11-dev doctest-dev re2c bison nlohmann-json3-dev
   libsqlite3-dev libsqlitecpp-dev
+  libnats-dev nats-server pkgconf
   graphviz clang-tidy clang-14
 )
 # Only tools/dev/fuzz needs this: it adds it to HERALD_PACKAGES (clang-14,

@@ -12,16 +12,18 @@ namespace herald {
 enum class BackendKind {
   memory,  // in herald::runtime itself
   sqlite,  // herald::runtime_sqlite, component `sqlite`
+  nats,    // herald::runtime_nats, component `nats` (a sqlite local store
+           // on each node, NATS JetStream between nodes)
 };
 
-inline constexpr BackendKind kBackendKinds[] = {BackendKind::memory,
-                                                BackendKind::sqlite};
+inline constexpr BackendKind kBackendKinds[] = {
+    BackendKind::memory, BackendKind::sqlite, BackendKind::nats};
 
-// The spelling of backend.kind: "memory", "sqlite".
+// The spelling of backend.kind: "memory", "sqlite", "nats".
 std::string_view backend_kind_name(BackendKind kind);
 // nullopt for a name that is no backend.
 std::optional<BackendKind> parse_backend_kind(std::string_view name);
-// "memory, sqlite": every kind's name, for messages.
+// "memory, sqlite, nats": every kind's name, for messages.
 std::string backend_kind_names();
 // The package component whose library provides the kind, as
 // find_package(Herald COMPONENTS ...) and herald_generate(... BACKENDS ...)

@@ -71,6 +71,10 @@ DeadLetterPolicy dead_letter_policy(const RuntimeConfig& config,
 void check_subscription_names(const RuntimeConfig& config,
                               const std::vector<std::string>& installed);
 
+// The items of a comma-separated value (backend.nats.servers, ...), each
+// trimmed; none for a blank value.
+std::vector<std::string> config_list(std::string_view value);
+
 // Environment variable name of a key: "retry.base" -> "HERALD_RETRY_BASE".
 std::string config_env_name(std::string_view key);
 

@@ -30,6 +30,10 @@ struct SqliteBackendOptions {
   Duration busy_timeout = std::chrono::seconds(5);
 };
 
+struct RuntimeConfig;
+// The options the configuration names (backend.sqlite.*, dedup.window).
+SqliteBackendOptions sqlite_backend_options(const RuntimeConfig& config);
+
 // One SQLite database file in WAL mode (runtime/docs/sqlite-schema.md).
 // Throws herald::Error if the file is in use by another process (its lock
 // file is held), cannot be opened, or has a schema newer than this build's.

@@ -8,6 +8,8 @@ std::string_view backend_kind_name(BackendKind kind) {
       return "memory";
     case BackendKind::sqlite:
       return "sqlite";
+    case BackendKind::nats:
+      return "nats";
   }
   return "?";
 }
@@ -34,6 +36,8 @@ std::string_view backend_component(BackendKind kind) {
       return "";
     case BackendKind::sqlite:
       return "sqlite";
+    case BackendKind::nats:
+      return "nats";
   }
   return "?";
 }

@@ -17,7 +17,7 @@ std::unique_ptr<Backend> make_memory(const RuntimeConfig& config,
       MemoryBackendOptions{concurrent, config.dedup_window, {}});
 }
 
-constexpr std::size_t kKinds = 2;
+constexpr std::size_t kKinds = 3;
 
 std::size_t slot(BackendKind kind) {
   switch (kind) {
@@ -25,13 +25,15 @@ std::size_t slot(BackendKind kind) {
       return 0;
     case BackendKind::sqlite:
       return 1;
+    case BackendKind::nats:
+      return 2;
   }
   return kKinds;
 }
 
 // Constant-initialised, so a library's static initialiser may register
 // into it whatever the order of initialisation across libraries.
-constinit std::array<BackendFactory, kKinds> factories = {&make_memory,
+constinit std::array<BackendFactory, kKinds> factories = {&make_memory, nullptr,
                                                           nullptr};
 
 }  // namespace

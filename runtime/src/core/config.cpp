@@ -284,6 +284,91 @@ void check_name_list(const Origins& o, std::string_view key,
   }
 }
 
+// A value the nats backend needs (backend.kind = nats).
+void check_required(const Origins& o, std::string_view key,
+                    const std::string& value, std::string_view what) {
+  if (!trim(value).empty()) return;
+  throw ConfigError(fmt::format(
+      "configuration key '{}' is empty ({}); backend.kind = nats ({}) needs {}",
+      key, origin(o, key), origin(o, "backend.kind"), what));
+}
+
+// A comma-separated list of words: no empty item, no space inside one.
+void check_word_list(const Origins& o, std::string_view key,
+                     const std::string& list, std::string_view what) {
+  for (std::string_view item : list_items(list)) {
+    const bool spaced = std::any_of(item.begin(), item.end(), [](char ch) {
+      return std::isspace(static_cast<unsigned char>(ch)) != 0;
+    });
+    if (item.empty() || spaced) {
+      throw ConfigError(fmt::format(
+          "configuration key '{}' is '{}' ({}); expected {} separated by "
+          "commas, with no empty item and no space inside one",
+          key, list, origin(o, key), what));
+    }
+  }
+}
+
+// The node's name is part of the names it gives things in JetStream, whose
+// names admit no '.', '*', '>' or space.
+void check_nats_node(const Origins& o, const std::string& node) {
+  constexpr std::size_t kMax = 64;
+  const bool word = std::all_of(node.begin(), node.end(), [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) != 0 || ch == '-' ||
+           ch == '_';
+  });
+  if (node.size() > kMax || !word) {
+    throw ConfigError(fmt::format(
+        "configuration key 'backend.nats.node' is '{}' ({}); a node name is "
+        "at most {} letters, digits, '-' and '_'",
+        node, origin(o, "backend.nats.node"), kMax));
+  }
+}
+
+void validate_nats(const RuntimeConfig& c, const Origins& o) {
+  check_required(o, "backend.nats.servers", c.backend_nats_servers,
+                 "the URLs of its servers");
+  check_word_list(o, "backend.nats.servers", c.backend_nats_servers,
+                  "server URLs");
+  check_required(o, "backend.nats.node", c.backend_nats_node,
+                 "this node's name");
+  check_nats_node(o, c.backend_nats_node);
+  check_required(o, "backend.nats.contexts", c.backend_nats_contexts,
+                 "the contexts this node hosts");
+  check_word_list(o, "backend.nats.contexts", c.backend_nats_contexts,
+                  "context names");
+  check_at_least(o, "backend.nats.replicas", c.backend_nats_replicas, 1);
+  if (c.backend_nats_replicas > 5) {
+    throw ConfigError(fmt::format(
+        "configuration key 'backend.nats.replicas' is {} ({}); JetStream "
+        "keeps at most 5 replicas",
+        c.backend_nats_replicas, origin(o, "backend.nats.replicas")));
+  }
+  if (c.backend_nats_lease_ttl < std::chrono::seconds(1)) {
+    throw ConfigError(fmt::format(
+        "configuration key 'backend.nats.lease_ttl' is {} ({}); it must be at "
+        "least 1s",
+        format_duration(c.backend_nats_lease_ttl),
+        origin(o, "backend.nats.lease_ttl")));
+  }
+  if (c.backend_nats_timeout < std::chrono::milliseconds(1)) {
+    throw ConfigError(fmt::format(
+        "configuration key 'backend.nats.timeout' is {} ({}); it must be at "
+        "least 1ms",
+        format_duration(c.backend_nats_timeout),
+        origin(o, "backend.nats.timeout")));
+  }
+  if (c.backend_nats_tls_cert.empty() != c.backend_nats_tls_key.empty()) {
+    const bool cert = !c.backend_nats_tls_cert.empty();
+    throw ConfigError(fmt::format(
+        "configuration key '{}' is set ({}) but '{}' is empty: a client "
+        "certificate needs both",
+        cert ? "backend.nats.tls_cert" : "backend.nats.tls_key",
+        origin(o, cert ? "backend.nats.tls_cert" : "backend.nats.tls_key"),
+        cert ? "backend.nats.tls_key" : "backend.nats.tls_cert"));
+  }
+}
+
 void validate(const RuntimeConfig& c, const Origins& o) {
   check_name_list(o, "subscriptions.halt_on_dead_letter",
                   c.subscriptions_halt_on_dead_letter);
@@ -296,23 +381,34 @@ void validate(const RuntimeConfig& c, const Origins& o) {
   // A backend's own keys set while another backend runs would be ignored:
   // most likely the kind was forgotten, and running on memory instead of
   // the database that was named would lose what the user meant to keep.
-  if (c.backend_kind != BackendKind::sqlite) {
-    for (const auto& [key, where] : o) {
-      if (!key.starts_with("backend.sqlite.")) continue;
+  // The nats backend keeps its node's local store in a sqlite database, so
+  // it takes the sqlite keys too.
+  const bool sqlite_store = c.backend_kind == BackendKind::sqlite ||
+                            c.backend_kind == BackendKind::nats;
+  for (const auto& [key, where] : o) {
+    const bool sqlite_key = key.starts_with("backend.sqlite.");
+    const bool nats_key = key.starts_with("backend.nats.");
+    if ((sqlite_key && !sqlite_store) ||
+        (nats_key && c.backend_kind != BackendKind::nats)) {
+      const std::string_view kind = nats_key ? "nats" : "sqlite";
       throw ConfigError(fmt::format(
           "configuration key '{}' is set ({}) but backend.kind is {} ({}); "
-          "set backend.kind = sqlite (HERALD_BACKEND_KIND=sqlite) to run on "
-          "the sqlite backend, or drop '{}'",
+          "set backend.kind = {} (HERALD_BACKEND_KIND={}) to run on the "
+          "{} backend, or drop '{}'",
           key, where, backend_kind_name(c.backend_kind),
-          origin(o, "backend.kind"), key));
+          origin(o, "backend.kind"), kind, kind, kind, key));
     }
   }
-  if (c.backend_kind == BackendKind::sqlite && c.backend_sqlite_path.empty()) {
+  if (sqlite_store && c.backend_sqlite_path.empty()) {
     throw ConfigError(fmt::format(
         "configuration key 'backend.sqlite.path' is empty ({}); "
-        "backend.kind = sqlite ({}) needs a database file",
-        origin(o, "backend.sqlite.path"), origin(o, "backend.kind")));
+        "backend.kind = {} ({}) needs a database file{}",
+        origin(o, "backend.sqlite.path"), backend_kind_name(c.backend_kind),
+        origin(o, "backend.kind"),
+        c.backend_kind == BackendKind::nats ? " (the node's local store)"
+                                            : ""));
   }
+  if (c.backend_kind == BackendKind::nats) validate_nats(c, o);
   check_one_of(o, "log.level", c.log_level,
                {"debug", "info", "warn", "error", "off"});
   check_one_of(o, "metrics.format", c.metrics_format, {"json", "prometheus"});
@@ -372,6 +468,12 @@ void check_subscription_names(const RuntimeConfig& config,
         "which is not an installed subscription{}",
         item, did_you_mean(item, installed)));
   }
+}
+
+std::vector<std::string> config_list(std::string_view value) {
+  std::vector<std::string> out;
+  for (std::string_view item : list_items(value)) out.emplace_back(item);
+  return out;
 }
 
 std::string node_id(const RuntimeConfig& config) {

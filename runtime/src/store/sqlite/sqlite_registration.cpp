@@ -10,10 +10,8 @@
 #include "herald/sqlite_backend.hpp"
 
 namespace herald {
-namespace {
 
-std::unique_ptr<Backend> make_from_config(const RuntimeConfig& config,
-                                          bool /*concurrent*/) {
+SqliteBackendOptions sqlite_backend_options(const RuntimeConfig& config) {
   SqliteBackendOptions options;
   options.path = config.backend_sqlite_path;
   // load_config admits "full" and "normal" only.
@@ -21,7 +19,14 @@ std::unique_ptr<Backend> make_from_config(const RuntimeConfig& config,
                             ? SqliteSynchronous::normal
                             : SqliteSynchronous::full;
   options.dedup_window = config.dedup_window;
-  return make_sqlite_backend(std::move(options));
+  return options;
+}
+
+namespace {
+
+std::unique_ptr<Backend> make_from_config(const RuntimeConfig& config,
+                                          bool /*concurrent*/) {
+  return make_sqlite_backend(sqlite_backend_options(config));
 }
 
 }  // namespace

@@ -1,0 +1,240 @@
+#include "context_leases.hpp"
+
+#include <memory>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "herald/errors.hpp"
+#include "herald/id_source.hpp"
+#include "nats_client.hpp"
+
+namespace herald::nats_detail {
+namespace {
+
+struct EntryDeleter {
+  void operator()(kvEntry* entry) const { kvEntry_Destroy(entry); }
+};
+using Entry = std::unique_ptr<kvEntry, EntryDeleter>;
+
+struct StatusDeleter {
+  void operator()(kvStatus* status) const { kvStatus_Destroy(status); }
+};
+
+std::string value_of(kvEntry* entry) {
+  const char* data = static_cast<const char*>(kvEntry_Value(entry));
+  const int length = kvEntry_ValueLen(entry);
+  if (data == nullptr || length <= 0) return {};
+  return {data, static_cast<std::size_t>(length)};
+}
+
+std::int64_t nanos(Duration d) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(d).count();
+}
+
+}  // namespace
+
+ContextLeases::ContextLeases(NatsClient& client, LeaseOptions options)
+    : options_(std::move(options)),
+      self_{options_.node, new_event_id().str(), default_node_id()},
+      value_(encode_lease(self_)) {
+  natsStatus status =
+      js_KeyValue(&kv_, client.jetstream(), options_.bucket.c_str());
+  if (status == NATS_NOT_FOUND) {
+    kvConfig config;
+    kvConfig_Init(&config);
+    config.Bucket = options_.bucket.c_str();
+    config.Description = "Herald: which node hosts each context";
+    config.History = 1;
+    config.TTL = nanos(options_.ttl);
+    config.StorageType = js_FileStorage;
+    config.Replicas = options_.replicas;
+    status = js_CreateKeyValue(&kv_, client.jetstream(), &config);
+    // Another node created it meanwhile (with other settings: the check
+    // below says which).
+    if (status != NATS_OK)
+      status = js_KeyValue(&kv_, client.jetstream(), options_.bucket.c_str());
+  }
+  check(status, fmt::format("opening the JetStream key-value bucket {}",
+                            options_.bucket));
+  kvStatus* raw = nullptr;
+  const natsStatus read = kvStore_Status(&raw, kv_);
+  const std::unique_ptr<kvStatus, StatusDeleter> bucket(raw);
+  if (read != NATS_OK) kvStore_Destroy(kv_);
+  check(read,
+        fmt::format("reading the settings of bucket {}", options_.bucket));
+  const std::int64_t ttl = kvStatus_TTL(bucket.get());
+  const std::int64_t replicas = kvStatus_Replicas(bucket.get());
+  std::string mismatch;
+  if (ttl != nanos(options_.ttl)) {
+    mismatch =
+        fmt::format("its lease TTL is {} but backend.nats.lease_ttl is {}",
+                    format_duration(std::chrono::nanoseconds(ttl)),
+                    format_duration(options_.ttl));
+  } else if (replicas != options_.replicas) {
+    mismatch = fmt::format("it has {} replicas but backend.nats.replicas is {}",
+                           replicas, options_.replicas);
+  }
+  if (!mismatch.empty()) {
+    kvStore_Destroy(kv_);
+    throw ConfigError(fmt::format(
+        "the JetStream bucket {} exists and {}: every node of a cluster "
+        "must be configured alike (the bucket is never changed silently; "
+        "to change it, stop every node and delete the bucket)",
+        options_.bucket, mismatch));
+  }
+}
+
+ContextLeases::~ContextLeases() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (renewer_.joinable()) renewer_.join();
+  // Released by revision: a lease that lapsed and was taken by another
+  // node meanwhile has another revision, and stays theirs.
+  for (const auto& [context, held] : held_) {
+    if (!held.lost.empty()) continue;
+    kvStore_Update(nullptr, kv_, context.c_str(), "", 0, held.revision);
+  }
+  kvStore_Destroy(kv_);
+}
+
+std::uint64_t ContextLeases::take(const std::string& context) {
+  std::string last_error;
+  // A few rounds: between a refused create and the read of the holder the
+  // lease may lapse, or be released, under us.
+  for (int round = 0; round < 4; ++round) {
+    std::uint64_t revision = 0;
+    natsStatus status =
+        kvStore_Create(&revision, kv_, context.c_str(), value_.data(),
+                       static_cast<int>(value_.size()));
+    if (status == NATS_OK) return revision;
+    last_error = status_text(status);
+    kvEntry* raw = nullptr;
+    status = kvStore_Get(&raw, kv_, context.c_str());
+    const Entry entry(raw);
+    if (status == NATS_NOT_FOUND) continue;
+    check(status, fmt::format("reading the lease of context '{}' in bucket {}",
+                              context, options_.bucket));
+    std::optional<LeaseRecord> holder;
+    try {
+      holder = decode_lease(value_of(entry.get()));
+    } catch (const Error& e) {
+      throw Error(fmt::format("the lease of context '{}' in bucket {}: {}",
+                              context, options_.bucket, e.what()));
+    }
+    // Free (released), or this node's own from an earlier process of it
+    // (a restart after a crash need not wait for the TTL).
+    if (!holder || holder->node == self_.node) {
+      status = kvStore_Update(&revision, kv_, context.c_str(), value_.data(),
+                              static_cast<int>(value_.size()),
+                              kvEntry_Revision(entry.get()));
+      if (status == NATS_OK) return revision;
+      last_error = status_text(status);
+      continue;
+    }
+    throw OwnershipError(fmt::format(
+        "context '{}' is hosted by node '{}' (process {}): node '{}' cannot "
+        "host it too. Its lease (JetStream bucket {}) lapses only after "
+        "backend.nats.lease_ttl = {} without renewal; stop node '{}' or take "
+        "'{}' out of this node's backend.nats.contexts",
+        context, holder->node, holder->process, self_.node, options_.bucket,
+        format_duration(options_.ttl), holder->node, context));
+  }
+  throw Error(
+      fmt::format("cannot take the lease of context '{}' in bucket "
+                  "{}: {}",
+                  context, options_.bucket, last_error));
+}
+
+void ContextLeases::acquire(const std::string& context) {
+  const Clock::time_point start = Clock::now();
+  const std::uint64_t revision = take(context);
+  std::lock_guard lock(mutex_);
+  held_[context] = Held{revision, start + options_.ttl, {}, {}};
+}
+
+void ContextLeases::start_renewal() {
+  renewer_ = std::thread([this] { renew_loop(); });
+}
+
+void ContextLeases::renew_loop() {
+  const auto interval = options_.ttl / 3;
+  std::unique_lock lock(mutex_);
+  while (!wake_.wait_for(lock, interval, [this] { return stopping_; })) {
+    std::vector<std::pair<std::string, std::uint64_t>> due;
+    for (const auto& [context, held] : held_) {
+      if (held.lost.empty()) due.emplace_back(context, held.revision);
+    }
+    lock.unlock();
+    for (const auto& [context, revision] : due) renew(context, revision);
+    lock.lock();
+  }
+}
+
+void ContextLeases::renew(const std::string& context, std::uint64_t revision) {
+  const Clock::time_point start = Clock::now();
+  std::uint64_t next = 0;
+  std::string error;
+  std::string lost;
+  natsStatus status = kvStore_Update(&next, kv_, context.c_str(), value_.data(),
+                                     static_cast<int>(value_.size()), revision);
+  if (status != NATS_OK) {
+    // Not renewed at that revision: the lease lapsed (the server dropped
+    // it), or the reply was lost. take() tells which: free or still ours,
+    // it is taken again; another node's, it is lost.
+    error = status_text(status);
+    try {
+      next = take(context);
+      status = NATS_OK;
+    } catch (const OwnershipError& e) {
+      lost = e.what();
+    } catch (const Error& e) {
+      error = e.what();
+    }
+  }
+  std::lock_guard lock(mutex_);
+  Held& held = held_[context];
+  if (!lost.empty()) {
+    held.lost = std::move(lost);
+  } else if (status == NATS_OK) {
+    held.revision = next;
+    held.valid_until = start + options_.ttl;
+    held.last_error.clear();
+  } else {
+    held.last_error = std::move(error);
+  }
+}
+
+void ContextLeases::check_held() const {
+  const Clock::time_point now = Clock::now();
+  std::lock_guard lock(mutex_);
+  for (const auto& [context, held] : held_) {
+    if (!held.lost.empty()) {
+      throw Error(fmt::format("node '{}' lost the lease of context '{}': {}",
+                              self_.node, context, held.lost));
+    }
+    if (now >= held.valid_until) {
+      throw Error(fmt::format(
+          "the lease of context '{}' held by node '{}' lapsed: not renewed "
+          "within backend.nats.lease_ttl = {}{}",
+          context, self_.node, format_duration(options_.ttl),
+          held.last_error.empty()
+              ? std::string()
+              : fmt::format(" (last renewal: {})", held.last_error)));
+    }
+  }
+}
+
+std::optional<LeaseRecord> ContextLeases::holder(const std::string& context) {
+  kvEntry* raw = nullptr;
+  const natsStatus status = kvStore_Get(&raw, kv_, context.c_str());
+  const Entry entry(raw);
+  if (status == NATS_NOT_FOUND) return std::nullopt;
+  check(status, fmt::format("reading the lease of context '{}'", context));
+  return decode_lease(value_of(entry.get()));
+}
+
+}  // namespace herald::nats_detail
