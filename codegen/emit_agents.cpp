@@ -182,9 +182,8 @@ class AgentEmitter {
   void fns() {
     Spelling& sp = e_.source;
     for (const auto& fn : a_.fns) {
-      std::string body = !fn->body.valid()
-                             ? std::string()
-                             : e_.bodies.statements(fn->body, 2);
+      std::string body =
+          !fn->body.valid() ? std::string() : e_.bodies.statements(fn->body, 2);
       // The declaration's parameters, then the definition's.
       auto signature = [&](const std::string* used) {
         auto one = [&](const std::string& type, const std::string& name) {
@@ -212,9 +211,8 @@ class AgentEmitter {
   void handlers() {
     Spelling& sp = e_.source;
     for (const HandlerInfo& h : a_.handlers) {
-      std::string body = !h.body.valid()
-                             ? std::string()
-                             : e_.bodies.statements(h.body, 2);
+      std::string body =
+          !h.body.valid() ? std::string() : e_.bodies.statements(h.body, 2);
       // The declaration's parameters, then the definition's.
       auto signature = [&](const std::string* used) {
         auto one = [&](const std::string& type, const std::string& name) {
@@ -424,6 +422,13 @@ class AgentEmitter {
                          fromText + "}\n\n";
   }
 
+  // A braced list of the spec's entries (each a line of 10 spaces' indent):
+  // `{}` when there is none, else one entry a line inside the braces.
+  static std::string initList(const std::string& entries) {
+    if (entries.empty()) return " {},\n";
+    return "\n              {\n" + indent(entries, 6) + "              },\n";
+  }
+
   void kind() {
     std::string invs;
     for (const check::InvariantInfo& inv : a_.invariants) {
@@ -448,10 +453,9 @@ class AgentEmitter {
         ",\n          .initial = &" + name_ +
         "_initial,\n          .encode_state = &" + name_ +
         "_encode_state,\n          .decode_state = &" + name_ +
-        "_decode_state,\n          .invariants =\n              {\n" +
-        indent(invs, 4) + "              },\n          .handlers =\n" +
-        "              {\n" + indent(hs, 4) +
-        "              },\n      });\n  return instance;\n}\n\n";
+        "_decode_state,\n          .invariants =" + initList(invs) +
+        "          .handlers =" + initList(hs) +
+        "      });\n  return instance;\n}\n\n";
   }
 
   Emitter& e_;

@@ -30,8 +30,6 @@ struct Context {
 
 const TypeP kInt = builtin(Kind::Int);
 const TypeP kFloat = builtin(Kind::Float);
-
-std::string atom(const std::string& e) { return "(" + e + ")"; }
 const TypeP kBool = builtin(Kind::Bool);
 const TypeP kString = builtin(Kind::String);
 const TypeP kDuration = builtin(Kind::Duration);
@@ -452,16 +450,8 @@ void Generator::emitAgent(int i) {
   inv.vars = stores_;
   inv.vars.push_back({"id", keyType});
   inv.functions = c.functions;
-  // It reads a store: code generation leaves the state parameter of an
-  // invariant check over the key alone unused (-Wunused-parameter), a gap
-  // reported on its own (README.md, "Findings").
-  // Its other operand does not see `count`: `count >= -1 || count < -1`
-  // lowers to C++ overlapping comparisons (clang's
-  // -Wtautological-overlap-compare), a gap reported on its own.
-  Scope sane = inv;
-  std::erase_if(sane.vars, [](const Var& v) { return v.name == "count"; });
-  text += "\n  invariant sane: count >= -1 || " +
-          atom(gen_.expr(sane, kBool, 2, 1)) + "\n";
+  // Any Bool: over the key alone, its check leaves the state unread.
+  text += "\n  invariant sane: " + gen_.expr(inv, kBool, 2, 1) + "\n";
   if (rng_.chance(50))
     text += "  invariant bounded: count >= -1_000_000_000 || log.len() >= 0\n";
 
