@@ -79,6 +79,9 @@ std::string Lowerer::expression() {
 std::string Lowerer::finish(std::string text) const {
   std::string out;
   out.reserve(text.size());
+  // One count of every name: a check per local would read the body once
+  // per local.
+  const auto counts = nameUses(text);
   std::size_t at = 0;
   for (std::size_t mark = text.find('\x01'); mark != std::string::npos;
        mark = text.find('\x01', at)) {
@@ -86,7 +89,8 @@ std::string Lowerer::finish(std::string text) const {
     std::size_t end = text.find('\x02', mark);
     std::size_t k = std::stoul(text.substr(mark + 1, end - mark - 1));
     // Its declaration is one use.
-    if (uses(text, locals_[k]) <= 1) out += "[[maybe_unused]] ";
+    auto found = counts.find(locals_[k]);
+    if (found == counts.end() || found->second <= 1) out += "[[maybe_unused]] ";
     at = end + 1;
   }
   out.append(text, at);

@@ -314,8 +314,11 @@ bool reads(std::string_view code, std::string_view name) {
   return uses(code, name) != 0;
 }
 
-std::size_t uses(std::string_view code, std::string_view name) {
-  std::size_t n = 0;
+namespace {
+
+// Calls `f` with each name `code` uses on its own (see uses()).
+template <typename F>
+void forEachName(std::string_view code, F f) {
   auto ident = [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
            (c >= '0' && c <= '9') || c == '_';
@@ -339,10 +342,24 @@ std::size_t uses(std::string_view code, std::string_view name) {
     bool member =
         i > 0 && (code[i - 1] == '.' || code[i - 1] == ':' ||
                   (code[i - 1] == '>' && i > 1 && code[i - 2] == '-'));
-    if (!member && code.substr(i, end - i) == name) ++n;
+    if (!member) f(code.substr(i, end - i));
     i = end;
   }
+}
+
+}  // namespace
+
+std::size_t uses(std::string_view code, std::string_view name) {
+  std::size_t n = 0;
+  forEachName(code, [&](std::string_view used) { n += used == name ? 1 : 0; });
   return n;
+}
+
+std::unordered_map<std::string_view, std::size_t> nameUses(
+    std::string_view code) {
+  std::unordered_map<std::string_view, std::size_t> counts;
+  forEachName(code, [&](std::string_view used) { ++counts[used]; });
+  return counts;
 }
 
 }  // namespace herald::codegen

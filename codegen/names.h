@@ -28,6 +28,10 @@ namespace herald::codegen {
 // Parameters and locals have names unique in their function, so each such
 // use reads the parameter or local of that name.
 [[nodiscard]] std::size_t uses(std::string_view code, std::string_view name);
+// The same count for every name `code` uses, in one pass over it (views
+// into `code`).
+[[nodiscard]] std::unordered_map<std::string_view, std::size_t> nameUses(
+    std::string_view code);
 [[nodiscard]] bool reads(std::string_view code, std::string_view name);
 
 // `commerce.order` -> `commerce::order`.
