@@ -19,9 +19,10 @@ cmake_minimum_required(VERSION 3.25)
 #
 # With CHECK_STYLE, each generated file keeps to the layout a careful
 # hand-written one has (generated_style.cmake: lines within 100 columns, no
-# empty namespace block, no #include twice), and, unless UNITY, each source
-# compiled without its [[maybe_unused]] attributes warns once per attribute:
-# each marks a parameter, local or function that is in fact unused.
+# empty namespace block, no #include twice), and, unless UNITY, the sources
+# copied without their [[maybe_unused]] attributes and compiled as one unit
+# warn once per attribute: each marks a parameter, local or function that is
+# in fact unused.
 #
 # With DOC, each whole program of the Markdown file (a ```herald block whose
 # first line starts with `context`) is built and compiled on its own.
@@ -92,14 +93,12 @@ function(build_and_compile out)
       foreach(dir ${INCLUDES})
         list(APPEND lenient "-I${dir}")
       endforeach()
-      foreach(source ${sources})
-        math(EXPR total "${total} + 1")
-        herald_unused_attributes("${CXX}" "${lenient}" "${source}" problem)
-        if(problem)
-          math(EXPR failed "${failed} + 1")
-          message("a [[maybe_unused]] too many (from ${ARGN}): ${problem}")
-        endif()
-      endforeach()
+      math(EXPR total "${total} + 1")
+      herald_unused_attributes("${CXX}" "${lenient}" "${sources}" problem)
+      if(problem)
+        math(EXPR failed "${failed} + 1")
+        message("a [[maybe_unused]] too many (from ${ARGN}): ${problem}")
+      endif()
     endif()
   endif()
   list(LENGTH sources count)

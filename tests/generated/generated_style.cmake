@@ -32,33 +32,48 @@ function(herald_generated_style file out)
   endif()
 endfunction()
 
-# herald_unused_attributes(CXX FLAGS SOURCE OUT): every [[maybe_unused]] of
-# SOURCE is needed. SOURCE is compiled without them, warnings on and not
-# errors: each attribute on a parameter or a function must be answered by
-# one -Wunused-parameter or -Wunused-function warning, or OUT names the
+# herald_unused_attributes(CXX FLAGS SOURCES OUT): every [[maybe_unused]] of
+# SOURCES is needed. Each source is copied without them and the copies are
+# compiled as one unit (the front end's warnings are the same, and the
+# runtime headers are parsed once), warnings on and not errors: each
+# attribute on a parameter or a function must be answered by one
+# -Wunused-parameter or -Wunused-function warning, or OUT names the
 # difference. An attribute on a local (`const auto x = ...`) only bounds the
 # -Wunused-variable warnings from above: the compilers do not warn about an
 # unused local of a class type with a constructor or destructor of its own
 # (a String, an opaque id), which the generated code still marks. Compiling
-# SOURCE as it is with -Werror shows that none is missing.
-function(herald_unused_attributes cxx flags source out)
-  file(READ "${source}" text)
-  string(REGEX MATCHALL "\\[\\[maybe_unused\\]\\] " attributes "${text}")
-  list(LENGTH attributes all)
-  string(REGEX MATCHALL "\\[\\[maybe_unused\\]\\] const auto " locals
-               "${text}")
-  list(LENGTH locals local_attributes)
-  math(EXPR expected "${all} - ${local_attributes}")
-  string(REPLACE "[[maybe_unused]] " "" stripped "${text}")
-  get_filename_component(dir "${source}" DIRECTORY)
-  get_filename_component(name "${source}" NAME_WE)
-  set(copy "${dir}/${name}.no_attributes.cxx")
-  file(WRITE "${copy}" "${stripped}")
-  execute_process(COMMAND "${cxx}" ${flags} -x c++ "${copy}"
+# each source as it is with -Werror shows that none is missing.
+function(herald_unused_attributes cxx flags sources out)
+  set(expected 0)
+  set(local_attributes 0)
+  set(copies "")
+  set(unity_text "")
+  foreach(source ${sources})
+    file(READ "${source}" text)
+    string(REGEX MATCHALL "\\[\\[maybe_unused\\]\\] " attributes "${text}")
+    list(LENGTH attributes all)
+    string(REGEX MATCHALL "\\[\\[maybe_unused\\]\\] const auto " locals
+                 "${text}")
+    list(LENGTH locals n_locals)
+    math(EXPR expected "${expected} + ${all} - ${n_locals}")
+    math(EXPR local_attributes "${local_attributes} + ${n_locals}")
+    string(REPLACE "[[maybe_unused]] " "" stripped "${text}")
+    get_filename_component(dir "${source}" DIRECTORY)
+    get_filename_component(name "${source}" NAME_WE)
+    set(copy "${dir}/${name}.no_attributes.cxx")
+    file(WRITE "${copy}" "${stripped}")
+    list(APPEND copies "${copy}")
+    string(APPEND unity_text "#include \"${copy}\"\n")
+  endforeach()
+  list(GET sources 0 first)
+  get_filename_component(dir "${first}" DIRECTORY)
+  set(unity "${dir}/no_attributes.unity.cxx")
+  file(WRITE "${unity}" "${unity_text}")
+  execute_process(COMMAND "${cxx}" ${flags} -x c++ "${unity}"
                   RESULT_VARIABLE status OUTPUT_VARIABLE text ERROR_VARIABLE err)
-  file(REMOVE "${copy}")
+  file(REMOVE ${copies} "${unity}")
   if(NOT status EQUAL 0)
-    set(${out} "${source} does not compile without its attributes:\n${err}"
+    set(${out} "${sources} do not compile without their attributes:\n${err}"
         PARENT_SCOPE)
     return()
   endif()
@@ -67,10 +82,10 @@ function(herald_unused_attributes cxx flags source out)
   string(REGEX MATCHALL "\\[-Wunused-(but-set-)?variable\\]" variables "${err}")
   list(LENGTH variables found_locals)
   if(NOT found EQUAL expected)
-    set(${out} "${source} has ${expected} [[maybe_unused]] on parameters and functions but ${found} unused ones without them:\n${err}"
+    set(${out} "the sources have ${expected} [[maybe_unused]] on parameters and functions but ${found} unused ones without them:\n${err}"
         PARENT_SCOPE)
   elseif(found_locals GREATER local_attributes)
-    set(${out} "${source} has ${local_attributes} [[maybe_unused]] on locals but ${found_locals} unused locals without them:\n${err}"
+    set(${out} "the sources have ${local_attributes} [[maybe_unused]] on locals but ${found_locals} unused locals without them:\n${err}"
         PARENT_SCOPE)
   else()
     set(${out} "" PARENT_SCOPE)
