@@ -14,18 +14,14 @@ namespace {
 
 void checkAgentFn(BodyPass& pass, const ContextInfo& ctx,
                   const AgentInfo& agent, FnInfo& fn) {
-  BodyChecker body(pass, ctx, BodyRole::AgentFn);
-  body.agent = &agent;
-  body.fn = &fn;
-  body.ownerName = fn.name;
-  body.params = fn.sig.params;
+  Effects effects;
   if (fn.fn != nullptr) {
-    InstId root = body.checkFnBody(fn.fn->body, fn.sig.result);
-    fn.body = body.finish(BodyOwner(fn), root, fn.fn->range.file);
+    BodyChecker body(pass, ctx, BodySite{BodyOwner(fn), &agent});
+    fn.body = body.checkFn(fn.fn->body, fn.sig.result, fn.fn->range.file);
+    effects = body.takeEffects();
   }
-  for (const DependencyInfo& item : fn.given)
-    body.effects.addRequired(&item, &fn);
-  pass.fnEffects[&fn] = std::move(body.effects);
+  for (const DependencyInfo& item : fn.given) effects.addRequired(&item, &fn);
+  pass.fnEffects[&fn] = std::move(effects);
 }
 
 // Agent fns may call each other (even recursively): iterate to a fixpoint.
@@ -53,31 +49,20 @@ void closeAgentFns(BodyPass& pass, llvm::ArrayRef<FnInfo*> fns) {
 void checkPureFn(BodyPass& pass, const ContextInfo& ctx, FnInfo& fn,
                  const ServiceInfo* service) {
   if (fn.fn == nullptr) return;
-  BodyChecker body(pass, ctx, BodyRole::PureFn);
-  body.service = service;
-  body.fn = &fn;
-  body.ownerName = fn.name;
-  body.params = fn.sig.params;
-  InstId root = body.checkFnBody(fn.fn->body, fn.sig.result);
-  fn.body = body.finish(BodyOwner(fn), root, fn.fn->range.file);
+  BodyChecker body(pass, ctx, BodySite{BodyOwner(fn), nullptr, service});
+  fn.body = body.checkFn(fn.fn->body, fn.sig.result, fn.fn->range.file);
 }
 
 void checkHandler(BodyPass& pass, const ContextInfo& ctx,
                   const AgentInfo* agent, const ServiceInfo* service,
                   HandlerInfo& handler) {
-  BodyChecker body(pass, ctx, BodyRole::Handler);
-  body.agent = agent;
-  body.service = service;
-  body.handler = &handler;
-  body.ownerName = handler.name;
-  body.params = handler.params;
+  Effects effects;
   if (handler.decl != nullptr) {
-    InstId root = body.checkFnBody(handler.decl->body, handler.result);
-    body.reportMissingCapabilities();
-    handler.body =
-        body.finish(BodyOwner(handler), root, handler.decl->range.file);
+    BodyChecker body(pass, ctx, BodySite{BodyOwner(handler), agent, service});
+    handler.body = body.checkFn(handler.decl->body, handler.result,
+                                handler.decl->range.file);
+    effects = body.takeEffects();
   }
-  Effects effects = std::move(body.effects);
   for (std::size_t i = 0; i < effects.callees.size(); ++i) {
     auto it = pass.fnEffects.find(effects.callees[i]);
     if (it == pass.fnEffects.end()) continue;
@@ -90,31 +75,17 @@ void checkHandler(BodyPass& pass, const ContextInfo& ctx,
 void checkAgent(BodyPass& pass, const ContextInfo& ctx, AgentInfo& agent) {
   for (StoreInfo& store : agent.stores) {
     if (store.init == nullptr) continue;
-    BodyChecker body(pass, ctx, BodyRole::StoreInit);
-    body.agent = &agent;
-    body.ownerName = store.field.name;
-    InstId root = body.checkValueAgainst(store.init,
-                                         store.field.type != nullptr
-                                             ? store.field.type
-                                             : pass.sema.program.types.error());
-    store.body = body.finish(BodyOwner(store), root, store.init->range.file);
+    BodyChecker body(pass, ctx, BodySite{BodyOwner(store), &agent});
+    store.body = body.checkValue(store.init,
+                                 store.field.type != nullptr
+                                     ? store.field.type
+                                     : pass.sema.program.types.error(),
+                                 store.init->range.file);
   }
   for (InvariantInfo& inv : agent.invariants) {
     if (inv.condition == nullptr) continue;
-    BodyChecker body(pass, ctx, BodyRole::Invariant);
-    body.agent = &agent;
-    body.ownerName = inv.name;
-    TypeTable& tt = pass.sema.program.types;
-    InstId root = body.checkUsed(inv.condition, tt.boolType());
-    const Type* t = body.typeOf(root);
-    if (!BodyChecker::quiet(t) && t->kind != TypeKind::Never &&
-        BodyChecker::stripRefined(t) != tt.boolType())
-      pass.sema.diags.report<diag::ImpureInvariant>(
-          inv.condition->range, inv.name,
-          "it has type '" + displayName(t) + "', not 'Bool'");
-    else if (t != tt.boolType() && t->kind != TypeKind::Never)
-      root = body.coerce(inv.condition, root, tt.boolType());
-    inv.body = body.finish(BodyOwner(inv), root, inv.condition->range.file);
+    BodyChecker body(pass, ctx, BodySite{BodyOwner(inv), &agent});
+    inv.body = body.checkInvariant(inv.condition, inv.condition->range.file);
   }
   for (HandlerInfo& handler : agent.handlers)
     checkHandler(pass, ctx, &agent, nullptr, handler);
@@ -127,12 +98,10 @@ void checkEventDefaults(BodyPass& pass, const ContextInfo& ctx,
                         EventInfo& event) {
   for (FieldInfo& field : event.fields) {
     if (field.defaultExpr == nullptr || !field.defaultValue) continue;
-    BodyChecker body(pass, ctx, BodyRole::FieldDefault);
-    body.ownerName = field.name;
-    InstId root = body.checkValueAgainst(field.defaultExpr, field.type);
-    field.defaultBody =
-        body.finish(BodyOwner(field), root, field.defaultExpr->range.file);
-    pass.sema.program.bodies.bodies.back().event = &event;
+    BodyChecker body(pass, ctx,
+                     BodySite{BodyOwner(field), nullptr, nullptr, &event});
+    field.defaultBody = body.checkValue(field.defaultExpr, field.type,
+                                        field.defaultExpr->range.file);
   }
 }
 

@@ -70,33 +70,47 @@ struct BodyPass {
   llvm::DenseMap<const FnInfo*, Effects> fnEffects;  // agent fns
 };
 
+struct ResolvedPattern;
+
 // A parameter as calls see it (fields, variant payloads, methods).
 struct ParamView {
   llvm::StringRef name;
   const Type* type = nullptr;
 };
 
+// Where a body lives: the declaration that owns it and the agent,
+// service or event around that declaration.
+struct BodySite {
+  BodyOwner owner;
+  const AgentInfo* agent = nullptr;      // agent members
+  const ServiceInfo* service = nullptr;  // service members
+  const EventInfo* event = nullptr;      // an event field's default
+};
+
 class BodyChecker {
  public:
-  BodyChecker(BodyPass& pass, const ContextInfo& context, BodyRole role);
+  // Begins one body of `site.owner` in the program's body IR; one of the
+  // check functions below checks it and closes it, once.
+  BodyChecker(BodyPass& pass, const ContextInfo& context, const BodySite& site);
 
-  // Where the body lives. Set before checking.
-  const AgentInfo* agent = nullptr;
-  const ServiceInfo* service = nullptr;
-  HandlerInfo* handler = nullptr;
-  const FnInfo* fn = nullptr;
-  llvm::StringRef ownerName;  // fn, store or invariant name, for messages
-  llvm::ArrayRef<FieldInfo> params;
-  Effects effects;
+  // A fn's or handler's block against its result type (the value is
+  // discarded when the result is ()); a handler's uses of capabilities it
+  // does not give are reported after it. Each check function returns the
+  // body's id in BodyIr::bodies.
+  BodyId checkFn(const ast::BlockExpr* body, const Type* result, FileId file);
+  // A store initialiser or event field default against `expected`.
+  BodyId checkValue(const ast::Expr* e, const Type* expected, FileId file);
+  // An invariant's condition, which must be a Bool.
+  BodyId checkInvariant(const ast::Expr* condition, FileId file);
+  // The effects of the body checked, moved out.
+  [[nodiscard]] Effects takeEffects() { return std::move(effects_); }
 
-  // A whole body: a fn's or handler's block against its result type (the
-  // value is discarded when the result is ()), or a store initialiser,
-  // invariant or field default expression against `expected`. Each returns
-  // the body's root instruction.
+ private:
+  // --- a whole body (check_body.cpp) ----------------------------------------
+  // A fn's or handler's block: the body's root instruction.
   InstId checkFnBody(const ast::BlockExpr* body, const Type* result);
-  InstId checkValueAgainst(const ast::Expr* e, const Type* expected);
-  // Closes the body begun by the constructor; its id in BodyIr::bodies.
-  BodyId finish(BodyOwner owner, InstId root, FileId file);
+  // Closes the body begun by the constructor.
+  BodyId finish(InstId root, FileId file);
 
   // --- building the IR (check_expr.cpp) -----------------------------------
   InstId emit(InstKind kind, const Type* type, SourceRange at,
@@ -117,8 +131,10 @@ class BodyChecker {
 
   // --- expressions (check_expr.cpp) ---------------------------------------
   // Types and lowers `e`, with `expected` (may be null) as a hint; reports
-  // problems inside `e` but not a mismatch against `expected`.
-  InstId check(const ast::Expr* e, const Type* expected);
+  // problems inside `e` but not a mismatch against `expected`. `discard`
+  // when `e` is a statement whose value is discarded: an `if`, `match` or
+  // block there passes it on to its branches.
+  InstId check(const ast::Expr* e, const Type* expected, bool discard = false);
   // check + the value is used (message-result-used) + it must fit
   // `expected` (type-mismatch, refinement of constants); the value after
   // its coercion.
@@ -135,8 +151,6 @@ class BodyChecker {
   // --- helpers shared by the construct files --------------------------------
   TypeTable& types() { return pass_.sema.program.types; }
   Sema& sema() { return pass_.sema; }
-  const ContextInfo& context() const { return context_; }
-  BodyRole role() const { return role_; }
   static bool quiet(const Type* t);  // error type or null: stay silent
   static const Type* stripRefined(const Type* t);
   static bool isSum(const Type* t);
@@ -157,7 +171,9 @@ class BodyChecker {
   // One operator of a run of `!` and `-` once its operand is checked.
   InstId unaryLink(const ast::UnaryExpr* e, InstId operand);
   InstId checkFail(const ast::FailExpr* e);
-  void reportMessageUse(const ast::Expr* e);
+  // Reports `e` when its value `v` is a message's (which has none).
+  void reportMessageUse(const ast::Expr* e, InstId v);
+  [[nodiscard]] bool isMessage(InstId v) const;
 
   // --- statements (check_stmt.cpp) ----------------------------------------
   InstId checkLet(const ast::Stmt* stmt);
@@ -222,6 +238,9 @@ class BodyChecker {
                  const ast::CallExpr* call, llvm::SmallVectorImpl<InstId>& out);
   void checkArgs(llvm::StringRef callee, llvm::ArrayRef<FieldInfo> params,
                  const ast::CallExpr* call, llvm::SmallVectorImpl<InstId>& out);
+  // Whether a value of type `actual` is accepted where `expected` is, as
+  // coerce accepts it (refinements checked later are accepted here).
+  static bool fits(const Type* actual, const Type* expected);
   // The two arguments (by index) that fit only each other's parameter,
   // when every other argument fits its own (check_args.cpp).
   [[nodiscard]] std::optional<std::pair<std::size_t, std::size_t>>
@@ -292,16 +311,29 @@ class BodyChecker {
   // --- match (check_match.cpp) ----------------------------------------------
   InstId checkMatch(const ast::MatchExpr* e, const Type* expected,
                     bool discard);
+  // The pattern of an arm as instructions.
+  InstId lowerPattern(const ResolvedPattern* p);
+  // One sub-pattern per declared field, in declaration order; the written
+  // ones are lowered in source order, so their bindings are too.
+  InstId lowerPatternFields(const ResolvedPattern* p);
 
   // Binds `name` to a new slot (none for `_` or an empty name).
   SlotId bind(llvm::StringRef name, const Type* type, SourceRange range,
               bool fromPattern);
   llvm::SmallVector<Local, 16>& locals() { return locals_; }
 
- private:
   BodyPass& pass_;
   const ContextInfo& context_;
+  BodyOwner owner_;
+  const AgentInfo* agent_;
+  const ServiceInfo* service_;
+  const EventInfo* event_;
+  const HandlerInfo* handler_;  // a handler's body
+  const FnInfo* fn_;            // a fn's body
+  llvm::StringRef ownerName_;   // fn, store or invariant name, for messages
+  llvm::ArrayRef<FieldInfo> params_;
   BodyRole role_;
+  Effects effects_;
   std::uint32_t firstInst_;
   std::uint32_t firstSlot_;
   llvm::SmallVector<Local, 16> locals_;
@@ -323,13 +355,6 @@ class BodyChecker {
   // A statement the parser could not read may have bound any name: after
   // one, unknown names are not reported (they would be cascades).
   bool sawBrokenStmt_ = false;
-  // Set just before checking an expression whose value is discarded (a
-  // statement); read and cleared by check(), so only `if`, `match` and
-  // blocks at that position see it and pass it on to their branches.
-  bool discard_ = false;
-  // The message call checked last: a checked expression is a message
-  // exactly when it is this one (its arguments are checked before it).
-  const ast::Expr* lastMessage_ = nullptr;
   // The values of the Unary and Binary instructions folded so far.
   llvm::DenseMap<std::uint32_t, std::int64_t> folded_;
 };

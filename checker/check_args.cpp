@@ -25,15 +25,12 @@ std::string parameterList(llvm::ArrayRef<ParamView> params) {
   return out + ")";
 }
 
-// Whether a value of type `actual` is accepted where `expected` is, as
-// coerce accepts it (refinements checked later are accepted here).
-bool fits(const Type* actual, const Type* expected) {
-  return actual == expected || actual->kind == TypeKind::Never ||
-         BodyChecker::stripRefined(actual) ==
-             BodyChecker::stripRefined(expected);
-}
-
 }  // namespace
+
+bool BodyChecker::fits(const Type* actual, const Type* expected) {
+  return actual == expected || actual->kind == TypeKind::Never ||
+         stripRefined(actual) == stripRefined(expected);
+}
 
 InstId BodyChecker::checkArgsQuietly(const ast::CallExpr* call,
                                      const Type* type) {

@@ -242,10 +242,9 @@ InstId BodyChecker::callMessage(const ast::CallExpr* e,
               "can reach only a handler without 'by'",
               h->name, h->by->name);
   if (role_ == BodyRole::Invariant)
-    sema().diags.report<diag::ImpureInvariant>(e->range, ownerName,
+    sema().diags.report<diag::ImpureInvariant>(e->range, ownerName_,
                                                "it sends a message");
-  effects.sends.push_back(CommitShape::Message{target, h, e->range});
-  lastMessage_ = e;
+  effects_.sends.push_back(CommitShape::Message{target, h, e->range});
   return emit(InstKind::Message, tt.unit(), e->range,
               ir().handlers.intern({target, h}).index(), list(args));
 }

@@ -101,8 +101,8 @@ bool BodyChecker::givenHere(const CapabilityInfo* cap) const {
         return true;
     return false;
   };
-  return (handler != nullptr && has(handler->given)) ||
-         (service != nullptr && has(service->given));
+  return (handler_ != nullptr && has(handler_->given)) ||
+         (service_ != nullptr && has(service_->given));
 }
 
 bool BodyChecker::givesNamed(const DependencyInfo& item) const {
@@ -111,8 +111,8 @@ bool BodyChecker::givesNamed(const DependencyInfo& item) const {
       if (d.named && d.name == item.name && d.type == item.type) return true;
     return false;
   };
-  return (handler != nullptr && has(handler->given)) ||
-         (service != nullptr && has(service->given));
+  return (handler_ != nullptr && has(handler_->given)) ||
+         (service_ != nullptr && has(service_->given));
 }
 
 void BodyChecker::reportNotGiven(const CapabilityInfo* cap, SourceRange at,
@@ -149,7 +149,7 @@ void BodyChecker::reportMissingCapabilities() {
     names.push_back(n.item != nullptr
                         ? std::string(sema().sources.textOf(n.item->range))
                         : spelling(n.cap));
-  const ast::HandlerDecl* decl = handler != nullptr ? handler->decl : nullptr;
+  const ast::HandlerDecl* decl = handler_ != nullptr ? handler_->decl : nullptr;
   // A named item the handler gives under the same name but another type is
   // corrected in place; the others are inserted together.
   std::vector<const ast::GivenItem*> clash(notGiven_.size(), nullptr);
@@ -173,8 +173,8 @@ void BodyChecker::reportMissingCapabilities() {
     auto report =
         n.item != nullptr
             ? sema().diags.report<diag::GivenNotPassed>(
-                  n.at, handler != nullptr ? handler->name : "", n.callee->name,
-                  names[i])
+                  n.at, handler_ != nullptr ? handler_->name : "",
+                  n.callee->name, names[i])
             : sema().diags.report<diag::CapabilityNotGiven>(n.at, names[i]);
     if (n.item != nullptr)
       report.note(n.useInFn,
@@ -187,7 +187,7 @@ void BodyChecker::reportMissingCapabilities() {
                   "give it",
                   n.via->name, names[i]);
     if (decl == nullptr) continue;
-    const std::string& where = handler->name;
+    const std::string& where = handler_->name;
     if (clash[i] != nullptr) {
       report.note(clash[i]->range, "'{}' gives '{}' with another type here",
                   where, n.item->name);
@@ -230,12 +230,12 @@ void BodyChecker::useCapability(const CapabilityInfo* cap, SourceRange at,
       reportedCaps_.push_back(cap);
       {
         auto report = sema().diags.report<diag::CapabilityInPureFn>(
-            at, ownerName, cap->name);
+            at, ownerName_, cap->name);
         if (role_ == BodyRole::StoreInit)
           report.note(
               "'{}' is a store's initial value, computed without "
               "capabilities; set it from a handler instead",
-              ownerName.str());
+              ownerName_.str());
         else
           report.note(
               "context-level, static and service functions are "
@@ -247,13 +247,13 @@ void BodyChecker::useCapability(const CapabilityInfo* cap, SourceRange at,
       if (!once) return;
       reportedCaps_.push_back(cap);
       sema().diags.report<diag::ImpureInvariant>(
-          at, ownerName, "it uses capability '" + cap->name + "'");
+          at, ownerName_, "it uses capability '" + cap->name + "'");
       return;
     case BodyRole::AgentFn:
-      effects.addCap(cap, at);
+      effects_.addCap(cap, at);
       return;
     case BodyRole::Handler:
-      effects.addCap(cap, at);
+      effects_.addCap(cap, at);
       if (!viaDependency && !givenHere(cap))
         reportNotGiven(cap, at, nullptr, nullptr);
       return;
@@ -261,7 +261,7 @@ void BodyChecker::useCapability(const CapabilityInfo* cap, SourceRange at,
 }
 
 void BodyChecker::callAgentFn(const FnInfo* callee, SourceRange at) {
-  effects.addCallee(callee);
+  effects_.addCallee(callee);
   auto it = pass_.fnEffects.find(callee);
   if (it == pass_.fnEffects.end()) return;
   const Effects& summary = it->second;
@@ -301,7 +301,7 @@ void BodyChecker::callAgentFn(const FnInfo* callee, SourceRange at) {
           !summary.writes.empty() || !summary.sends.empty() ||
           !summary.required.empty())
         sema().diags.report<diag::ImpureInvariant>(
-            at, ownerName,
+            at, ownerName_,
             "it calls '" + callee->name + "', which has effects");
       return;
     case BodyRole::PureFn:
@@ -453,7 +453,7 @@ InstId BodyChecker::checkEmit(const ast::CallExpr* call,
             context_.name, event->name);
     return invalid(call->range, tt.unit());
   }
-  effects.addEmit(event);
+  effects_.addEmit(event);
   return emit(InstKind::Emit, tt.unit(), call->range,
               ir().events.intern(event).index(), v.index());
 }

@@ -16,32 +16,6 @@ namespace herald::check {
 using llvm::cast;
 using llvm::dyn_cast;
 
-BodyChecker::BodyChecker(BodyPass& pass, const ContextInfo& context,
-                         BodyRole role)
-    : pass_(pass),
-      context_(context),
-      role_(role),
-      firstInst_(
-          static_cast<std::uint32_t>(pass.sema.program.bodies.insts.size())),
-      firstSlot_(
-          static_cast<std::uint32_t>(pass.sema.program.bodies.slots.size())) {}
-
-BodyId BodyChecker::finish(BodyOwner owner, InstId root, FileId file) {
-  BodyIr& b = ir();
-  Body body;
-  body.owner = owner;
-  body.agent = agent;
-  body.service = service;
-  body.file = file;
-  body.firstInst = firstInst_;
-  body.endInst = static_cast<std::uint32_t>(b.insts.size());
-  body.firstSlot = firstSlot_;
-  body.endSlot = static_cast<std::uint32_t>(b.slots.size());
-  body.root = root;
-  b.bodies.push_back(body);
-  return BodyId(static_cast<std::uint32_t>(b.bodies.size() - 1));
-}
-
 InstId BodyChecker::emit(InstKind kind, const Type* type, SourceRange at,
                          std::uint32_t a, std::uint32_t b, std::uint8_t sub) {
   BodyIr& body = ir();
@@ -133,10 +107,9 @@ std::uint32_t high(std::uint64_t v) {
 
 }  // namespace
 
-InstId BodyChecker::check(const ast::Expr* e, const Type* expected) {
+InstId BodyChecker::check(const ast::Expr* e, const Type* expected,
+                          bool discard) {
   TypeTable& tt = types();
-  bool discard = discard_;
-  discard_ = false;
   if (e == nullptr) return invalid(SourceRange{});
   switch (e->kind) {
     case ast::ExprKind::IntLit: {
@@ -207,8 +180,7 @@ InstId BodyChecker::check(const ast::Expr* e, const Type* expected) {
       return checkBinary(cast<ast::BinaryExpr>(e));
     case ast::ExprKind::Paren:
       // Parentheses only group: the inner value stands for them.
-      discard_ = discard;
-      return check(cast<ast::ParenExpr>(e)->inner, expected);
+      return check(cast<ast::ParenExpr>(e)->inner, expected, discard);
     case ast::ExprKind::Fail:
       return checkFail(cast<ast::FailExpr>(e));
     case ast::ExprKind::Error:
@@ -217,9 +189,14 @@ InstId BodyChecker::check(const ast::Expr* e, const Type* expected) {
   return invalid(e->range);
 }
 
-void BodyChecker::reportMessageUse(const ast::Expr* e) {
+bool BodyChecker::isMessage(InstId v) const {
+  return pass_.sema.program.bodies.insts[v.index()].kind == InstKind::Message;
+}
+
+void BodyChecker::reportMessageUse(const ast::Expr* e, InstId v) {
+  if (!isMessage(v)) return;
   const ast::Expr* inner = stripParens(e);
-  if (inner == nullptr || inner != lastMessage_) return;
+  if (inner == nullptr) return;
   std::string text(sema().sources.textOf(inner->range));
   sema()
       .diags.report<diag::MessageResultUsed>(inner->range, text)
@@ -230,19 +207,13 @@ void BodyChecker::reportMessageUse(const ast::Expr* e) {
 
 InstId BodyChecker::checkUsed(const ast::Expr* e, const Type* expected) {
   InstId v = check(e, expected);
-  // Most bodies send no message: skip the walk through parentheses.
-  if (lastMessage_ != nullptr) reportMessageUse(e);
+  reportMessageUse(e, v);
   return v;
 }
 
 InstId BodyChecker::checkAgainst(const ast::Expr* e, const Type* expected) {
   InstId v = checkUsed(e, expected);
   return coerce(e, v, expected);
-}
-
-InstId BodyChecker::checkValueAgainst(const ast::Expr* e,
-                                      const Type* expected) {
-  return checkAgainst(e, expected);
 }
 
 InstId BodyChecker::coerce(const ast::Expr* e, InstId value,
@@ -371,8 +342,7 @@ InstId BodyChecker::checkBlock(const ast::BlockExpr* block,
         if (last && used) {
           v = checkUsed(stmt->value, expected);
         } else {
-          discard_ = true;
-          v = check(stmt->value, last ? expected : nullptr);
+          v = check(stmt->value, last ? expected : nullptr, true);
         }
         const Type* t = typeOf(v);
         if (t->kind == TypeKind::Never) diverges = true;
@@ -391,24 +361,6 @@ InstId BodyChecker::checkBlock(const ast::BlockExpr* block,
   if (diverges && result == tt.unit()) result = tt.never();
   locals_.resize(mark);
   return emit(InstKind::Block, result, block->range, list(stmts));
-}
-
-InstId BodyChecker::checkFnBody(const ast::BlockExpr* body,
-                                const Type* result) {
-  TypeTable& tt = types();
-  if (body == nullptr) return invalid(SourceRange{});
-  if (result == nullptr || result == tt.unit() || quiet(result))
-    return checkBlock(body, nullptr, false);
-  InstId v = checkBlock(body, result, true);
-  // Point at the expression that produced the value, not the whole body.
-  const ast::Expr* at = body;
-  if (!body->stmts.empty() && body->stmts.back() != nullptr &&
-      body->stmts.back()->kind == ast::StmtKind::Expr &&
-      body->stmts.back()->value != nullptr)
-    at = body->stmts.back()->value;
-  // A message there was reported as message-result-used already.
-  if (stripParens(at) == lastMessage_ && at != nullptr) return v;
-  return coerce(at, v, result);
 }
 
 namespace {
@@ -469,8 +421,8 @@ InstId BodyChecker::checkIf(const ast::IfExpr* top, const Type* expected,
                  : nullptr;
     const auto* next = dyn_cast<ast::IfExpr>(e->elseExpr);
     if (next == nullptr) {
-      discard_ = discard;
-      value = check(e->elseExpr, expected != nullptr ? expected : hint);
+      value =
+          check(e->elseExpr, expected != nullptr ? expected : hint, discard);
       break;
     }
     e = next;
@@ -528,7 +480,7 @@ InstId BodyChecker::checkUnary(const ast::UnaryExpr* top) {
     run.push_back(inner);
   InstId operand = checkUsed(run.back()->operand, nullptr);
   for (auto it = run.rbegin(); it != run.rend(); ++it) {
-    if (it != run.rbegin()) reportMessageUse((*it)->operand);
+    if (it != run.rbegin()) reportMessageUse((*it)->operand, operand);
     operand = unaryLink(*it, operand);
   }
   return operand;

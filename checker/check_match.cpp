@@ -16,87 +16,6 @@ namespace herald::check {
 
 namespace {
 
-class ArmLowering {
- public:
-  explicit ArmLowering(BodyChecker& body) : body_(body) {}
-
-  InstId lower(const ResolvedPattern* p) {
-    if (p == nullptr) return body_.invalid(SourceRange{});
-    switch (p->kind) {
-      case ResolvedPattern::Kind::Wildcard:
-        return body_.emit(InstKind::PatWildcard, p->type, p->range);
-      case ResolvedPattern::Kind::Binding: {
-        SlotId slot = body_.bind(p->name, p->type, p->nameRange, true);
-        if (BodyChecker::quiet(p->type)) return body_.invalid(p->range);
-        return body_.emit(InstKind::PatBind, p->type, p->range, slot.index());
-      }
-      case ResolvedPattern::Kind::Invalid:
-        for (const SubPattern& s : p->subs) (void)lower(s.pattern);
-        return body_.invalid(p->range);
-      case ResolvedPattern::Kind::Literal: {
-        InstId value = body_.check(p->literal, nullptr);
-        return body_.emit(InstKind::PatLiteral, p->type, p->range,
-                          value.index());
-      }
-      case ResolvedPattern::Kind::Range: {
-        InstId low =
-            p->low != nullptr ? body_.checkAgainst(p->low, p->base) : InstId{};
-        InstId high = p->high != nullptr ? body_.checkAgainst(p->high, p->base)
-                                         : InstId{};
-        return body_.emit(InstKind::PatRange, p->type, p->range, low.index(),
-                          high.index());
-      }
-      case ResolvedPattern::Kind::None:
-        return body_.emit(InstKind::PatNone, p->type, p->range);
-      case ResolvedPattern::Kind::Some: {
-        InstId sub = lower(p->subs.front().pattern);
-        return body_.emit(InstKind::PatSome, p->type, p->range, sub.index());
-      }
-      case ResolvedPattern::Kind::Variant:
-      case ResolvedPattern::Kind::Record:
-        return fields(p);
-      case ResolvedPattern::Kind::Or: {
-        // `pat_or` is binary: the alternatives fold from the left, each
-        // spanning the source up to its right-hand alternative.
-        InstId acc = lower(p->subs.front().pattern);
-        for (const SubPattern& alt : p->subs.drop_front()) {
-          InstId rhs = lower(alt.pattern);
-          SourceRange at{p->range.file, p->range.begin, alt.pattern->range.end};
-          acc = body_.emit(InstKind::PatOr, p->type, at, acc.index(),
-                           rhs.index());
-        }
-        return acc;
-      }
-    }
-    return body_.invalid(p->range);
-  }
-
- private:
-  // One sub-pattern per declared field, in declaration order; the written
-  // ones are lowered in source order, so their bindings are too.
-  InstId fields(const ResolvedPattern* p) {
-    llvm::ArrayRef<FieldInfo> declared = p->fields();
-    llvm::SmallVector<InstId, 8> subs(declared.size(), InstId{});
-    for (const SubPattern& s : p->subs) {
-      InstId id = lower(s.pattern);
-      if (s.field < declared.size()) subs[s.field] = id;
-    }
-    // A field the pattern does not mention (after `..`) matches anything.
-    for (std::size_t j = 0; j < declared.size(); ++j)
-      if (!subs[j].valid())
-        subs[j] = body_.emit(InstKind::PatWildcard, declared[j].type, p->range);
-    if (p->kind == ResolvedPattern::Kind::Record)
-      return body_.emit(InstKind::PatRecord, p->type, p->range,
-                        body_.list(subs));
-    return body_.emit(
-        InstKind::PatVariant, p->type, p->range,
-        body_.ir().variants.intern({p->type->named, p->variant}).index(),
-        body_.list(subs));
-  }
-
-  BodyChecker& body_;
-};
-
 std::string listed(llvm::ArrayRef<std::string> names, bool more) {
   std::string out;
   for (std::size_t i = 0; i < names.size(); ++i) {
@@ -108,6 +27,72 @@ std::string listed(llvm::ArrayRef<std::string> names, bool more) {
 }
 
 }  // namespace
+
+InstId BodyChecker::lowerPattern(const ResolvedPattern* p) {
+  if (p == nullptr) return invalid(SourceRange{});
+  switch (p->kind) {
+    case ResolvedPattern::Kind::Wildcard:
+      return emit(InstKind::PatWildcard, p->type, p->range);
+    case ResolvedPattern::Kind::Binding: {
+      SlotId slot = bind(p->name, p->type, p->nameRange, true);
+      if (quiet(p->type)) return invalid(p->range);
+      return emit(InstKind::PatBind, p->type, p->range, slot.index());
+    }
+    case ResolvedPattern::Kind::Invalid:
+      for (const SubPattern& s : p->subs) (void)lowerPattern(s.pattern);
+      return invalid(p->range);
+    case ResolvedPattern::Kind::Literal: {
+      InstId value = check(p->literal, nullptr);
+      return emit(InstKind::PatLiteral, p->type, p->range, value.index());
+    }
+    case ResolvedPattern::Kind::Range: {
+      InstId low = p->low != nullptr ? checkAgainst(p->low, p->base) : InstId{};
+      InstId high =
+          p->high != nullptr ? checkAgainst(p->high, p->base) : InstId{};
+      return emit(InstKind::PatRange, p->type, p->range, low.index(),
+                  high.index());
+    }
+    case ResolvedPattern::Kind::None:
+      return emit(InstKind::PatNone, p->type, p->range);
+    case ResolvedPattern::Kind::Some: {
+      InstId sub = lowerPattern(p->subs.front().pattern);
+      return emit(InstKind::PatSome, p->type, p->range, sub.index());
+    }
+    case ResolvedPattern::Kind::Variant:
+    case ResolvedPattern::Kind::Record:
+      return lowerPatternFields(p);
+    case ResolvedPattern::Kind::Or: {
+      // `pat_or` is binary: the alternatives fold from the left, each
+      // spanning the source up to its right-hand alternative.
+      InstId acc = lowerPattern(p->subs.front().pattern);
+      for (const SubPattern& alt : p->subs.drop_front()) {
+        InstId rhs = lowerPattern(alt.pattern);
+        SourceRange at{p->range.file, p->range.begin, alt.pattern->range.end};
+        acc = emit(InstKind::PatOr, p->type, at, acc.index(), rhs.index());
+      }
+      return acc;
+    }
+  }
+  return invalid(p->range);
+}
+
+InstId BodyChecker::lowerPatternFields(const ResolvedPattern* p) {
+  llvm::ArrayRef<FieldInfo> declared = p->fields();
+  llvm::SmallVector<InstId, 8> subs(declared.size(), InstId{});
+  for (const SubPattern& s : p->subs) {
+    InstId id = lowerPattern(s.pattern);
+    if (s.field < declared.size()) subs[s.field] = id;
+  }
+  // A field the pattern does not mention (after `..`) matches anything.
+  for (std::size_t j = 0; j < declared.size(); ++j)
+    if (!subs[j].valid())
+      subs[j] = emit(InstKind::PatWildcard, declared[j].type, p->range);
+  if (p->kind == ResolvedPattern::Kind::Record)
+    return emit(InstKind::PatRecord, p->type, p->range, list(subs));
+  return emit(InstKind::PatVariant, p->type, p->range,
+              ir().variants.intern({p->type->named, p->variant}).index(),
+              list(subs));
+}
 
 InstId BodyChecker::checkMatch(const ast::MatchExpr* e, const Type* expected,
                                bool discard) {
@@ -122,7 +107,6 @@ InstId BodyChecker::checkMatch(const ast::MatchExpr* e, const Type* expected,
           ? llvm::StringRef(sema().sources.textOf(e->scrutinee->range))
           : llvm::StringRef("the value matched"));
   PatternResolver patterns(sema(), context_, PatternUse::MatchArm, nullptr);
-  ArmLowering lowering(*this);
   ArmMatrix matrix(scrutinee);
   llvm::SmallVector<InstId, 8> arms;
   llvm::SmallVector<InstId, 8> bodies;
@@ -133,7 +117,7 @@ InstId BodyChecker::checkMatch(const ast::MatchExpr* e, const Type* expected,
     std::size_t mark = locals_.size();
     const ResolvedPattern* resolved =
         patterns.resolve(arm.pattern, scrutinee, text);
-    patternIds.push_back(lowering.lower(resolved));
+    patternIds.push_back(lowerPattern(resolved));
     // Once a pattern was reported, coverage is unknown and saying more
     // about it (unreachable, non-exhaustive) would be a cascade.
     if (!silent && !patterns.reported() && !matrix.addArm(resolved) &&
@@ -145,8 +129,7 @@ InstId BodyChecker::checkMatch(const ast::MatchExpr* e, const Type* expected,
     const Type* hint = expected != nullptr ? want : stripRefined(want);
     InstId body;
     if (discard) {
-      discard_ = true;
-      body = check(arm.body, hint);
+      body = check(arm.body, hint, true);
     } else {
       body = checkUsed(arm.body, hint);
     }

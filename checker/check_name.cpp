@@ -47,13 +47,13 @@ static_assert(std::size(kEnvelopeFields) == kEnvelopeFieldCount);
 BodyScope BodyChecker::scope() const {
   BodyScope scope;
   scope.locals = locals_;
-  scope.params = params;
+  scope.params = params_;
   if (role_ == BodyRole::AgentFn || role_ == BodyRole::Handler ||
       role_ == BodyRole::Invariant)
-    scope.agent = agent;
-  if (role_ == BodyRole::Handler) scope.handler = handler;
-  if (role_ == BodyRole::AgentFn) scope.fn = fn;
-  scope.service = service;
+    scope.agent = agent_;
+  if (role_ == BodyRole::Handler) scope.handler = handler_;
+  if (role_ == BodyRole::AgentFn) scope.fn = fn_;
+  scope.service = service_;
   return scope;
 }
 
@@ -71,23 +71,25 @@ void BodyChecker::reportUnknownName(const ast::Ident& name) {
   }
   std::vector<std::string> candidates;
   for (const Local& l : locals_) candidates.push_back(l.name.str());
-  for (const FieldInfo& p : params) candidates.push_back(p.name);
-  if (agent != nullptr && role_ != BodyRole::PureFn &&
+  for (const FieldInfo& p : params_) candidates.push_back(p.name);
+  if (agent_ != nullptr && role_ != BodyRole::PureFn &&
       role_ != BodyRole::StoreInit) {
-    if (agent->key) candidates.push_back(agent->key->name);
-    for (const StoreInfo& s : agent->stores) candidates.push_back(s.field.name);
-    for (const auto& f : agent->fns) candidates.push_back(f->name);
+    if (agent_->key) candidates.push_back(agent_->key->name);
+    for (const StoreInfo& s : agent_->stores)
+      candidates.push_back(s.field.name);
+    for (const auto& f : agent_->fns) candidates.push_back(f->name);
   }
-  if (service != nullptr)
-    for (const auto& f : service->fns) candidates.push_back(f->name);
-  if (role_ == BodyRole::AgentFn && fn != nullptr)
-    for (const DependencyInfo& d : fn->given)
+  if (service_ != nullptr)
+    for (const auto& f : service_->fns) candidates.push_back(f->name);
+  if (role_ == BodyRole::AgentFn && fn_ != nullptr)
+    for (const DependencyInfo& d : fn_->given)
       if (d.named) candidates.push_back(d.name);
-  if (handler != nullptr) {
-    if (!handler->byBinder.empty()) candidates.push_back(handler->byBinder);
-    for (const DependencyInfo& d : handler->given) candidates.push_back(d.name);
-    if (service != nullptr)
-      for (const DependencyInfo& d : service->given)
+  if (handler_ != nullptr) {
+    if (!handler_->byBinder.empty()) candidates.push_back(handler_->byBinder);
+    for (const DependencyInfo& d : handler_->given)
+      candidates.push_back(d.name);
+    if (service_ != nullptr)
+      for (const DependencyInfo& d : service_->given)
         candidates.push_back(d.name);
   }
   for (std::string& n : visibleNames(pass_.sema.program, context_))

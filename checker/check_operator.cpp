@@ -121,7 +121,7 @@ InstId BodyChecker::checkBinary(const ast::BinaryExpr* top) {
     // and tells the other what is expected.
     if (left) {
       lv = *left;
-      reportMessageUse(e->lhs);
+      reportMessageUse(e->lhs, lv);
       rv = checkUsed(e->rhs, expectation(typeOf(lv)));
     } else if (needsExpected(e->lhs) && !needsExpected(e->rhs)) {
       rv = checkUsed(e->rhs, nullptr);

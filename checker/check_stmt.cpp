@@ -34,7 +34,7 @@ InstId BodyChecker::checkLet(const ast::Stmt* stmt) {
 
 InstId BodyChecker::checkAssign(const ast::Stmt* stmt) {
   TypeTable& tt = types();
-  bool agentBody = agent != nullptr &&
+  bool agentBody = agent_ != nullptr &&
                    (role_ == BodyRole::AgentFn || role_ == BodyRole::Handler);
   if (!agentBody) {
     auto report =
@@ -42,7 +42,7 @@ InstId BodyChecker::checkAssign(const ast::Stmt* stmt) {
     switch (role_) {
       case BodyRole::PureFn:
         report.note("'{}' is a pure function; return the new value instead",
-                    ownerName.str());
+                    ownerName_.str());
         break;
       case BodyRole::Handler:
         report.note(
@@ -58,12 +58,12 @@ InstId BodyChecker::checkAssign(const ast::Stmt* stmt) {
     checkUsed(stmt->value, nullptr);
     return invalid(stmt->range);
   }
-  const StoreInfo* store = agent->store(stmt->name.name);
+  const StoreInfo* store = agent_->store(stmt->name.name);
   if (store == nullptr) {
     checkUsed(stmt->value, nullptr);
     if (stmt->name.empty()) return invalid(stmt->range);
     auto report = sema().diags.report<diag::UnknownStore>(
-        stmt->name.range, agent->name, stmt->name.name);
+        stmt->name.range, agent_->name, stmt->name.name);
     ast::Ident part = stmt->name;
     Resolution hit = resolve(llvm::ArrayRef<ast::Ident>(part), nullptr);
     bool scoped = true;
@@ -116,7 +116,7 @@ InstId BodyChecker::checkAssign(const ast::Stmt* stmt) {
     }
     if (scoped) return invalid(stmt->range);
     std::vector<std::string> stores;
-    for (const StoreInfo& s : agent->stores) stores.push_back(s.field.name);
+    for (const StoreInfo& s : agent_->stores) stores.push_back(s.field.name);
     std::string best = closestName(stmt->name.name, stores);
     if (!best.empty()) {
       report.note("did you mean '{}'?", best);
@@ -127,8 +127,8 @@ InstId BodyChecker::checkAssign(const ast::Stmt* stmt) {
   const Type* storeType =
       store->field.type != nullptr ? store->field.type : tt.error();
   InstId value = checkAgainst(stmt->value, storeType);
-  effects.addWrite(store);
-  auto index = static_cast<std::uint32_t>(store - agent->stores.data());
+  effects_.addWrite(store);
+  auto index = static_cast<std::uint32_t>(store - agent_->stores.data());
   return emit(InstKind::StoreWrite, tt.unit(), stmt->range, index,
               value.index());
 }

@@ -136,21 +136,19 @@ std::string Lowerer::slotName(check::SlotId slot) {
 
 std::string Lowerer::keyName() const { return cppName(body_.agent->key->name); }
 
-bool Lowerer::isUnit(const Type* t) {
-  return t == nullptr || t->kind == TypeKind::Unit;
-}
+bool isUnit(const Type* t) { return t == nullptr || t->kind == TypeKind::Unit; }
 
-bool Lowerer::isNever(const Type* t) {
+bool isNever(const Type* t) {
   return t != nullptr && t->kind == TypeKind::Never;
 }
 
-bool Lowerer::isEnumSum(const check::TypeInfo* type) {
+bool isEnumSum(const check::TypeInfo* type) {
   for (const check::VariantInfo& v : type->variants)
     if (!v.fields.empty()) return false;
   return true;
 }
 
-bool Lowerer::effectFree(const FnInfo& fn) {
+bool effectFree(const FnInfo& fn) {
   return fn.capabilitiesUsed.empty() && fn.commit.readOnly() &&
          fn.given.empty();
 }

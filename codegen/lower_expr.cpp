@@ -26,28 +26,26 @@ Cpp make(std::string text, Prec prec = Prec::Primary) {
   return c;
 }
 
-// The branch of an `if` that is one plain expression, so that the `if`
-// can be a conditional expression.
-bool plain(const Lowerer& l, InstId id) {
-  const Inst& i = l.inst(id);
+}  // namespace
+
+bool Lowerer::plain(InstId id) const {
+  const Inst& i = inst(id);
   if (i.is<check::Block>()) {
-    llvm::ArrayRef<InstId> ops = l.list(i.as<check::Block>().stmts);
-    return ops.size() == 1 && plain(l, ops[0]);
+    llvm::ArrayRef<InstId> ops = list(i.as<check::Block>().stmts);
+    return ops.size() == 1 && plain(ops[0]);
   }
-  if (i.is<check::Unrefine>()) return plain(l, i.as<check::Unrefine>().value);
+  if (i.is<check::Unrefine>()) return plain(i.as<check::Unrefine>().value);
   if (i.is<check::RefineCheck>())
-    return plain(l, i.as<check::RefineCheck>().value);
+    return plain(i.as<check::RefineCheck>().value);
   if (i.kind == InstKind::Let || i.kind == InstKind::StoreWrite ||
       i.kind == InstKind::If || i.kind == InstKind::IfElse ||
       i.kind == InstKind::Match || i.kind == InstKind::Fail ||
       i.kind == InstKind::Invalid)
     return false;
-  return !Lowerer::isNever(l.typeOf(id)) && !Lowerer::isUnit(l.typeOf(id));
+  return !isNever(typeOf(id)) && !isUnit(typeOf(id));
 }
 
-}  // namespace
-
-std::string Lowerer::paren(const Cpp& c, Prec limit) {
+std::string paren(const Cpp& c, Prec limit) {
   if (c.prec > limit) return "(" + c.text + ")";
   return c.text;
 }
@@ -412,13 +410,13 @@ Cpp Lowerer::expr(InstId id, const Type* want) {
           *ir.capabilities[i.as<check::CapabilityName>().capability]));
     case InstKind::Block: {
       llvm::ArrayRef<InstId> ops = list(i.as<check::Block>().stmts);
-      if (ops.size() == 1 && plain(*this, ops[0])) return expr(ops[0], want);
+      if (ops.size() == 1 && plain(ops[0])) return expr(ops[0], want);
       return lambda(id, want);
     }
     case InstKind::IfElse: {
       const check::IfElse ifElse = i.as<check::IfElse>();
       llvm::ArrayRef<InstId> branches = list(ifElse.branches);
-      if (plain(*this, branches[0]) && plain(*this, branches[1]))
+      if (plain(branches[0]) && plain(branches[1]))
         return make(operand(ifElse.cond, Prec::Or) + " ? " +
                         exact(branches[0], t) + " : " + exact(branches[1], t),
                     Prec::Ternary);

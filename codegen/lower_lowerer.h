@@ -39,14 +39,30 @@ struct Cpp {
   bool exact = true;
 };
 
+// Whether a value of `t` is `()` (or has no type).
+[[nodiscard]] bool isUnit(const check::Type* t);
+[[nodiscard]] bool isNever(const check::Type* t);
+// A sum whose variants carry no payload: a C++ enum class.
+[[nodiscard]] bool isEnumSum(const check::TypeInfo* type);
+// A fn of an agent that needs no invocation: it reads stores at most.
+[[nodiscard]] bool effectFree(const check::FnInfo& fn);
+// `c` as an operand: parenthesised past `limit`.
+[[nodiscard]] std::string paren(const Cpp& c, Prec limit);
+
+// The lowering of one body, built from the body (its typed owner says
+// what the function around it declares): its statements or its value.
 class Lowerer {
  public:
   Lowerer(const check::Program& program, Spelling& spelling,
           check::BodyId body);
 
-  std::string statements(unsigned indent);
-  std::string expression();
+  // The statements of a fn or handler body, each line indented by
+  // `indent` spaces.
+  [[nodiscard]] std::string statements(unsigned indent);
+  // The value of a store initialiser, invariant or field default.
+  [[nodiscard]] std::string expression();
 
+ private:
   // ---- lower_stmt.cpp
   enum class Sink : std::uint8_t { Discard, Return };
   // Statements that compute `id` and hand its value to `sink`.
@@ -74,7 +90,9 @@ class Lowerer {
   std::string value(check::InstId id, const check::Type* want = nullptr);
   std::string operand(check::InstId id, Prec limit,
                       const check::Type* want = nullptr);
-  static std::string paren(const Cpp& c, Prec limit);
+  // The branch of an `if` that is one plain expression, so that the `if`
+  // can be a conditional expression.
+  [[nodiscard]] bool plain(check::InstId id) const;
   Cpp binary(const check::Inst& inst, const check::Type* want);
   Cpp unary(const check::Inst& inst, const check::Type* want);
   Cpp literal(const check::Inst& inst);
@@ -137,13 +155,7 @@ class Lowerer {
   // arm takes every value reads nothing of its scrutinee, a binding may be
   // read only inside a test).
   [[nodiscard]] std::string finish(std::string text) const;
-  [[nodiscard]] const std::vector<check::FieldInfo>* params() const;
   [[nodiscard]] std::string keyName() const;
-  static bool isUnit(const check::Type* t);
-  static bool isNever(const check::Type* t);
-  static bool isEnumSum(const check::TypeInfo* type);
-  // A fn of an agent that needs no invocation: it reads stores at most.
-  static bool effectFree(const check::FnInfo& fn);
 
   const check::Program& program_;
   Spelling& spelling_;
