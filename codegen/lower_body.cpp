@@ -69,14 +69,14 @@ std::string Lowerer::statements(unsigned indent) {
     blockStatements(root, sink);
   else
     tail(body_.root, sink);
-  return finish(std::move(out_));
+  return finish(out_);
 }
 
 std::string Lowerer::expression() {
   return finish(exact(body_.root, typeOf(body_.root)));
 }
 
-std::string Lowerer::finish(std::string text) const {
+std::string Lowerer::finish(const std::string& text) const {
   std::string out;
   out.reserve(text.size());
   // One count of every name: a check per local would read the body once

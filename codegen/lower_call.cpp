@@ -32,7 +32,7 @@ Cpp Lowerer::arguments(llvm::ArrayRef<InstId> ids,
   return sequence(
       ids, wants, result,
       [&](std::size_t k) { return value(ids[k], wants[k]); },
-      [&](std::vector<std::string> texts) {
+      [&](const std::vector<std::string>& texts) {
         std::string joined;
         for (const std::string& t : texts)
           joined += (joined.empty() ? "" : ", ") + t;
@@ -73,7 +73,7 @@ Cpp Lowerer::call(const Inst& i) {
     callee = spelling_.decl(fn);
   }
   return arguments(list(c.args), fn.sig.params, fn.sig.result,
-                   [&](std::string a) {
+                   [&](const std::string& a) {
                      std::string all = lead;
                      if (!a.empty()) all += (all.empty() ? "" : ", ") + a;
                      return make(callee + "(" + all + ")", isVoid);
@@ -127,7 +127,7 @@ Cpp Lowerer::capCall(const Inst& i) {
   }
   return arguments(
       ops.drop_front(), op->sig.params, op->sig.result,
-      [&](std::string a) { return make(callee + "(" + a + ")", isVoid); });
+      [&](const std::string& a) { return make(callee + "(" + a + ")", isVoid); });
 }
 
 Cpp Lowerer::message(const Inst& i) {
@@ -138,7 +138,7 @@ Cpp Lowerer::message(const Inst& i) {
   std::string callee =
       operand(ops[0], Prec::Primary) + "." + cppName(handler->name);
   return arguments(
-      ops.drop_front(), handler->params, nullptr, [&](std::string a) {
+      ops.drop_front(), handler->params, nullptr, [&](const std::string& a) {
         return make(callee + "(tx" + (a.empty() ? "" : ", " + a) + ")", true);
       });
 }

@@ -50,7 +50,7 @@ std::string paren(const Cpp& c, Prec limit) {
   return c.text;
 }
 
-std::string Lowerer::exactText(Cpp c, const Type* t) {
+std::string Lowerer::exactText(const Cpp& c, const Type* t) {
   if (c.isVoid) {
     spelling_.useHeader("<herald/ops.hpp>");
     return "(" + c.text + ", herald::Unit{})";
@@ -78,7 +78,7 @@ std::string Lowerer::exact(InstId id, const Type* want) {
 std::string Lowerer::exactOperand(InstId id, Prec limit, const Type* want) {
   Cpp c = expr(id, want);
   bool wrap = c.exact && !c.isVoid && c.prec > limit;
-  std::string text = exactText(std::move(c), typeOf(id));
+  std::string text = exactText(c, typeOf(id));
   return wrap ? "(" + text + ")" : text;
 }
 

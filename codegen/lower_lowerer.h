@@ -81,7 +81,7 @@ class Lowerer {
   Cpp expr(check::InstId id, const check::Type* want = nullptr);
   // A value with its Herald type's exact C++ type; `()` is `herald::Unit`.
   std::string exact(check::InstId id, const check::Type* want = nullptr);
-  std::string exactText(Cpp c, const check::Type* t);
+  std::string exactText(const Cpp& c, const check::Type* t);
   // An exact value as an operand: parenthesised past `limit`.
   std::string exactOperand(check::InstId id, Prec limit,
                            const check::Type* want = nullptr);
@@ -154,7 +154,7 @@ class Lowerer {
   // C++ as written decides, not a guess from the IR (a match whose first
   // arm takes every value reads nothing of its scrutinee, a binding may be
   // read only inside a test).
-  [[nodiscard]] std::string finish(std::string text) const;
+  [[nodiscard]] std::string finish(const std::string& text) const;
   [[nodiscard]] std::string keyName() const;
 
   const check::Program& program_;
