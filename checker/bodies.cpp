@@ -7,6 +7,7 @@
 #include <llvm/Support/Casting.h>
 
 #include "checker/body_checker.h"
+#include "checker/event_defaults.h"
 
 namespace herald::check {
 
@@ -91,17 +92,19 @@ void checkAgent(BodyPass& pass, const ContextInfo& ctx, AgentInfo& agent) {
     checkHandler(pass, ctx, &agent, nullptr, handler);
 }
 
-// A default that evaluated to a constant checks clean as an expression of
-// the field's type; one that did not was reported by the declaration rules
-// and has no body.
+// Each default is checked as an expression of the field's type, then
+// settled from its lowered body (event_defaults.cpp).
 void checkEventDefaults(BodyPass& pass, const ContextInfo& ctx,
                         EventInfo& event) {
   for (FieldInfo& field : event.fields) {
-    if (field.defaultExpr == nullptr || !field.defaultValue) continue;
+    if (field.defaultExpr == nullptr || !isWellFormed(field.type)) continue;
+    const std::size_t mark = pass.sema.diags.diagnostics().size();
     BodyChecker body(pass, ctx,
                      BodySite{BodyOwner(field), nullptr, nullptr, &event});
     field.defaultBody = body.checkValue(field.defaultExpr, field.type,
                                         field.defaultExpr->range.file);
+    const InstId root = pass.sema.program.bodies[field.defaultBody].root;
+    settleEventDefault(pass.sema, event, field, root, mark);
   }
 }
 

@@ -38,7 +38,7 @@ enum class BodyRole : std::uint8_t {
   Handler,       // agent or service handler
   StoreInit,     // a store's initialiser: pure, no stores
   Invariant,     // pure Bool over the agent's stores and key
-  FieldDefault,  // an event field's default: a constant (checked before)
+  FieldDefault,  // an event field's default: a constant (checked after)
 };
 
 // The effects of one body. For agent fns, after closure, the effects of

@@ -9,7 +9,7 @@
 #include <llvm/Support/Casting.h>
 
 #include "checker/body_checker.h"
-#include "checker/const_eval.h"
+#include "checker/eval.h"
 #include "checker/resolve.h"
 
 namespace herald::check {
@@ -165,8 +165,7 @@ InstId BodyChecker::callOpaque(const ast::CallExpr* e, const TypeInfo* type) {
   {
     const Type* t = typeOf(v);
     if (!quiet(t) && type->refinement != nullptr) {
-      std::optional<ConstValue> value =
-          evalConstant(sema(), context_, stripParens(arg), base);
+      std::optional<ConstValue> value = constantOf(sema().program, v);
       if (value && checkRefinement(*type, *value) == RefinementResult::Violated)
         sema()
             .diags

@@ -8,8 +8,8 @@
 #include <llvm/Support/Casting.h>
 
 #include "checker/body_checker.h"
-#include "checker/const_eval.h"
-#include "checker/const_eval_detail.h"
+#include "checker/eval.h"
+#include "ir/inst_views.h"
 
 namespace herald::check {
 
@@ -100,6 +100,21 @@ std::string BodyChecker::quotedList(llvm::ArrayRef<std::string> names) {
 
 namespace {
 
+// The instruction that gives a block its value (through nested blocks), or
+// `id` itself when it is no block with a value.
+InstId blockValue(const Program& program, InstId id) {
+  for (;;) {
+    const Inst& inst = program.bodies[id];
+    if (!inst.is<Block>()) return id;
+    const Type* type = program.types.byId(inst.type);
+    llvm::ArrayRef<InstId> stmts = program.bodies.list(inst.as<Block>().stmts);
+    if (stmts.empty() || type == nullptr || type->kind == TypeKind::Unit ||
+        type->kind == TypeKind::Never)
+      return id;
+    id = stmts.back();
+  }
+}
+
 std::uint32_t low(std::uint64_t v) { return static_cast<std::uint32_t>(v); }
 std::uint32_t high(std::uint64_t v) {
   return static_cast<std::uint32_t>(v >> 32);
@@ -136,13 +151,8 @@ InstId BodyChecker::check(const ast::Expr* e, const Type* expected,
       std::optional<std::int64_t> ms = durationMillis(lit->value, lit->unit);
       if (!ms) {
         // A constant that would wrap: the same error as constant arithmetic.
-        ConstFailure why;
-        why.set = true;
-        why.cause = ConstFailure::Cause::Overflow;
-        why.range = e->range;
-        why.message = exprText(sema().sources, *e);
-        why.type = tt.duration();
-        reportConstFold(sema().diags, why);
+        reportConstFold(sema().diags, sema().sources, Folded::Status::Overflow,
+                        e->range, tt.duration());
         return invalid(e->range, tt.duration());
       }
       auto v = static_cast<std::uint64_t>(*ms);
@@ -237,22 +247,31 @@ InstId BodyChecker::coerce(const ast::Expr* e, InstId value,
                    value.index());
     InstId checked =
         emit(InstKind::RefineCheck, expected, e->range, value.index());
-    std::optional<ConstValue> value =
-        evalConstant(sema(), context_, stripParens(e), actual);
-    if (value && checkRefinement(*expected->named, *value) ==
-                     RefinementResult::Violated) {
+    // The value of a block is its last instruction's: `fn f() -> Q { 11 }`.
+    std::optional<ConstValue> constant =
+        constantOf(sema().program, blockValue(sema().program, value));
+    if (constant && checkRefinement(*expected->named, *constant) ==
+                        RefinementResult::Violated) {
       sema()
           .diags
           .report<diag::RefinementViolated>(
-              e->range, "'" + render(*value) + "'", expected->named->name)
+              e->range, "'" + render(*constant) + "'", expected->named->name)
           .note(expected->named->nameRange, "'{}' requires {}",
                 expected->named->name,
                 refinementText(sema().sources, *expected->named));
     }
     return checked;
   }
-  sema().diags.report<diag::TypeMismatch>(e->range, displayName(expected),
-                                          displayName(actual));
+  DiagnosticBuilder report = sema().diags.report<diag::TypeMismatch>(
+      e->range, displayName(expected), displayName(actual));
+  if (expected->kind == TypeKind::Float && actual->kind == TypeKind::Int &&
+      llvm::isa<ast::IntLitExpr>(stripParens(e))) {
+    report.note("write a Float with a decimal point, e.g. '1.0'");
+  } else if (expected->kind == TypeKind::Option && expected->arg0 == actual) {
+    std::string some = fmt::format("Some({})", sema().sources.textOf(e->range));
+    report.note("an Option holds a value as 'Some(...)'; write '{}'", some);
+    report.fixit(e->range, some);
+  }
   return invalid(e->range, expected);
 }
 

@@ -11,7 +11,7 @@
 #include <optional>
 
 #include "checker/body_checker.h"
-#include "checker/const_eval_detail.h"
+#include "checker/eval.h"
 #include "ir/inst_views.h"
 
 namespace herald::check {
@@ -73,25 +73,11 @@ void BodyChecker::foldConstant(InstId id, SourceRange at) {
   } else {
     return;
   }
-  ConstFailure why;
-  why.set = true;
-  why.range = at;
-  why.type = typeOf(id);
-  switch (folded.status) {
-    case Folded::Status::Value:
-      folded_[id.index()] = folded.value;
-      return;
-    case Folded::Status::NotFolded:
-      return;
-    case Folded::Status::Overflow:
-      why.cause = ConstFailure::Cause::Overflow;
-      break;
-    case Folded::Status::DivisionByZero:
-      why.cause = ConstFailure::Cause::DivisionByZero;
-      break;
+  if (folded.status == Folded::Status::Value) {
+    folded_[id.index()] = folded.value;
+    return;
   }
-  why.message = exprText(sema().sources, at);
-  reportConstFold(sema().diags, why);
+  reportConstFold(sema().diags, sema().sources, folded.status, at, typeOf(id));
 }
 
 }  // namespace herald::check

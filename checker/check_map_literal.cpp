@@ -13,7 +13,7 @@
 #include <llvm/ADT/StringMap.h>
 
 #include "checker/body_checker.h"
-#include "checker/const_eval.h"
+#include "checker/eval.h"
 
 namespace herald::check {
 
@@ -52,9 +52,9 @@ InstId BodyChecker::checkMapLit(const ast::MapLitExpr* e,
   // earlier one.
   // Constants of one type are equal exactly when their renderings are.
   llvm::StringMap<SourceRange> seen;
-  for (const ast::MapEntry& entry : e->entries) {
-    std::optional<ConstValue> k =
-        evalConstant(sema(), context_, stripParens(entry.key), key);
+  for (std::size_t i = 0; i < e->entries.size(); ++i) {
+    const ast::MapEntry& entry = e->entries[i];
+    std::optional<ConstValue> k = constantOf(sema().program, operands[2 * i]);
     if (!k) continue;
     std::string text = render(*k);
     auto [it, inserted] = seen.try_emplace(text, entry.key->range);

@@ -243,6 +243,12 @@ InstId BodyChecker::checkName(const ast::NameExpr* e, const Type* expected) {
       if (opt != nullptr && opt->kind == TypeKind::Option)
         return emit(InstKind::OptionNone, opt, e->range);
       if (quiet(expected) && expected != nullptr) return invalid(e->range);
+      if (expected != nullptr) {
+        // `None` where a value of another type is expected.
+        sema().diags.report<diag::TypeMismatch>(e->range, displayName(expected),
+                                                std::string("Option[_]"));
+        return invalid(e->range);
+      }
       sema()
           .diags.report<diag::CannotInfer>(e->range, "'None'")
           .note("give the binding a type, e.g. 'let x: Option[String] = None'");

@@ -142,7 +142,6 @@ void checkDeclarationRules(Sema& sema) {
       } else if (auto* event = llvm::dyn_cast<EventInfo>(decl.get())) {
         checkSchemaAnnotations(sema, *event);
         serialisable.check(*event);
-        checkEventDefaults(sema, *event);
       } else if (const auto* agent = llvm::dyn_cast<AgentInfo>(decl.get())) {
         checkStoreInitialisers(sema, *agent);
       } else if (auto* service = llvm::dyn_cast<ServiceInfo>(decl.get())) {

@@ -22,11 +22,6 @@ void checkRefinementPredicate(Sema& sema, TypeInfo& type);
 // (decl_rules_defaults.cpp)
 void checkDefaultsOutsideEvents(Sema& sema, const TypeInfo& type);
 
-// bad-field-default: each event field default is a constant of the field's
-// type satisfying its refinements; stores FieldInfo::defaultValue.
-// (decl_rules_defaults.cpp)
-void checkEventDefaults(Sema& sema, EventInfo& event);
-
 // event-field-not-serialisable, remembering what it learnt about each
 // record, sum, opaque and refined type across events.
 // (decl_rules_serialisable.cpp)

@@ -1,7 +1,7 @@
-// Field defaults. An event field default is what decoding an older event
-// that lacks the field fills in, so it must be a constant of the field's
-// type, refinements included (bad-field-default); nothing else has defaults
-// (default-outside-event).
+// Field defaults outside events (default-outside-event): a default fills in
+// a field an older event lacks, so nothing but an event field has one. The
+// defaults of event fields are settled from their lowered bodies
+// (event_defaults.cpp).
 #include <optional>
 #include <string>
 #include <utility>
@@ -9,8 +9,6 @@
 #include <fmt/format.h>
 #include <llvm/Support/Casting.h>
 
-#include "checker/const_eval.h"
-#include "checker/const_eval_detail.h"
 #include "checker/decl_rules.h"
 
 namespace herald::check {
@@ -39,22 +37,6 @@ void reportDefaultOutsideEvent(Sema& sema, const ast::TypeDecl& type,
                  "");
 }
 
-// `note: String = None`: a field that may be absent is an Option, so the
-// fix is to make the field one (its readers then see the Option).
-void suggestOptional(Sema& sema, DiagnosticBuilder& report,
-                     const EventInfo& event, const FieldInfo& field) {
-  const ast::FieldDecl* decl = fieldDeclOf(event, field);
-  const bool written = decl != nullptr && decl->type != nullptr;
-  std::string optional =
-      fmt::format("Option[{}]",
-                  written ? std::string(sema.sources.textOf(decl->type->range))
-                          : displayName(field.type));
-  report.note(
-      "a field that may have no value is an Option: declare it '{}: {}'",
-      field.name, optional);
-  if (written) report.fixit(decl->type->range, optional);
-}
-
 }  // namespace
 
 void checkDefaultsOutsideEvents(Sema& sema, const TypeInfo& type) {
@@ -73,55 +55,6 @@ void checkDefaultsOutsideEvents(Sema& sema, const TypeInfo& type) {
     case ast::TypeDefKind::Opaque:
     case ast::TypeDefKind::Alias:
       return;
-  }
-}
-
-void checkEventDefaults(Sema& sema, EventInfo& event) {
-  if (event.context == nullptr) return;
-  for (FieldInfo& field : event.fields) {
-    const ast::Expr* expr = field.defaultExpr;
-    if (expr == nullptr) {
-      const ast::FieldDecl* decl = fieldDeclOf(event, field);
-      expr = decl != nullptr ? decl->defaultValue : nullptr;
-    }
-    if (expr == nullptr || !isWellFormed(field.type)) continue;
-    ConstFailure why;
-    std::optional<ConstValue> value =
-        evalConstantExplained(sema, *event.context, expr, field.type, why);
-    if (!value) {
-      if (why.quiet || reportConstFold(sema.diags, why)) continue;
-      DiagnosticBuilder report = sema.diags.report<diag::BadFieldDefault>(
-          expr->range, field.name, displayName(field.type));
-      if (why.set && why.range == expr->range)
-        report.note("{}", why.message);
-      else if (why.set)
-        report.note(why.range, "{}", why.message);
-      if (why.optionWhereNotOptional && why.range == expr->range)
-        suggestOptional(sema, report, event, field);
-      continue;
-    }
-    RefinementViolation violation = findViolatedRefinement(*value);
-    if (violation.type != nullptr) {
-      DiagnosticBuilder report = sema.diags.report<diag::BadFieldDefault>(
-          expr->range, field.name, displayName(field.type));
-      const ast::Expr* predicate = violation.type->refinement;
-      // A refined value is written as its base value; an opaque one with
-      // its constructor.
-      const ConstValue& part = *violation.value;
-      std::string shown =
-          violation.type->def == TypeDefKind::Refined && !part.children.empty()
-              ? render(part.children[0])
-              : render(part);
-      if (predicate != nullptr)
-        report.note(predicate->range,
-                    "{} does not satisfy the refinement of '{}': {}", shown,
-                    violation.type->name, exprText(sema.sources, *predicate));
-      report.note(
-          "use a value for which the refinement holds, or remove "
-          "the default");
-      continue;
-    }
-    field.defaultValue = std::make_shared<const ConstValue>(std::move(*value));
   }
 }
 

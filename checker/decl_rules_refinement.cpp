@@ -15,8 +15,8 @@
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Support/Casting.h>
 
-#include "checker/const_eval_detail.h"
 #include "checker/decl_rules.h"
+#include "checker/eval.h"
 
 namespace herald::check {
 
@@ -66,6 +66,55 @@ bool ordered(const Type* t) {
       return false;
   }
   return false;
+}
+
+// How an expression's kind is named in a message: "a call", "a block".
+std::string_view describeExpr(const ast::Expr& e) {
+  switch (e.kind) {
+    case ast::ExprKind::IntLit:
+      return "an Int literal";
+    case ast::ExprKind::FloatLit:
+      return "a Float literal";
+    case ast::ExprKind::BoolLit:
+      return "a Bool literal";
+    case ast::ExprKind::StringLit:
+      return "a String literal";
+    case ast::ExprKind::UnitLit:
+      return "'()'";
+    case ast::ExprKind::DurationLit:
+      return "a Duration literal";
+    case ast::ExprKind::Name:
+      return "a name";
+    case ast::ExprKind::Field:
+      return "a field access";
+    case ast::ExprKind::Call:
+      return "a call";
+    case ast::ExprKind::TypeApply:
+      return "a type application";
+    case ast::ExprKind::RecordLit:
+      return "a record literal";
+    case ast::ExprKind::ListLit:
+      return "a list literal";
+    case ast::ExprKind::MapLit:
+      return "a map literal";
+    case ast::ExprKind::If:
+      return "an 'if' expression";
+    case ast::ExprKind::Match:
+      return "a 'match' expression";
+    case ast::ExprKind::Block:
+      return "a block";
+    case ast::ExprKind::Unary:
+      return "an operator";
+    case ast::ExprKind::Binary:
+      return "an operator";
+    case ast::ExprKind::Paren:
+      return "a parenthesised expression";
+    case ast::ExprKind::Fail:
+      return "'fail'";
+    case ast::ExprKind::Error:
+      return "an invalid expression";
+  }
+  return "an expression";
 }
 
 using Node = RefinementNode;

@@ -13,7 +13,7 @@
 #include <fmt/format.h>
 #include <llvm/Support/Casting.h>
 
-#include "checker/const_eval.h"
+#include "checker/eval.h"
 #include "checker/pattern_resolve.h"
 
 namespace herald::check {
@@ -78,6 +78,65 @@ std::optional<std::int64_t> intBound(const ast::Expr* e) {
   if (lit == nullptr || lit->value > kMax + 1) return std::nullopt;
   if (lit->value == kMax + 1) return std::numeric_limits<std::int64_t>::min();
   return -static_cast<std::int64_t>(lit->value);
+}
+
+// The value of a literal pattern (`3`, `-3`, `1.5`, `true`, `"EUR"`) of
+// `base`, a built-in type of the literal's kind; nullopt for an Int that
+// does not fit and a string with interpolated parts.
+std::optional<ConstValue> literalValue(const ast::Expr* lit, const Type* base) {
+  ConstValue value;
+  value.type = base;
+  switch (base->kind) {
+    case TypeKind::Int: {
+      std::optional<std::int64_t> v = intBound(lit);
+      if (!v) return std::nullopt;
+      value.kind = ConstValue::Kind::Int;
+      value.integer = *v;
+      return value;
+    }
+    case TypeKind::Float: {
+      const auto* u = llvm::dyn_cast<ast::UnaryExpr>(lit);
+      const auto* f = llvm::dyn_cast_or_null<ast::FloatLitExpr>(
+          u != nullptr ? u->operand : lit);
+      if (f == nullptr) return std::nullopt;
+      value.kind = ConstValue::Kind::Float;
+      value.real = u != nullptr ? -f->value : f->value;
+      return value;
+    }
+    case TypeKind::Bool: {
+      const auto* b = llvm::dyn_cast<ast::BoolLitExpr>(lit);
+      if (b == nullptr) return std::nullopt;
+      value.kind = ConstValue::Kind::Bool;
+      value.boolean = b->value;
+      return value;
+    }
+    case TypeKind::String: {
+      const auto* str = llvm::dyn_cast<ast::StringLitExpr>(lit);
+      if (str == nullptr) return std::nullopt;
+      value.kind = ConstValue::Kind::String;
+      for (const ast::StringPart& part : str->parts) {
+        if (part.expr != nullptr) return std::nullopt;
+        value.text += part.text;
+      }
+      return value;
+    }
+    case TypeKind::Unit:
+    case TypeKind::Duration:
+    case TypeKind::Instant:
+    case TypeKind::Envelope:
+    case TypeKind::Never:
+    case TypeKind::Error:
+    case TypeKind::Option:
+    case TypeKind::List:
+    case TypeKind::Map:
+    case TypeKind::Ref:
+    case TypeKind::Named:
+    case TypeKind::Event:
+    case TypeKind::Capability:
+    case TypeKind::Actor:
+      break;
+  }
+  return std::nullopt;
 }
 
 std::string variantList(const TypeInfo& sum) {
@@ -316,7 +375,7 @@ const ResolvedPattern* PatternResolver::literal(const ast::Expr* lit,
     mismatch(range, text, type, message);
     return invalid(range);
   }
-  std::optional<ConstValue> v = evalConstant(sema_, from_, lit, base);
+  std::optional<ConstValue> v = literalValue(lit, base);
   if (!v) {
     mismatch(range, text, type, message);
     return invalid(range);

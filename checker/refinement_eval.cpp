@@ -1,7 +1,7 @@
-// Compile-time evaluation of `where` predicates. A predicate is a Bool
-// expression over `self` (comparisons, `&&`, `||`, `!`, `len(self)`,
-// literals, parentheses, Int and Duration arithmetic;
-// decl_rules_refinement.cpp rejects anything else). Arithmetic is checked:
+// Compile-time evaluation of `where` predicates, on their lowered form
+// (TypeInfo::predicate, built by decl_rules_refinement.cpp: comparisons,
+// `&&`, `||`, `!`, `-`, `len(self)`, literals, Int and Duration
+// arithmetic). Arithmetic is checked:
 // an overflow or a division by zero makes the predicate Unknown, so no
 // verdict is ever reached on a wrapped value.
 // `len(self)` of a String counts Unicode scalar values, not bytes, so
@@ -15,15 +15,11 @@
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Support/Casting.h>
 
-#include "checker/const_eval.h"
-#include "checker/const_eval_detail.h"
+#include "checker/eval.h"
 
 namespace herald::check {
 
 namespace {
-
-using llvm::dyn_cast;
-using llvm::dyn_cast_or_null;
 
 constexpr std::size_t kMaxLayers = 64;
 
@@ -103,26 +99,6 @@ std::int64_t scalarCount(llvm::StringRef text) {
   return count;
 }
 
-const ast::Expr* stripParens(const ast::Expr* e) {
-  while (e != nullptr) {
-    const auto* paren = dyn_cast<ast::ParenExpr>(e);
-    if (paren == nullptr) break;
-    e = paren->inner;
-  }
-  return e;
-}
-
-bool isArithmetic(ast::BinaryOp op) {
-  return op == ast::BinaryOp::Add || op == ast::BinaryOp::Sub ||
-         op == ast::BinaryOp::Mul || op == ast::BinaryOp::Div ||
-         op == ast::BinaryOp::Rem;
-}
-
-bool isSelf(const ast::Expr* e) {
-  const auto* name = dyn_cast_or_null<ast::NameExpr>(stripParens(e));
-  return name != nullptr && name->name.name == "self";
-}
-
 // -1, 0, 1, or nullopt when the two cannot be compared.
 std::optional<int> compare(const Scalar& a, const Scalar& b) {
   using K = Scalar::Kind;
@@ -154,209 +130,166 @@ std::optional<int> compare(const Scalar& a, const Scalar& b) {
   return std::nullopt;
 }
 
-class PredicateEvaluator {
- public:
-  explicit PredicateEvaluator(const ConstValue& self) : self_(self) {}
+Scalar unknown() { return {}; }
 
-  Scalar eval(const ast::Expr* expr, std::size_t depth = 0) {
-    const ast::Expr* e = stripParens(expr);
-    if (e == nullptr || depth > kMaxDepth) return {};
-    switch (e->kind) {
-      case ast::ExprKind::IntLit: {
-        std::uint64_t v = llvm::cast<ast::IntLitExpr>(e)->value;
-        if (v > static_cast<std::uint64_t>(
-                    std::numeric_limits<std::int64_t>::max()))
-          return {};
-        Scalar s;
-        s.kind = Scalar::Kind::Int;
-        s.integer = static_cast<std::int64_t>(v);
-        return s;
-      }
-      case ast::ExprKind::FloatLit: {
-        Scalar s;
-        s.kind = Scalar::Kind::Float;
-        s.real = llvm::cast<ast::FloatLitExpr>(e)->value;
-        return s;
-      }
-      case ast::ExprKind::BoolLit:
-        return boolean(llvm::cast<ast::BoolLitExpr>(e)->value);
-      case ast::ExprKind::StringLit: {
-        const auto* lit = llvm::cast<ast::StringLitExpr>(e);
-        // Only a plain literal is one text part.
-        if (lit->parts.size() > 1) return {};
-        Scalar s;
-        s.kind = Scalar::Kind::String;
-        if (!lit->parts.empty()) {
-          if (lit->parts[0].expr != nullptr) return {};
-          s.text = lit->parts[0].text;
-        }
-        return s;
-      }
-      case ast::ExprKind::DurationLit: {
-        const auto* lit = llvm::cast<ast::DurationLitExpr>(e);
-        std::optional<std::int64_t> millis =
-            durationMillis(lit->value, lit->unit);
-        if (!millis) return {};
-        Scalar s;
-        s.kind = Scalar::Kind::Duration;
-        s.integer = *millis;
-        return s;
-      }
-      case ast::ExprKind::Name:
-        return isSelf(e) ? scalarOf(core(self_)) : Scalar{};
-      case ast::ExprKind::Call:
-        return evalLen(*llvm::cast<ast::CallExpr>(e));
-      case ast::ExprKind::Unary:
-        return evalUnary(*llvm::cast<ast::UnaryExpr>(e), depth);
-      case ast::ExprKind::Binary:
-        return evalBinary(*llvm::cast<ast::BinaryExpr>(e), depth);
-      case ast::ExprKind::UnitLit:
-      case ast::ExprKind::Field:
-      case ast::ExprKind::TypeApply:
-      case ast::ExprKind::RecordLit:
-      case ast::ExprKind::ListLit:
-      case ast::ExprKind::MapLit:
-      case ast::ExprKind::If:
-      case ast::ExprKind::Match:
-      case ast::ExprKind::Block:
-      case ast::ExprKind::Paren:
-      case ast::ExprKind::Fail:
-      case ast::ExprKind::Error:
-        return {};
-    }
-    return {};
+Scalar unary(RefinementNode::Kind kind, Scalar operand) {
+  if (kind == RefinementNode::Kind::Not) {
+    if (operand.kind != Scalar::Kind::Bool) return unknown();
+    return boolean(!operand.boolean);
   }
-
- private:
-  // Deeper predicates are left to the runtime rather than risk the stack.
-  static constexpr std::size_t kMaxDepth = 256;
-
-  Scalar evalLen(const ast::CallExpr& call) {
-    const auto* callee = dyn_cast_or_null<ast::NameExpr>(call.callee);
-    if (callee == nullptr || callee->name.name != "len" ||
-        call.args.size() != 1 || !isSelf(call.args[0].value))
-      return {};
-    const ConstValue& value = core(self_);
-    Scalar s;
-    s.kind = Scalar::Kind::Int;
-    if (value.kind == ConstValue::Kind::String)
-      s.integer = scalarCount(value.text);
-    else if (value.kind == ConstValue::Kind::List)
-      s.integer = static_cast<std::int64_t>(value.children.size());
-    else
-      return {};
-    return s;
-  }
-
-  // A run of `!` and `-` is evaluated from its innermost operator out.
-  Scalar evalUnary(const ast::UnaryExpr& top, std::size_t depth) {
-    llvm::SmallVector<const ast::UnaryExpr*, 8> run{&top};
-    while (const auto* inner = dyn_cast_or_null<ast::UnaryExpr>(
-               stripParens(run.back()->operand)))
-      run.push_back(inner);
-    Scalar operand = eval(run.back()->operand, depth + 1);
-    for (auto it = run.rbegin(); it != run.rend(); ++it)
-      operand = unary((*it)->op, operand);
+  if (operand.kind == Scalar::Kind::Float) {
+    operand.real = -operand.real;
     return operand;
   }
+  if (operand.kind != Scalar::Kind::Int &&
+      operand.kind != Scalar::Kind::Duration)
+    return unknown();
+  Folded folded = foldNegation(operand.integer);
+  if (folded.status != Folded::Status::Value) return unknown();
+  operand.integer = folded.value;
+  return operand;
+}
 
-  static Scalar unary(ast::UnaryOp op, Scalar operand) {
-    switch (op) {
-      case ast::UnaryOp::Not:
-        if (operand.kind != Scalar::Kind::Bool) return {};
-        return boolean(!operand.boolean);
-      case ast::UnaryOp::Neg:
-        if (operand.kind == Scalar::Kind::Float) {
-          operand.real = -operand.real;
-          return operand;
-        }
-        if (operand.kind == Scalar::Kind::Int &&
-            operand.integer != std::numeric_limits<std::int64_t>::min()) {
-          operand.integer = -operand.integer;
-          return operand;
-        }
-        return {};
+// Three-valued: a known false (for &&) or true (for ||) decides even when
+// the other side cannot be evaluated.
+Scalar logical(bool decisive, const Scalar& lhs, const Scalar& rhs) {
+  bool lhsKnown = lhs.kind == Scalar::Kind::Bool;
+  bool rhsKnown = rhs.kind == Scalar::Kind::Bool;
+  if ((lhsKnown && lhs.boolean == decisive) ||
+      (rhsKnown && rhs.boolean == decisive))
+    return boolean(decisive);
+  if (lhsKnown && rhsKnown) return boolean(!decisive);
+  return unknown();
+}
+
+// Checked, as constant arithmetic is: an overflow or a division by zero
+// leaves the predicate to the runtime rather than deciding it on a wrapped
+// value.
+Scalar arithmetic(ast::BinaryOp op, const Scalar& lhs, const Scalar& rhs) {
+  if (lhs.kind != rhs.kind) return unknown();
+  FoldDomain domain = FoldDomain::Int;
+  if (lhs.kind == Scalar::Kind::Duration)
+    domain = FoldDomain::Duration;
+  else if (lhs.kind != Scalar::Kind::Int)
+    return unknown();
+  Folded folded = foldBinary(op, domain, lhs.integer, rhs.integer);
+  if (folded.status != Folded::Status::Value) return unknown();
+  Scalar s;
+  s.kind = lhs.kind;
+  s.integer = folded.value;
+  return s;
+}
+
+Scalar comparison(RefinementNode::Kind kind, const Scalar& lhs,
+                  const Scalar& rhs) {
+  using K = RefinementNode::Kind;
+  std::optional<int> order = compare(lhs, rhs);
+  if (!order) return unknown();
+  switch (kind) {
+    case K::Eq:
+      return boolean(*order == 0);
+    case K::Ne:
+      return boolean(*order != 0);
+    case K::Lt:
+      return boolean(*order < 0);
+    case K::Le:
+      return boolean(*order <= 0);
+    case K::Gt:
+      return boolean(*order > 0);
+    case K::Ge:
+      return boolean(*order >= 0);
+    case K::Literal:
+    case K::Self:
+    case K::Len:
+    case K::Not:
+    case K::Neg:
+    case K::And:
+    case K::Or:
+    case K::Add:
+    case K::Sub:
+    case K::Mul:
+    case K::Div:
+    case K::Rem:
+      break;
+  }
+  return unknown();
+}
+
+// `len(self)`: Unicode scalar values of a String, elements of a List, entries
+// of a Map.
+Scalar length(const ConstValue& value) {
+  Scalar s;
+  s.kind = Scalar::Kind::Int;
+  if (value.kind == ConstValue::Kind::String)
+    s.integer = scalarCount(value.text);
+  else if (value.kind == ConstValue::Kind::List)
+    s.integer = static_cast<std::int64_t>(value.children.size());
+  else if (value.kind == ConstValue::Kind::Map)
+    s.integer = static_cast<std::int64_t>(value.children.size() / 2);
+  else
+    return unknown();
+  return s;
+}
+
+// The lowered predicate with `self` bound to `self`: one pass over its
+// nodes, operands before their users, the root last.
+Scalar evalPredicate(const RefinementExpr& predicate, const ConstValue& self) {
+  using K = RefinementNode::Kind;
+  llvm::SmallVector<Scalar, 16> values;
+  values.reserve(predicate.nodes.size());
+  const ConstValue& bound = core(self);
+  for (const RefinementNode& node : predicate.nodes) {
+    const Scalar lhs = node.lhs < values.size() ? values[node.lhs] : unknown();
+    const Scalar rhs = node.rhs < values.size() ? values[node.rhs] : unknown();
+    Scalar out;
+    switch (node.kind) {
+      case K::Literal:
+        out = scalarOf(node.value);
+        break;
+      case K::Self:
+        out = scalarOf(bound);
+        break;
+      case K::Len:
+        out = length(bound);
+        break;
+      case K::Not:
+      case K::Neg:
+        out = unary(node.kind, lhs);
+        break;
+      case K::And:
+        out = logical(false, lhs, rhs);
+        break;
+      case K::Or:
+        out = logical(true, lhs, rhs);
+        break;
+      case K::Eq:
+      case K::Ne:
+      case K::Lt:
+      case K::Le:
+      case K::Gt:
+      case K::Ge:
+        out = comparison(node.kind, lhs, rhs);
+        break;
+      case K::Add:
+        out = arithmetic(ast::BinaryOp::Add, lhs, rhs);
+        break;
+      case K::Sub:
+        out = arithmetic(ast::BinaryOp::Sub, lhs, rhs);
+        break;
+      case K::Mul:
+        out = arithmetic(ast::BinaryOp::Mul, lhs, rhs);
+        break;
+      case K::Div:
+        out = arithmetic(ast::BinaryOp::Div, lhs, rhs);
+        break;
+      case K::Rem:
+        out = arithmetic(ast::BinaryOp::Rem, lhs, rhs);
+        break;
     }
-    return {};
+    values.push_back(out);
   }
-
-  // A left-deep chain (`self > 0 && self < 10 && ...`) is evaluated in a
-  // loop from its innermost operator out.
-  Scalar evalBinary(const ast::BinaryExpr& top, std::size_t depth) {
-    llvm::SmallVector<const ast::BinaryExpr*, 8> spine{&top};
-    while (const auto* lhs = dyn_cast_or_null<ast::BinaryExpr>(
-               stripParens(spine.back()->lhs)))
-      spine.push_back(lhs);
-    Scalar value = eval(spine.back()->lhs, depth + 1);
-    for (auto it = spine.rbegin(); it != spine.rend(); ++it)
-      value = binary((*it)->op, value, eval((*it)->rhs, depth + 1));
-    return value;
-  }
-
-  static Scalar binary(ast::BinaryOp op, const Scalar& lhs, const Scalar& rhs) {
-    if (op == ast::BinaryOp::And || op == ast::BinaryOp::Or) {
-      // Three-valued: a known false (for &&) or true (for ||) decides even
-      // when the other side cannot be evaluated.
-      bool decisive = op == ast::BinaryOp::Or;
-      bool lhsKnown = lhs.kind == Scalar::Kind::Bool;
-      bool rhsKnown = rhs.kind == Scalar::Kind::Bool;
-      if ((lhsKnown && lhs.boolean == decisive) ||
-          (rhsKnown && rhs.boolean == decisive))
-        return boolean(decisive);
-      if (lhsKnown && rhsKnown) return boolean(!decisive);
-      return {};
-    }
-    if (lhs.kind == Scalar::Kind::Unknown || rhs.kind == Scalar::Kind::Unknown)
-      return {};
-    if (isArithmetic(op)) return arithmetic(op, lhs, rhs);
-    std::optional<int> order = compare(lhs, rhs);
-    if (!order) return {};
-    switch (op) {
-      case ast::BinaryOp::Eq:
-        return boolean(*order == 0);
-      case ast::BinaryOp::Ne:
-        return boolean(*order != 0);
-      case ast::BinaryOp::Lt:
-        return boolean(*order < 0);
-      case ast::BinaryOp::Le:
-        return boolean(*order <= 0);
-      case ast::BinaryOp::Gt:
-        return boolean(*order > 0);
-      case ast::BinaryOp::Ge:
-        return boolean(*order >= 0);
-      case ast::BinaryOp::Or:
-      case ast::BinaryOp::And:
-      case ast::BinaryOp::Add:
-      case ast::BinaryOp::Sub:
-      case ast::BinaryOp::Mul:
-      case ast::BinaryOp::Div:
-      case ast::BinaryOp::Rem:
-        return {};
-    }
-    return {};
-  }
-
-  // Checked, as constant arithmetic is: an overflow or a division by zero
-  // leaves the predicate to the runtime rather than deciding it on a
-  // wrapped value.
-  static Scalar arithmetic(ast::BinaryOp op, const Scalar& lhs,
-                           const Scalar& rhs) {
-    if (lhs.kind != rhs.kind) return {};
-    FoldDomain domain = FoldDomain::Int;
-    if (lhs.kind == Scalar::Kind::Duration)
-      domain = FoldDomain::Duration;
-    else if (lhs.kind != Scalar::Kind::Int)
-      return {};
-    Folded folded = foldBinary(op, domain, lhs.integer, rhs.integer);
-    if (folded.status != Folded::Status::Value) return {};
-    Scalar s;
-    s.kind = lhs.kind;
-    s.integer = folded.value;
-    return s;
-  }
-
-  const ConstValue& self_;
-};
+  return values.empty() ? unknown() : values.back();
+}
 
 // The opaque or refined layers of `type`, outermost first.
 void collectLayers(const TypeInfo& type,
@@ -391,7 +324,8 @@ RefinementViolation findIn(const ConstValue& value, std::size_t depth) {
 RefinementResult checkOwnRefinement(const TypeInfo& type,
                                     const ConstValue& value) {
   if (type.refinement == nullptr) return RefinementResult::Holds;
-  Scalar result = PredicateEvaluator(value).eval(type.refinement);
+  // A predicate that was not well-formed was reported and is not lowered.
+  Scalar result = evalPredicate(type.predicate, value);
   if (result.kind != Scalar::Kind::Bool) return RefinementResult::Unknown;
   return result.boolean ? RefinementResult::Holds : RefinementResult::Violated;
 }

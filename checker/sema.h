@@ -43,15 +43,17 @@ void resolveConsumes(Sema& sema);
 //    (signatures.cpp)
 void resolveSignatures(Sema& sema);
 // 4. Declaration rules that need no bodies: event fields serialisable,
-//    defaults (bad-field-default, default-outside-event), `@schema`
-//    annotations, refinement predicates well-formed. (decl_rules.cpp)
+//    defaults outside events (default-outside-event), `@schema`
+//    annotations, refinement predicates well-formed and lowered.
+//    (decl_rules.cpp)
 void checkDeclarationRules(Sema& sema);
 // 5. Events services: the subscribed event, `via`, the handler shape, the
 //    pattern lowered to a predicate; `on event` outside an Events service.
 //    (subscriptions.cpp, patterns.cpp)
 void checkSubscriptions(Sema& sema);
-// 6. Bodies: fns, handlers, store initialisers, invariants; effects and
-//    roles; emit rules; commit shapes. (bodies.cpp and friends)
+// 6. Bodies: fns, handlers, store initialisers, invariants, event field
+//    defaults (each settled from its lowered body: bad-field-default);
+//    effects and roles; emit rules; commit shapes. (bodies.cpp and friends)
 void checkBodies(Sema& sema);
 // 7. The static event-flow graph and the event-cycle warning.
 //    (flow_graph.cpp)

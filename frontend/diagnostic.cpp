@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
+#include <iterator>
 #include <tuple>
 
 namespace herald {
@@ -154,6 +156,23 @@ void DiagnosticEngine::updateCutoff() {
   std::nth_element(starts.begin(), nth, starts.end(), before);
   if (!hasCutoff_ || before(*nth, cutoff_)) cutoff_ = *nth;
   hasCutoff_ = true;
+}
+
+std::vector<Diagnostic> DiagnosticEngine::takeSince(std::size_t mark) {
+  std::vector<Diagnostic> taken;
+  if (mark >= diagnostics_.size()) return taken;
+  taken.assign(std::make_move_iterator(diagnostics_.begin() +
+                                       static_cast<std::ptrdiff_t>(mark)),
+               std::make_move_iterator(diagnostics_.end()));
+  diagnostics_.resize(mark);
+  for (const Diagnostic& d : taken)
+    if (d.severity() == Severity::Error) --errors_;
+  return taken;
+}
+
+void DiagnosticEngine::restore(Diagnostic d) {
+  if (d.severity() == Severity::Error) ++errors_;
+  diagnostics_.push_back(std::move(d));
 }
 
 void DiagnosticEngine::finalize() {

@@ -145,6 +145,14 @@ class DiagnosticEngine {
   // were found.
   [[nodiscard]] bool stoppedEarly() const { return stoppedEarly_; }
 
+  // The diagnostics reported since `mark` (a diagnostics().size() read
+  // earlier), taken out of the engine and no longer counted: for a phase
+  // that says what they found in its own words, as one report. Reports the
+  // error limit dropped meanwhile stay counted as omitted.
+  [[nodiscard]] std::vector<Diagnostic> takeSince(std::size_t mark);
+  // Reports `d` again, as taken.
+  void restore(Diagnostic d);
+
   // Sorts by location (file, begin, end, then code) and drops exact repeats,
   // so output is deterministic whatever order the phases reported in. Then,
   // under an error limit of N, keeps everything up to and including the

@@ -12,7 +12,7 @@ namespace herald::check {
 namespace {
 
 // The declared name of a nominal type, unqualified as in source; empty when
-// the constant lost its type (never for values built by evalConstant).
+// the constant lost its type (never for values built by constantOf).
 llvm::StringRef typeName(const Type* type) {
   if (type == nullptr) return {};
   switch (type->kind) {

@@ -6,7 +6,7 @@
 
 #include <doctest/doctest.h>
 
-#include "checker/const_eval_detail.h"
+#include "checker/eval.h"
 
 using namespace herald;
 using namespace herald::check;
