@@ -185,6 +185,29 @@ void emitCodec(Emitter& e, const check::DeclInfo& d, const Codec& c) {
                       ") {\n  using herald::append_text;\n" + c.text + "}\n\n";
 }
 
+// The byte functions of EventInfo (herald/bytes.hpp): declared in the
+// specialisation, defined over a herald::wire::Document and the event's
+// codec, so that a host encodes and decodes through two calls.
+void emitBytes(Emitter& e, const check::EventInfo& ev) {
+  std::string global = e.global(ev);
+  std::string name = cppName(ev.name);
+  std::string info = "herald::EventInfo<" + global + ">";
+  e.header.useHeader("<string>");
+  e.out.codecs += "  static std::string encode(const " + global +
+                  "& event);\n  static " + global +
+                  " decode(std::string_view bytes);\n";
+  e.out.codecDefs +=
+      "std::string " + info + "::encode(const " + global +
+      "& event) {\n  herald::wire::Document doc;\n  ::" + e.ns() + "::" + name +
+      "_to_json(doc.json(), event);\n  return doc.bytes(name);\n}\n\n" +
+      global + " " + info +
+      "::decode(std::string_view bytes) {\n  const herald::wire::Document "
+      "doc(name, bytes);\n  try {\n    return ::" +
+      e.ns() + "::" + name +
+      "_from_json(doc.json());\n  } catch (...) {\n    "
+      "herald::wire::Document::rethrow_decode_error(name);\n  }\n}\n\n";
+}
+
 }  // namespace
 
 void emitCodecs(Emitter& e) {
@@ -222,6 +245,7 @@ void emitCodecs(Emitter& e) {
         e.out.codecs += "  static constexpr std::size_t max_encoded_bytes = " +
                         std::to_string(*bound) + ";\n";
       }
+      emitBytes(e, *ev);
       e.out.codecs += "};\n\n";
       any = true;
     }

@@ -21,16 +21,30 @@
 # contexts' .cpp files (library headers, then the generated headers), the
 # part of Herald's time that is headers and type declarations.
 #
+# The host race (the sets herald-host, proto-host, fbs-host): what a host
+# pays to use the generated types. The generator also writes, for each
+# language, host.cpp: a unit that builds every event with a value in each
+# field, encodes it to bytes, decodes the bytes and reads every field
+# (bench/gen/host.h). Each set is the generated code and that host:
+#
+#   herald-host:  herald_program.cpp (as above) and host.cpp, over
+#                 herald/bytes.hpp (herald::encode, herald::decode<E>)
+#   proto-host:   schema.pb.cc and host.cpp (SerializeAsString,
+#                 ParseFromString)
+#   fbs-host:     host.cpp alone, which includes schema_generated.h
+#                 (FlatBufferBuilder, Verifier, GetRoot)
+#
 # Prints a markdown table: medians and ranges of CPU time (user + system of
 # the compiler processes, from wait4), the same per 50 events, peak RSS,
-# and each set's time over flatbuffers'.
+# and each set's time over flatbuffers' (a host set's over fbs-host's).
 #
 #   bench/codegen/compile.sh [BUILD_DIR]      (default: <repo>/build-bench)
 #
 # Environment: RUNS (default 3), LINES (default 5000), OPTS (default
-# "-O0 -O2"), SETS (default "herald proto fbs"; herald-contexts and
-# herald-includes can be added; fbs must be one), CXX (default g++), SEED
-# (default 1).
+# "-O0 -O2"), SETS (default "herald proto fbs herald-host proto-host
+# fbs-host"; herald-contexts and herald-includes can be added; fbs must be
+# one when a set of generated code alone is, fbs-host when a host set is),
+# CXX (default g++), SEED (default 1).
 set -euo pipefail
 
 BENCH_BUILD_DIR="${1:-}"
@@ -44,7 +58,7 @@ opts="${OPTS:--O0 -O2}"
 cxx="${CXX:-g++}"
 heraldc="$build/tools/heraldc/heraldc"
 measure="$build/bench/schema/herald_bench_measure"
-read -r -a sets <<<"${SETS:-herald proto fbs}"
+read -r -a sets <<<"${SETS:-herald proto fbs herald-host proto-host fbs-host}"
 
 label() {
   case "$1" in
@@ -53,16 +67,31 @@ label() {
     herald-includes) echo "Herald, the #include lines alone" ;;
     proto) echo "protobuf (protoc --cpp_out)" ;;
     fbs) echo "flatbuffers (flatc --cpp)" ;;
+    herald-host) echo "Herald + host (herald::encode / decode)" ;;
+    proto-host) echo "protobuf + host (Serialize / Parse)" ;;
+    fbs-host) echo "flatbuffers host (Builder / Verifier)" ;;
+  esac
+}
+# base SET: the set SET is compared with.
+base() {
+  case "$1" in
+    *-host) echo fbs-host ;;
+    *) echo fbs ;;
   esac
 }
 
 d="$work"
-"$gen" --lines "$lines" --seed "$seed" --format herald-schema \
+"$gen" --lines "$lines" --seed "$seed" --format herald-schema --host \
   --out "$d/herald-src" >"$d/gen"
-"$gen" --lines "$lines" --seed "$seed" --format proto --out "$d/proto-src" \
-  >/dev/null
-"$gen" --lines "$lines" --seed "$seed" --format fbs --out "$d/fbs-src" \
-  >/dev/null
+"$gen" --lines "$lines" --seed "$seed" --format proto --host \
+  --out "$d/proto-src" >/dev/null
+"$gen" --lines "$lines" --seed "$seed" --format fbs --host \
+  --out "$d/fbs-src" >/dev/null
+# The host units, out of the schema sources.
+for lang in herald proto fbs; do
+  mkdir -p "$d/$lang-host"
+  mv "$d/$lang-src/host.cpp" "$d/$lang-host/host.cpp"
+done
 # "schema of the N-line project: T records and sums, E events, F fields"
 events="$(sed -n 2p "$d/gen" | awk '{ for (i = 1; i <= NF; ++i)
   if ($i == "events,") print $(i - 1) }')"
@@ -91,24 +120,36 @@ units() {
     herald-includes) echo "$d/herald-includes/includes.cpp" ;;
     proto) echo "$d/proto/schema.pb.cc" ;;
     fbs) echo "$d/fbs/tu.cpp" ;;
+    herald-host)
+      echo "$d/herald-program/herald_program.cpp"
+      echo "$d/herald-host/host.cpp" ;;
+    proto-host)
+      echo "$d/proto/schema.pb.cc"
+      echo "$d/proto-host/host.cpp" ;;
+    fbs-host) echo "$d/fbs-host/host.cpp" ;;
   esac
 }
 flags() {
   case "$1" in
-    herald | herald-contexts | herald-includes)
+    herald | herald-contexts | herald-includes | herald-host)
       echo "-I$repo/runtime/include -I$d/herald" ;;
-    proto) echo "-I$d/proto" ;;
-    fbs) echo "-I$d/fbs" ;;
+    proto | proto-host) echo "-I$d/proto" ;;
+    fbs | fbs-host) echo "-I$d/fbs" ;;
   esac
 }
-# written SET: "FILES files, LINES lines" of what the generator wrote.
+# written SET: "FILES files, LINES lines" of what the generator wrote (and
+# the host unit's lines).
 written() {
   local files n dir="$1"
   [ "$1" = herald-includes ] && { echo "—"; return; }
   [ "$1" = herald-contexts ] && dir=herald
+  dir="${dir%-host}"
   files="$(find "$d/$dir" -type f ! -name tu.cpp | wc -l)"
   n="$(find "$d/$dir" -type f ! -name tu.cpp -exec cat {} + | wc -l)"
-  echo "$files files, $n lines"
+  case "$1" in
+    *-host) echo "$files files, $n lines + host $(wc -l <"$d/$1/host.cpp") lines" ;;
+    *) echo "$files files, $n lines" ;;
+  esac
 }
 
 # run SET OPT REPORT: one measured shell compiling every unit of SET in
@@ -152,9 +193,9 @@ for opt in $opts; do
     done
   done
   load_end="$(load)"
-  base="$(field cpu_s <"$d/m_fbs" | median)"
   first=1
   for set in "${sets[@]}"; do
+    base="$(field cpu_s <"$d/m_$(base "$set")" | median)"
     cpu="$(field cpu_s <"$d/m_$set" | median)"
     per50="$(awk -v t="$cpu" -v e="$events" 'BEGIN { printf "%.2f", t * 50 / e }')"
     ratio="$(awk -v t="$cpu" -v b="$base" 'BEGIN { printf "%.2f", t / b }')"

@@ -2,6 +2,7 @@
 //
 //   herald_bench_gen --lines 100000 --out /tmp/p100k [--seed 7]
 //                    [--format herald|herald-schema|fbs|proto|capnp]
+//                    [--host]
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -33,8 +34,17 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
                  "capnp: only its types and events, in that language")
       ->check(
           CLI::IsMember({"herald", "herald-schema", "fbs", "proto", "capnp"}));
+  app.add_flag("--host", options.host,
+               "With herald-schema, fbs or proto: also write host.cpp, a "
+               "unit that encodes, decodes and reads every event");
   CLI11_PARSE(app, argc, argv);
   options.format = *herald::bench::parseFormat(format);
+  if (options.host && (options.format == herald::bench::Format::Herald ||
+                       options.format == herald::bench::Format::Capnp)) {
+    fmt::print(stderr,
+               "herald_bench_gen: --host needs herald-schema, fbs or proto\n");
+    return 2;
+  }
 
   std::error_code ec;
   const fs::path root(out);

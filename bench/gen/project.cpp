@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "bench/gen/emit.h"
+#include "bench/gen/host.h"
 #include "bench/gen/idl.h"
 #include "bench/gen/idl_common.h"
 #include "bench/gen/model.h"
@@ -89,6 +90,7 @@ class ProjectBuilder {
       stats_.bytes += text.size();
       write_(file.path, text);
     }
+    if (options_.host) writeHost();
     for (const ContextSchema& ctx : schema_.contexts) {
       for (const Decl& decl : ctx.decls) {
         if (decl.event) {
@@ -103,6 +105,25 @@ class ProjectBuilder {
         }
       }
     }
+  }
+
+  void writeHost() {
+    SchemaFile file;
+    switch (options_.format) {
+      case Format::Herald:
+      case Format::Capnp:
+        return;
+      case Format::HeraldSchema:
+        file = heraldHostFile(schema_, options_.seed);
+        break;
+      case Format::FlatBuffers:
+        file = flatBuffersHostFile(schema_, options_.seed);
+        break;
+      case Format::Proto:
+        file = protoHostFile(schema_, options_.seed);
+        break;
+    }
+    write_(file.path, file.text.take());
   }
 
   void fileHeader(TextWriter& w, const std::string& what) {

@@ -18,6 +18,9 @@ struct ProjectOptions {
   // Anything but Herald writes only the schema part of the project that
   // Herald would have written with the same lines and seed.
   Format format = Format::Herald;
+  // With herald-schema, fbs or proto: also `host.cpp` (bench/gen/host.h),
+  // not counted in the statistics.
+  bool host = false;
 };
 
 struct ProjectStats {

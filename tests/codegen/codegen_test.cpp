@@ -151,6 +151,31 @@ TEST_CASE("sections follow the README's order") {
   CHECK(agent < registration);
 }
 
+TEST_CASE(
+    "each event's EventInfo declares the byte API, defined in the source") {
+  auto run = build(kShop);
+  const std::string& h = run->file("shop/order.h");
+  const std::string& cpp = run->file("shop/order.cpp");
+  std::size_t info = at(h, "struct herald::EventInfo<::shop::order::Placed> {");
+  CHECK(at(h,
+           "  static std::string encode(const ::shop::order::Placed& event);\n"
+           "  static ::shop::order::Placed decode(std::string_view bytes);\n") >
+        info);
+  CHECK(contains(
+      cpp, "std::string herald::EventInfo<::shop::order::Placed>::encode("));
+  CHECK(contains(cpp,
+                 "  herald::wire::Document doc;\n"
+                 "  ::shop::order::Placed_to_json(doc.json(), event);\n"
+                 "  return doc.bytes(name);\n"));
+  CHECK(contains(cpp,
+                 "  const herald::wire::Document doc(name, bytes);\n"
+                 "  try {\n"
+                 "    return ::shop::order::Placed_from_json(doc.json());\n"
+                 "  } catch (...) {\n"
+                 "    herald::wire::Document::rethrow_decode_error(name);\n"
+                 "  }\n"));
+}
+
 TEST_CASE("declarations in the shapes the README fixes") {
   auto run = build(kShop);
   const std::string& h = run->file("shop/order.h");

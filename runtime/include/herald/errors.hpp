@@ -215,6 +215,26 @@ class InvalidText : public Error {
   using Error::Error;
 };
 
+// Bytes that herald::decode (herald/bytes.hpp) cannot turn into the event
+// asked for. The message names the event type and what broke; `kind` says
+// which of three things it was.
+class DecodeError : public Error {
+ public:
+  enum class Kind {
+    syntax,      // not one JSON value (empty, cut short, trailing bytes,
+                 // text that is not valid UTF-8)
+    shape,       // JSON, but not the event's form: a field missing or of
+                 // another type, a variant the type does not have
+    refinement,  // a value that breaks its opaque or refined type's `where`
+  };
+  DecodeError(Kind kind, const std::string& message)
+      : Error(message), kind_(kind) {}
+  Kind kind() const { return kind_; }
+
+ private:
+  Kind kind_;
+};
+
 class HandlerFault : public Error {
  public:
   HandlerFault(std::string handler, std::string_view message,

@@ -9,6 +9,9 @@
 //         "commerce.order.PaymentConfirmed";
 //     static constexpr std::int64_t schema_version = 1;
 //     static constexpr std::size_t max_encoded_bytes = 55;  // when bounded
+//     // The byte API (herald/bytes.hpp), defined in the context's source.
+//     static std::string encode(const commerce::order::PaymentConfirmed&);
+//     static commerce::order::PaymentConfirmed decode(std::string_view);
 //   };
 //
 // herald/event_type.hpp turns it into the runtime's EventType.

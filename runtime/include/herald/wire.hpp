@@ -21,9 +21,12 @@
 //
 // Encoding: set_object(j); put(member(j, "name"), v.name); ...
 // Decoding: get<T>(at(j, "name")), contains(j, "name").
+// Bytes (herald/bytes.hpp): a Document owns the JSON value an event is
+// encoded into or decoded from.
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -244,6 +247,55 @@ struct Decode<std::map<K, V>> {
     }
     return map;
   }
+};
+
+// An owned JSON value: what a generated event's byte functions
+// (EventInfo<E>::encode and decode, herald/bytes.hpp) encode into or decode
+// from, so that they instantiate none of nlohmann's templates either. The
+// bytes are the compact JSON text (j.dump()), the form the runtime stores a
+// payload in.
+//
+//   std::string encode(const E& v) {
+//     herald::wire::Document doc;
+//     E_to_json(doc.json(), v);
+//     return doc.bytes(name);
+//   }
+//   E decode(std::string_view bytes) {
+//     const herald::wire::Document doc(name, bytes);
+//     try {
+//       return E_from_json(doc.json());
+//     } catch (...) {
+//       herald::wire::Document::rethrow_decode_error(name);
+//     }
+//   }
+class Document {
+ public:
+  Document();  // null
+  // `bytes` parsed as one JSON value; throws herald::DecodeError (syntax,
+  // naming `type`) when they are not one.
+  Document(std::string_view type, std::string_view bytes);
+  ~Document();
+  Document(const Document&) = delete;
+  Document& operator=(const Document&) = delete;
+  Document(Document&&) = delete;
+  Document& operator=(Document&&) = delete;
+
+  Json& json() { return *json_; }
+  const Json& json() const { return *json_; }
+  // The compact JSON text; throws herald::InvalidText naming `type` and
+  // where, when a String in it is not valid UTF-8 (which JSON cannot hold).
+  std::string bytes(std::string_view type) const;
+
+  // Called in a catch block around a decoder: the exception being handled
+  // as a herald::DecodeError naming `type`, refinement for a
+  // herald::RefinementError, shape for any other std::exception (nlohmann's
+  // type_error and out_of_range, std::invalid_argument of an unknown
+  // variant, an Instant that does not parse); std::bad_alloc and what is no
+  // std::exception are rethrown as they are.
+  [[noreturn]] static void rethrow_decode_error(std::string_view type);
+
+ private:
+  std::unique_ptr<Json> json_;
 };
 
 }  // namespace herald::wire

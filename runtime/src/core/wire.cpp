@@ -4,7 +4,10 @@
 #include "herald/wire.hpp"
 
 #include <cmath>
+#include <exception>
 #include <limits>
+#include <memory>
+#include <new>
 #include <optional>
 #include <stdexcept>
 
@@ -136,6 +139,42 @@ std::pair<const Json*, const Json*> pair_elements(const Json& j) {
                                 j.dump());
   }
   return {&j[0], &j[1]};
+}
+
+Document::Document() : json_(std::make_unique<Json>()) {}
+
+Document::Document(std::string_view type, std::string_view bytes) {
+  // The parser validates UTF-8 in strings and rejects trailing bytes.
+  try {
+    json_ = std::make_unique<Json>(Json::parse(bytes));
+  } catch (const Json::parse_error& e) {
+    throw DecodeError(DecodeError::Kind::syntax,
+                      fmt::format("{}: not JSON: {}", type, e.what()));
+  }
+}
+
+Document::~Document() = default;
+
+std::string Document::bytes(std::string_view type) const {
+  if (auto at = invalid_text(*json_)) {
+    throw InvalidText(
+        fmt::format("{}: a String at {} is not valid UTF-8", type, *at));
+  }
+  return json_->dump();
+}
+
+void Document::rethrow_decode_error(std::string_view type) {
+  try {
+    throw;
+  } catch (const RefinementError& e) {
+    throw DecodeError(DecodeError::Kind::refinement,
+                      fmt::format("{}: {}", type, e.what()));
+  } catch (const std::bad_alloc&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw DecodeError(DecodeError::Kind::shape,
+                      fmt::format("{}: not its form: {}", type, e.what()));
+  }
 }
 
 }  // namespace herald::wire
