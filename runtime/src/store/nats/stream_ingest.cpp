@@ -41,8 +41,8 @@ std::uint64_t stream_sequence(natsMsg* msg) {
 
 StreamIngest::StreamIngest(NatsClient& client, SqliteTransportStore& store,
                            ContextLog& mirror, const StreamSettings& settings,
-                           std::string context, std::string node,
-                           std::string event_type,
+                           std::string context, const std::string& node,
+                           const std::string& event_type,
                            std::function<void()> appended)
     : client_(client),
       store_(store),

@@ -35,8 +35,8 @@ class StreamIngest {
   // (ConfigError on a mismatch) and binds to the consumer.
   StreamIngest(NatsClient& client, SqliteTransportStore& store,
                ContextLog& mirror, const StreamSettings& settings,
-               std::string context, std::string node, std::string event_type,
-               std::function<void()> appended);
+               std::string context, const std::string& node,
+               const std::string& event_type, std::function<void()> appended);
   ~StreamIngest();
   StreamIngest(const StreamIngest&) = delete;
   StreamIngest& operator=(const StreamIngest&) = delete;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -60,8 +61,27 @@ std::string consumer_name(std::string_view node, std::string_view event_type) {
   return fmt::format("{}_{}", node, dashed(event_type));
 }
 
-void ensure_stream(jsCtx* js, std::string_view context,
-                   const StreamSettings& settings) {
+namespace {
+
+// A read of the servers' answer that failed or disagrees is made again
+// before it counts: under concurrent requests on one connection the client
+// library was seen to misread an answer now and then.
+template <class Once>
+void with_retries(Once&& once) {
+  constexpr int kAttempts = 5;
+  for (int attempt = 1;; ++attempt) {
+    try {
+      once();
+      return;
+    } catch (const Error&) {
+      if (attempt == kAttempts) throw;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100 * attempt));
+  }
+}
+
+void ensure_stream_once(jsCtx* js, std::string_view context,
+                        const StreamSettings& settings) {
   const std::string name = stream_name(context);
   const std::string subjects = fmt::format("herald.{}.*.*", context);
   const std::string what = fmt::format("stream {}", name);
@@ -114,8 +134,8 @@ void ensure_stream(jsCtx* js, std::string_view context,
   }
 }
 
-void ensure_consumer(jsCtx* js, std::string_view context, std::string_view node,
-                     std::string_view event_type) {
+void ensure_consumer_once(jsCtx* js, std::string_view context,
+                          std::string_view node, std::string_view event_type) {
   const std::string stream = stream_name(context);
   const std::string name = consumer_name(node, event_type);
   const std::string filter = event_filter(event_type);
@@ -158,6 +178,18 @@ void ensure_consumer(jsCtx* js, std::string_view context, std::string_view node,
     mismatch(what, "max ack pending", std::to_string(c.MaxAckPending),
              std::to_string(kMaxAckPending));
   }
+}
+
+}  // namespace
+
+void ensure_stream(jsCtx* js, std::string_view context,
+                   const StreamSettings& settings) {
+  with_retries([&] { ensure_stream_once(js, context, settings); });
+}
+
+void ensure_consumer(jsCtx* js, std::string_view context, std::string_view node,
+                     std::string_view event_type) {
+  with_retries([&] { ensure_consumer_once(js, context, node, event_type); });
 }
 
 }  // namespace herald::nats_detail

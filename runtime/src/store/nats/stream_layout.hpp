@@ -13,7 +13,8 @@
 // The partition is a stable hash (FNV-1a) of the publisher id modulo
 // kPartitions: room for sharding one context by key later. A stream and a
 // consumer that already exist are checked against the settings below and
-// never changed: a mismatch is a ConfigError naming the setting.
+// never changed: a mismatch is a ConfigError naming the setting. A read
+// that fails or disagrees is made again (5 attempts) before it counts.
 #include <cstdint>
 #include <string>
 #include <string_view>
