@@ -53,7 +53,7 @@ TEST_CASE("Config: defaults match the documented contract") {
   CHECK(c.backend_kind == BackendKind::memory);
   CHECK(config_env_name("limits.payload_bytes") ==
         "HERALD_LIMITS_PAYLOAD_BYTES");
-  CHECK(config_keys().size() == 34);
+  CHECK(config_keys().size() == 36);
 }
 
 TEST_CASE(
@@ -206,6 +206,8 @@ TEST_CASE(
         std::vector<std::string>{"commerce.order", "commerce.notifications"});
   CHECK(c.backend_nats_replicas == 1);
   CHECK(c.backend_nats_lease_ttl == std::chrono::seconds(10));
+  CHECK(c.backend_nats_stream_max_age == std::chrono::hours(168));
+  CHECK(c.backend_nats_stream_max_bytes == 0);
   auto with = [&](std::string key, std::string value) {
     auto settings = node;
     settings[std::move(key)] = std::move(value);
@@ -248,6 +250,10 @@ TEST_CASE(
                                          "(explicit setting); it must be at "
                                          "least 1s"),
                        ConfigError);
+  CHECK_THROWS_WITH_AS(
+      load_config(with("backend.nats.stream_max_bytes", "-1")),
+      doctest::Contains("'backend.nats.stream_max_bytes' is -1"),
+      ConfigError);
   CHECK_THROWS_WITH_AS(
       load_config(with("backend.nats.tls_cert", "client.pem")),
       doctest::Contains("'backend.nats.tls_cert' is set (explicit setting) "

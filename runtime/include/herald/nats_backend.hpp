@@ -14,8 +14,11 @@
 // ingesting other nodes' streams (cross-node delivery) are not built yet;
 // runtime/README.md, "Backends", says what is.
 #include <chrono>
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "herald/backend.hpp"
@@ -29,13 +32,22 @@ struct NatsBackendOptions {
   std::vector<std::string> servers;   // URLs: nats://host:port, tls://...
   std::string node;                   // letters, digits, '-', '_'
   std::vector<std::string> contexts;  // the contexts this node hosts
-  int replicas = 1;                   // of the leases bucket
+  int replicas = 1;                   // of the leases bucket and streams
+  // A context stream's limits: max age (0: none) and size cap in bytes (0:
+  // none; at the cap the relay waits and the outbox keeps the events).
+  Duration stream_max_age = std::chrono::hours(168);
+  std::int64_t stream_max_bytes = 0;
   Duration lease_ttl = std::chrono::seconds(10);
   Duration timeout = std::chrono::seconds(2);  // connect, each request
   std::string credentials;  // a NATS .creds file; empty: none
   std::string tls_ca;       // CA certificates; set: TLS, servers verified
   std::string tls_cert;     // client certificate chain, with tls_key
   std::string tls_key;
+  // Called by a hosted context's outbox relay once a batch is in the
+  // context's stream, before the relay commits its local mark, with the
+  // context and the batch's last log position (tests: stop the process
+  // there).
+  std::function<void(std::string_view, std::int64_t)> relay_hook;
 };
 
 // The options the configuration names (backend.nats.*).

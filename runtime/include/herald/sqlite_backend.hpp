@@ -4,9 +4,13 @@
 // messages and dead letters in one SQLite database in WAL mode
 // (runtime/docs/sqlite-schema.md). A program that links the library can
 // also name it by configuration alone (backend.kind = sqlite).
+#include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "herald/backend.hpp"
 
@@ -37,6 +41,44 @@ SqliteBackendOptions sqlite_backend_options(const RuntimeConfig& config);
 // One SQLite database file in WAL mode (runtime/docs/sqlite-schema.md).
 // Throws herald::Error if the file is in use by another process (its lock
 // file is held), cannot be opened, or has a schema newer than this build's.
+// The backend is also a SqliteTransportStore (below).
 std::unique_ptr<Backend> make_sqlite_backend(SqliteBackendOptions options);
+
+// An event of a log another process keeps, as a transport received it:
+// its envelope and its payload's JSON text.
+struct MirroredEvent {
+  EventId event_id;
+  std::string event_type;  // qualified name
+  std::string publisher;
+  std::int64_t sequence = 0;
+  Instant emitted_at{};
+  std::int64_t schema_version = 1;
+  std::optional<EventId> causation;
+  EventId correlation;
+  std::int64_t depth = 0;
+  std::string payload;
+};
+
+// What a transport over a sqlite local store (the nats backend) keeps in
+// the same database: its marks (how far it relayed a log, how far it
+// ingested a stream), each a named integer in herald_meta
+// ('transport.<name>'), and the mirrors of other processes' logs.
+class SqliteTransportStore {
+ public:
+  virtual ~SqliteTransportStore() = default;
+  // 0 if the mark was never written.
+  virtual std::int64_t transport_mark(std::string_view name) = 0;
+  virtual void write_transport_mark(std::string_view name,
+                                    std::int64_t value) = 0;
+  // Appends `events` to `log` (this store's mirror of another process's
+  // log: envelopes kept, positions assigned here in order) and writes the
+  // mark `name` = `value`, in one transaction.
+  virtual void append_mirrored(ContextLog& log,
+                               const std::vector<MirroredEvent>& events,
+                               std::string_view name, std::int64_t value) = 0;
+};
+
+// The SqliteTransportStore of a backend make_sqlite_backend returned.
+SqliteTransportStore& sqlite_transport_store(Backend& sqlite);
 
 }  // namespace herald

@@ -150,6 +150,17 @@ class Transport {
   // Consume: the records of one subscription (ack, nak, term).
   virtual SubscriptionStore& subscription_store(
       std::string_view subscription) = 0;
+  // Events of a context this process does not install, which its
+  // subscriptions take (`event_types`, qualified names): called once per
+  // such context at recovery. A transport that brings them from the
+  // process hosting the context appends them to `log` (this store's mirror
+  // of the context's log, envelopes kept) and returns the publication that
+  // routes the mirror to `router` as attach's does; its first resume starts
+  // the ingest. nullptr (what the in-process transports return): no other
+  // process's events arrive, and those subscriptions receive nothing.
+  virtual std::unique_ptr<Publication> attach_mirror(
+      std::string_view context, const std::vector<std::string>& event_types,
+      ContextLog& log, Router& router, PublicationOptions options);
 };
 
 // The in-process publication of the local backends: an actor on the

@@ -344,6 +344,15 @@ void validate_nats(const RuntimeConfig& c, const Origins& o) {
         "keeps at most 5 replicas",
         c.backend_nats_replicas, origin(o, "backend.nats.replicas")));
   }
+  check_at_least(o, "backend.nats.stream_max_bytes",
+                 c.backend_nats_stream_max_bytes, 0);
+  if (c.backend_nats_stream_max_age < Duration::zero()) {
+    throw ConfigError(fmt::format(
+        "configuration key 'backend.nats.stream_max_age' is {} ({}); it "
+        "must not be negative",
+        format_duration(c.backend_nats_stream_max_age),
+        origin(o, "backend.nats.stream_max_age")));
+  }
   if (c.backend_nats_lease_ttl < std::chrono::seconds(1)) {
     throw ConfigError(fmt::format(
         "configuration key 'backend.nats.lease_ttl' is {} ({}); it must be at "

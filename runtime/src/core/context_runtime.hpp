@@ -16,6 +16,10 @@ class AgentKindBase;
 
 struct ContextRuntime {
   std::string name;
+  // A context another process hosts, installed here as the mirror of its
+  // log for the subscriptions that take its events
+  // (Transport::attach_mirror): nothing here emits or publishes to it.
+  bool mirror = false;
   ContextLog* log = nullptr;
   // The runtime's side of its delivery, and the transport's publication of
   // its log (woken after each commit that appends to it).

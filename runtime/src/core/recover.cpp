@@ -1,6 +1,8 @@
 // RuntimeImpl::recover_from_store: everything volatile is rebuilt from the
 // store.
+#include <algorithm>
 #include <limits>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -26,6 +28,7 @@ void RuntimeImpl::recover_from_store() {
   // never be routed. Released when this returns or throws, in the order it
   // was queued.
   const Executor::Hold hold(executor_);
+  attach_mirrors();
   // A time written to the store never goes backwards across restarts,
   // whatever the executor's clock says (the deterministic one starts at
   // the same instant in every process).
@@ -113,6 +116,42 @@ void RuntimeImpl::recover_from_store() {
              {"retriesResumed", report.retries_resumed},
              {"redrivesResumed", report.redrives_resumed},
              {"messagesReposted", report.messages_reposted}});
+}
+
+// Subscriptions whose publisher context is not installed here take its
+// events from the transport, if it brings them from the process hosting
+// it: that context becomes a mirror (its log in this store, its fan-out
+// routing what the transport appended), recovered below like any other.
+void RuntimeImpl::attach_mirrors() {
+  std::map<std::string, std::vector<const EventType*>, std::less<>> remote;
+  for (auto& [name, sub] : subscriptions_) {
+    const EventType* type = sub->spec().type;
+    if (owner_of(*type) != nullptr) continue;
+    auto& types = remote[type->owner()];
+    if (std::find(types.begin(), types.end(), type) == types.end())
+      types.push_back(type);
+  }
+  for (auto& [context, types] : remote) {
+    auto owned = std::make_unique<ContextRuntime>();
+    ContextRuntime& cr = *owned;
+    cr.name = context;
+    cr.mirror = true;
+    cr.log = &store_->context_log(cr.name);
+    cr.router = std::make_unique<ContextRouter>(*this, cr);
+    std::vector<std::string> names;
+    names.reserve(types.size());
+    for (const EventType* type : types) names.emplace_back(type->name());
+    cr.publication = transport_->attach_mirror(
+        cr.name, names, *cr.log, *cr.router,
+        PublicationOptions{&executor_, config_.backend_log_retention});
+    if (!cr.publication) continue;
+    for (const EventType* type : types) {
+      owners_[type->index()] = &cr;
+      event_metrics_[type->index()] = &metrics_.event_type(type->name());
+      cr.owned.push_back(type);
+    }
+    contexts_.emplace(cr.name, std::move(owned));
+  }
 }
 
 }  // namespace herald

@@ -176,6 +176,12 @@ EventId RuntimeImpl::publish(std::string_view context_name,
   ContextRuntime& cr = context(context_name);
   const EventType& type = event.type();
   ContextRuntime* owner = owner_of(type);
+  if (cr.mirror) {
+    throw OwnershipError(fmt::format(
+        "context '{}' cannot release {}: the context is hosted by another "
+        "process, whose events this one only receives",
+        cr.name, type.name()));
+  }
   if (owner != &cr) {
     throw OwnershipError(fmt::format(
         "context '{}' cannot release {}: the event type is owned by '{}'",

@@ -173,6 +173,10 @@ class RuntimeImpl {
   void contain_message_fault(const AgentMessage& message,
                              std::string_view what) noexcept;
   void recover_from_store();
+  // At recovery: a mirror context per publisher context that is not
+  // installed and whose events a subscription takes, when the transport
+  // brings them (Transport::attach_mirror).
+  void attach_mirrors();
   SubscriptionActor& subscription(std::string_view name);
   ContextRuntime& context(std::string_view name);
   // The process's copy of `publisher_id` (herald/publisher_ids.hpp).

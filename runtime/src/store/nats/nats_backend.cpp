@@ -6,7 +6,10 @@
 #include <fmt/format.h>
 
 #include "herald/errors.hpp"
+#include "herald/executor.hpp"
 #include "herald/nearest_name.hpp"
+#include "outbox_relay.hpp"
+#include "stream_ingest.hpp"
 
 namespace herald::nats_detail {
 namespace {
@@ -19,22 +22,58 @@ NatsClientOptions client_options(const NatsBackendOptions& o) {
 }
 
 // The publication of a hosted context: the local store's in-process one
-// (its events go to the node's own subscriptions); the first resume, at
+// (its events go to the node's own subscriptions) and the context's outbox
+// relay (to its stream, for the other nodes); the first resume, at
 // recovery, checks that every hosted context was installed.
 class HostedPublication final : public Publication {
  public:
-  HostedPublication(NatsBackend& backend, std::unique_ptr<Publication> local)
-      : backend_(backend), local_(std::move(local)) {}
-  void wake() override { local_->wake(); }
+  HostedPublication(NatsBackend& backend, std::unique_ptr<Publication> local,
+                    std::unique_ptr<OutboxRelay> relay)
+      : backend_(backend), local_(std::move(local)), relay_(std::move(relay)) {}
+  void wake() override {
+    local_->wake();
+    relay_->wake();
+  }
   void resume(std::int64_t position,
               const std::vector<LogEntryPtr>& unsettled) override {
     backend_.check_hosted_installed();
     local_->resume(position, unsettled);
+    relay_->start();
   }
 
  private:
   NatsBackend& backend_;
   std::unique_ptr<Publication> local_;
+  std::unique_ptr<OutboxRelay> relay_;
+};
+
+// The publication of a context hosted elsewhere: the local store's
+// in-process one over this node's mirror of its log, which the ingests
+// append to (and wake) once recovery resumed it.
+class MirrorPublication final : public Publication {
+ public:
+  explicit MirrorPublication(std::unique_ptr<Publication> local)
+      : local_(std::move(local)) {}
+  ~MirrorPublication() override {
+    // The ingests wake local_: they stop first.
+    ingests_.clear();
+  }
+  MirrorPublication(const MirrorPublication&) = delete;
+  MirrorPublication& operator=(const MirrorPublication&) = delete;
+  void add(std::unique_ptr<StreamIngest> ingest) {
+    ingests_.push_back(std::move(ingest));
+  }
+  Publication& local() { return *local_; }
+  void wake() override { local_->wake(); }
+  void resume(std::int64_t position,
+              const std::vector<LogEntryPtr>& unsettled) override {
+    local_->resume(position, unsettled);
+    for (auto& ingest : ingests_) ingest->start();
+  }
+
+ private:
+  std::unique_ptr<Publication> local_;
+  std::vector<std::unique_ptr<StreamIngest>> ingests_;
 };
 
 }  // namespace
@@ -43,16 +82,34 @@ NatsBackend::NatsBackend(NatsBackendOptions nats, SqliteBackendOptions local)
     : options_(std::move(nats)),
       client_(client_options(options_)),
       leases_(client_, LeaseOptions{"HERALD_LEASES", options_.node,
-                                    options_.replicas, options_.lease_ttl}) {
+                                    options_.replicas, options_.lease_ttl}),
+      stream_settings_{
+          options_.replicas, options_.stream_max_age,
+          options_.stream_max_bytes > 0 ? options_.stream_max_bytes : -1} {
   for (const std::string& context : options_.contexts) leases_.acquire(context);
   leases_.start_renewal();
   local_ = make_sqlite_backend(std::move(local));
+  transport_store_ = &sqlite_transport_store(*local_);
 }
 
 NatsBackend::~NatsBackend() = default;
 
+bool NatsBackend::hosts(std::string_view context) const {
+  const auto& hosted = options_.contexts;
+  return std::find(hosted.begin(), hosted.end(), context) != hosted.end();
+}
+
 ContextLog& NatsBackend::context_log(std::string_view context) {
-  return local_->context_log(context);
+  ContextLog& local = local_->context_log(context);
+  if (!hosts(context)) return local;
+  std::lock_guard lock(attached_mutex_);
+  auto& slot = relayed_[std::string(context)];
+  if (!slot) {
+    slot = std::make_unique<RelayedLog>(
+        local,
+        transport_store_->transport_mark(fmt::format("relay.{}", context)));
+  }
+  return *slot;
 }
 
 std::shared_ptr<const void> NatsBackend::load_agent_state(
@@ -69,7 +126,17 @@ void NatsBackend::commit(CommitRecord& record) {
   // A node that may no longer hold a context's lease commits nothing: the
   // work stays where it is (retried, or re-driven by the next process).
   leases_.check_held();
-  local_->commit(record);
+  // The local store appends to its own log, not to the relayed view.
+  ContextLog* const view = record.log;
+  if (auto* relayed = dynamic_cast<RelayedLog*>(view))
+    record.log = &relayed->local();
+  try {
+    local_->commit(record);
+  } catch (...) {
+    record.log = view;
+    throw;
+  }
+  record.log = view;
 }
 
 std::vector<AgentMessage> NatsBackend::pending_messages() {
@@ -107,20 +174,50 @@ std::unique_ptr<Publication> NatsBackend::attach(std::string_view context,
                                                  ContextLog& log,
                                                  Router& router,
                                                  PublicationOptions options) {
-  const auto& hosted = options_.contexts;
-  if (std::find(hosted.begin(), hosted.end(), context) == hosted.end()) {
+  if (!hosts(context)) {
     throw ConfigError(fmt::format(
         "context '{}' is installed on node '{}', whose backend.nats.contexts "
-        "does not name it: a node installs only the contexts it hosts (events "
-        "between nodes are not relayed yet)",
+        "does not name it: a node installs only the contexts it hosts (it "
+        "receives the events of the others from their streams)",
         context, options_.node));
   }
+  auto* relayed = dynamic_cast<RelayedLog*>(&log);
+  if (relayed == nullptr) {
+    throw Error(
+        fmt::format("context '{}' is attached with a log this "
+                    "backend did not give",
+                    context));
+  }
+  ensure_stream(client_.jetstream(), context, stream_settings_);
   {
     std::lock_guard lock(attached_mutex_);
     attached_.emplace(context);
   }
   return std::make_unique<HostedPublication>(
-      *this, local_->attach(context, log, router, options));
+      *this, local_->attach(context, log, router, options),
+      std::make_unique<OutboxRelay>(client_, *transport_store_, *relayed,
+                                    std::string(context), options_.timeout,
+                                    options_.relay_hook));
+}
+
+std::unique_ptr<Publication> NatsBackend::attach_mirror(
+    std::string_view context, const std::vector<std::string>& event_types,
+    ContextLog& log, Router& router, PublicationOptions options) {
+  if (options.executor == nullptr || !options.executor->concurrent()) {
+    throw ConfigError(fmt::format(
+        "node '{}' receives events of context '{}' from another node, which "
+        "needs a concurrent executor (executor.kind = threaded)",
+        options_.node, context));
+  }
+  auto mirror = std::make_unique<MirrorPublication>(
+      local_->attach(context, log, router, options));
+  Publication& local = mirror->local();
+  for (const std::string& type : event_types) {
+    mirror->add(std::make_unique<StreamIngest>(
+        client_, *transport_store_, log, stream_settings_, std::string(context),
+        options_.node, type, [&local] { local.wake(); }));
+  }
+  return mirror;
 }
 
 SubscriptionStore& NatsBackend::subscription_store(

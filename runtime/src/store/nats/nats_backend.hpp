@@ -4,15 +4,22 @@
 // around it, the node's connection and its context leases: construction
 // takes every hosted context's lease, each commit first checks that the
 // node still holds them all, and attach refuses a context the node does not
-// host.
+// host. A hosted context's log is relayed to its stream (OutboxRelay,
+// through a RelayedLog); a context hosted elsewhere whose events this
+// node's subscriptions take is mirrored from its stream (attach_mirror,
+// one StreamIngest per event type).
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "context_leases.hpp"
 #include "herald/nats_backend.hpp"
 #include "nats_client.hpp"
+#include "relayed_log.hpp"
+#include "stream_layout.hpp"
 
 namespace herald::nats_detail {
 
@@ -46,18 +53,28 @@ class NatsBackend final : public Backend {
                                       Router& router,
                                       PublicationOptions options) override;
   SubscriptionStore& subscription_store(std::string_view subscription) override;
+  // Needs a concurrent executor (the ingest wakes the mirror's fan-out
+  // from its own thread): ConfigError otherwise.
+  std::unique_ptr<Publication> attach_mirror(
+      std::string_view context, const std::vector<std::string>& event_types,
+      ContextLog& log, Router& router, PublicationOptions options) override;
 
   // At recovery (the first Publication::resume): every hosted context must
   // have been installed. Throws ConfigError naming the first that was not.
   void check_hosted_installed();
 
  private:
+  bool hosts(std::string_view context) const;
+
   NatsBackendOptions options_;
   NatsClient client_;
   ContextLeases leases_;
+  StreamSettings stream_settings_;
   std::unique_ptr<Backend> local_;
+  SqliteTransportStore* transport_store_ = nullptr;  // local_, as such
   std::mutex attached_mutex_;
   std::set<std::string, std::less<>> attached_;
+  std::map<std::string, std::unique_ptr<RelayedLog>, std::less<>> relayed_;
 };
 
 }  // namespace herald::nats_detail

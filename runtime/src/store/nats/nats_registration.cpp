@@ -16,6 +16,8 @@ NatsBackendOptions nats_backend_options(const RuntimeConfig& config) {
   // load_config admits 1..5.
   o.replicas = static_cast<int>(config.backend_nats_replicas);
   o.lease_ttl = config.backend_nats_lease_ttl;
+  o.stream_max_age = config.backend_nats_stream_max_age;
+  o.stream_max_bytes = config.backend_nats_stream_max_bytes;
   o.timeout = config.backend_nats_timeout;
   o.credentials = config.backend_nats_credentials;
   o.tls_ca = config.backend_nats_tls_ca;

@@ -159,7 +159,7 @@ class SqliteSubscriptionStore final : public SubscriptionStore {
   std::string context_;
 };
 
-class SqliteBackend final : public LocalBackend {
+class SqliteBackend final : public LocalBackend, public SqliteTransportStore {
  public:
   explicit SqliteBackend(SqliteBackendOptions options);
   // Writes what is still held (hold()).
@@ -315,6 +315,13 @@ class SqliteBackend final : public LocalBackend {
     tx.commit();
     return n;
   }
+
+  // SqliteTransportStore (sqlite_transport_store.cpp).
+  std::int64_t transport_mark(std::string_view name) override;
+  void write_transport_mark(std::string_view name, std::int64_t value) override;
+  void append_mirrored(ContextLog& log,
+                       const std::vector<MirroredEvent>& events,
+                       std::string_view name, std::int64_t value) override;
 
   // For the context logs and subscription stores: the connection's
   // statements, used under mutex().

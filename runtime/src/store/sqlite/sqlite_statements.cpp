@@ -99,6 +99,7 @@ Statements::Statements(SQLite::Database& db)
                  "DELETE FROM log WHERE context = ?1 AND position >= ?3 AND "
                  "position < ?2 AND event_type NOT IN (SELECT value FROM "
                  "json_each(?4))"),
+      meta_get(db, "SELECT value FROM herald_meta WHERE key = ?1"),
       meta_put(db,
                "INSERT INTO herald_meta(key, value) VALUES (?1, ?2) "
                "ON CONFLICT(key) DO UPDATE SET value = excluded.value"),

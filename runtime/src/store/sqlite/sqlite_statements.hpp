@@ -102,6 +102,7 @@ struct Statements {
   SQLite::Statement head_floor;
   SQLite::Statement sequence_floor;
   SQLite::Statement log_delete;
+  SQLite::Statement meta_get;
   SQLite::Statement meta_put;
   SQLite::Statement meta_delete;
   SQLite::Statement subscription_insert;

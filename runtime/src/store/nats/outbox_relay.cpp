@@ -1,0 +1,201 @@
+#include "outbox_relay.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "event_message.hpp"
+#include "herald/errors.hpp"
+#include "nats_client.hpp"
+#include "stream_layout.hpp"
+
+namespace herald::nats_detail {
+namespace {
+
+using namespace std::chrono_literals;
+
+// Entries per pipelined batch.
+constexpr std::size_t kBatch = 256;
+
+struct StreamInfoDeleter {
+  void operator()(jsStreamInfo* info) const { jsStreamInfo_Destroy(info); }
+};
+
+std::int64_t millis(Duration d) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
+}
+
+}  // namespace
+
+OutboxRelay::OutboxRelay(
+    NatsClient& client, SqliteTransportStore& store, RelayedLog& log,
+    std::string context, Duration timeout,
+    std::function<void(std::string_view, std::int64_t)> hook)
+    : store_(store),
+      log_(log),
+      context_(std::move(context)),
+      stream_(stream_name(context_)),
+      mark_(fmt::format("relay.{}", context_)),
+      timeout_(timeout),
+      hook_(std::move(hook)) {
+  jsOptions options;
+  jsOptions_Init(&options);
+  options.Wait = millis(timeout_);
+  options.PublishAsync.AckHandler = &OutboxRelay::on_ack;
+  options.PublishAsync.AckHandlerClosure = this;
+  options.PublishAsync.MaxPending = static_cast<int64_t>(kBatch);
+  check(natsConnection_JetStream(&js_, client.connection(), &options),
+        fmt::format("the relay of context '{}'", context_));
+}
+
+OutboxRelay::~OutboxRelay() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wakeup_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  jsCtx_Destroy(js_);
+}
+
+void OutboxRelay::start() {
+  thread_ = std::thread([this] { run(); });
+}
+
+void OutboxRelay::wake() {
+  {
+    std::lock_guard lock(mutex_);
+    woken_ = true;
+  }
+  wakeup_.notify_one();
+}
+
+void OutboxRelay::wait(std::chrono::milliseconds at_most) {
+  std::unique_lock lock(mutex_);
+  wakeup_.wait_for(lock, at_most, [this] { return woken_ || stopping_; });
+  woken_ = false;
+}
+
+void OutboxRelay::run() {
+  std::vector<LogEntryPtr> entries;
+  std::vector<LogEntryPtr> publishable;
+  for (;;) {
+    {
+      std::lock_guard lock(mutex_);
+      if (stopping_) return;
+    }
+    try {
+      if (position_ < 0) resync();
+      entries.clear();
+      log_.read(position_, kBatch, entries);
+      if (entries.empty()) {
+        wait(1000ms);
+        continue;
+      }
+      // An entry of a type this build does not know (a rolled-back
+      // deployment's) or whose payload did not decode has no payload to
+      // encode: it stays in this node's log only.
+      publishable.clear();
+      for (const LogEntryPtr& e : entries) {
+        if (e->type != nullptr && e->payload != nullptr)
+          publishable.push_back(e);
+      }
+      publish(publishable);
+      position_ = entries.back()->position;
+      if (hook_) hook_(context_, position_);
+      store_.write_transport_mark(mark_, position_);
+      log_.set_relayed(position_);
+    } catch (const std::exception&) {
+      // The servers, the stream or the local store failed: nothing after
+      // the stream's last message is assumed sent. Read it again.
+      position_ = -1;
+      wait(250ms);
+    }
+  }
+}
+
+void OutboxRelay::resync() {
+  jsStreamInfo* raw = nullptr;
+  jsErrCode code{};
+  check(js_GetStreamInfo(&raw, js_, stream_.c_str(), nullptr, &code),
+        fmt::format("stream {}", stream_));
+  const std::unique_ptr<jsStreamInfo, StreamInfoDeleter> info(raw);
+  const std::uint64_t last = info->State.LastSeq;
+  std::int64_t position = store_.transport_mark(mark_);
+  if (last > 0) {
+    natsMsg* msg = nullptr;
+    const natsStatus status =
+        js_GetMsg(&msg, js_, stream_.c_str(), last, nullptr, &code);
+    if (status == NATS_OK) {
+      const MsgPtr owned(msg);
+      position = message_position(msg);
+    } else if (status != NATS_NOT_FOUND && code != JSNoMessageFoundErr) {
+      check(status, fmt::format("the last message of stream {}", stream_));
+    }
+    // Not found: aged out of the stream, which then held everything up to
+    // the local mark.
+  }
+  last_sequence_ = last;
+  position_ = position;
+  log_.set_relayed(std::max(position, log_.relayed()));
+}
+
+void OutboxRelay::publish(const std::vector<LogEntryPtr>& entries) {
+  {
+    std::lock_guard lock(mutex_);
+    failure_.clear();
+  }
+  std::uint64_t expected = last_sequence_;
+  for (const LogEntryPtr& entry : entries) {
+    MsgPtr msg = event_message(*entry);
+    jsPubOptions options;
+    jsPubOptions_Init(&options);
+    options.MaxWait = millis(timeout_);
+    // 0 expects nothing: only the first message of an empty stream.
+    options.ExpectLastSeq = expected;
+    natsMsg* raw = msg.release();
+    const natsStatus status = js_PublishMsgAsync(js_, &raw, &options);
+    if (status != NATS_OK) {
+      natsMsg_Destroy(raw);
+      // Wait for what is in flight before the next resync reads the stream.
+      jsPubOptions done;
+      jsPubOptions_Init(&done);
+      done.MaxWait = millis(timeout_);
+      js_PublishAsyncComplete(js_, &done);
+      check(status, fmt::format("publishing to stream {}", stream_));
+    }
+    ++expected;
+  }
+  jsPubOptions done;
+  jsPubOptions_Init(&done);
+  done.MaxWait = millis(timeout_);
+  check(js_PublishAsyncComplete(js_, &done),
+        fmt::format("the acknowledgements of stream {}", stream_));
+  std::lock_guard lock(mutex_);
+  if (!failure_.empty()) throw Error(failure_);
+  last_sequence_ = expected;
+}
+
+void OutboxRelay::on_ack(jsCtx* /*js*/, natsMsg* msg, jsPubAck* ack,
+                         jsPubAckErr* err, void* closure) {
+  auto* relay = static_cast<OutboxRelay*>(closure);
+  natsMsg_Destroy(msg);
+  std::string failure;
+  if (err != nullptr) {
+    failure = fmt::format(
+        "publishing to stream {}: {}", relay->stream_,
+        err->ErrText != nullptr ? err->ErrText : natsStatus_GetText(err->Err));
+  } else if (ack != nullptr && ack->Duplicate) {
+    // Already in the stream: the stream's sequence did not move, so what
+    // follows expects the wrong one. Resync.
+    failure =
+        fmt::format("stream {} already held a relayed event", relay->stream_);
+  }
+  if (failure.empty()) return;
+  std::lock_guard lock(relay->mutex_);
+  if (relay->failure_.empty()) relay->failure_ = std::move(failure);
+}
+
+}  // namespace herald::nats_detail

@@ -1,0 +1,195 @@
+#include "stream_layout.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "herald/errors.hpp"
+#include "nats_client.hpp"
+
+namespace herald::nats_detail {
+namespace {
+
+struct StreamInfoDeleter {
+  void operator()(jsStreamInfo* info) const { jsStreamInfo_Destroy(info); }
+};
+struct ConsumerInfoDeleter {
+  void operator()(jsConsumerInfo* info) const { jsConsumerInfo_Destroy(info); }
+};
+
+std::string dashed(std::string_view name) {
+  std::string out(name);
+  std::replace(out.begin(), out.end(), '.', '-');
+  return out;
+}
+
+std::int64_t nanos(Duration d) { return d.count(); }
+
+void mismatch(std::string_view what, std::string_view setting,
+              const std::string& have, const std::string& want) {
+  throw ConfigError(fmt::format(
+      "{} exists with {} = {}, this node asks for {}: every node must use "
+      "the same settings, and an existing one is never changed (delete it "
+      "to change it)",
+      what, setting, have, want));
+}
+
+}  // namespace
+
+std::string stream_name(std::string_view context) {
+  return "HERALD_" + dashed(context);
+}
+
+std::string event_subject(std::string_view event_type,
+                          std::string_view publisher) {
+  std::uint32_t hash = 2166136261U;
+  for (const char c : publisher) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 16777619U;
+  }
+  return fmt::format("herald.{}.{}", event_type, hash % kPartitions);
+}
+
+std::string event_filter(std::string_view event_type) {
+  return fmt::format("herald.{}.*", event_type);
+}
+
+std::string consumer_name(std::string_view node, std::string_view event_type) {
+  return fmt::format("{}_{}", node, dashed(event_type));
+}
+
+namespace {
+
+// A read of the servers' answer that failed or disagrees is made again
+// before it counts: under concurrent requests on one connection the client
+// library was seen to misread an answer now and then.
+template <class Once>
+void with_retries(Once&& once) {
+  constexpr int kAttempts = 5;
+  for (int attempt = 1;; ++attempt) {
+    try {
+      once();
+      return;
+    } catch (const Error&) {
+      if (attempt == kAttempts) throw;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100 * attempt));
+  }
+}
+
+void ensure_stream_once(jsCtx* js, std::string_view context,
+                        const StreamSettings& settings) {
+  const std::string name = stream_name(context);
+  const std::string subjects = fmt::format("herald.{}.*.*", context);
+  const std::string what = fmt::format("stream {}", name);
+  jsStreamInfo* raw = nullptr;
+  jsErrCode code{};
+  natsStatus status = js_GetStreamInfo(&raw, js, name.c_str(), nullptr, &code);
+  if (status == NATS_NOT_FOUND || code == JSStreamNotFoundErr) {
+    jsStreamConfig config;
+    jsStreamConfig_Init(&config);
+    config.Name = name.c_str();
+    const char* list[] = {subjects.c_str()};
+    config.Subjects = list;
+    config.SubjectsLen = 1;
+    config.Retention = js_LimitsPolicy;
+    config.Storage = js_FileStorage;
+    config.Discard = js_DiscardNew;
+    config.Replicas = settings.replicas;
+    config.MaxAge = nanos(settings.max_age);
+    config.MaxBytes = settings.max_bytes;
+    config.Duplicates = nanos(settings.duplicates);
+    status = js_AddStream(&raw, js, &config, nullptr, &code);
+    if (code == JSStreamNameExistErr) {
+      // Created by another node meanwhile: checked below.
+      status = js_GetStreamInfo(&raw, js, name.c_str(), nullptr, &code);
+    }
+  }
+  check(status, fmt::format("{} of context '{}'", what, context));
+  const std::unique_ptr<jsStreamInfo, StreamInfoDeleter> info(raw);
+  const jsStreamConfig& c = *info->Config;
+  if (c.SubjectsLen != 1 || subjects != c.Subjects[0]) {
+    mismatch(what, "subjects",
+             c.SubjectsLen > 0 ? std::string(c.Subjects[0]) : "none", subjects);
+  }
+  if (c.Retention != js_LimitsPolicy)
+    mismatch(what, "retention", "not limits", "limits");
+  if (c.Discard != js_DiscardNew) mismatch(what, "discard", "old", "new");
+  if (c.Storage != js_FileStorage) mismatch(what, "storage", "memory", "file");
+  if (c.Replicas != settings.replicas) {
+    mismatch(what, "replicas (backend.nats.replicas)",
+             std::to_string(c.Replicas), std::to_string(settings.replicas));
+  }
+  if (c.MaxAge != nanos(settings.max_age)) {
+    mismatch(what, "max age (backend.nats.stream_max_age)",
+             format_duration(Duration(c.MaxAge)),
+             format_duration(settings.max_age));
+  }
+  if (c.MaxBytes != settings.max_bytes) {
+    mismatch(what, "max bytes (backend.nats.stream_max_bytes)",
+             std::to_string(c.MaxBytes), std::to_string(settings.max_bytes));
+  }
+}
+
+void ensure_consumer_once(jsCtx* js, std::string_view context,
+                          std::string_view node, std::string_view event_type) {
+  const std::string stream = stream_name(context);
+  const std::string name = consumer_name(node, event_type);
+  const std::string filter = event_filter(event_type);
+  const std::string what =
+      fmt::format("consumer {} of stream {}", name, stream);
+  jsConsumerInfo* raw = nullptr;
+  jsErrCode code{};
+  natsStatus status = js_GetConsumerInfo(&raw, js, stream.c_str(), name.c_str(),
+                                         nullptr, &code);
+  if (status == NATS_NOT_FOUND || code == JSConsumerNotFoundErr) {
+    jsConsumerConfig config;
+    jsConsumerConfig_Init(&config);
+    config.Durable = name.c_str();
+    config.DeliverPolicy = js_DeliverAll;
+    config.AckPolicy = js_AckExplicit;
+    config.AckWait = nanos(kAckWait);
+    config.MaxDeliver = -1;
+    config.FilterSubject = filter.c_str();
+    config.MaxAckPending = kMaxAckPending;
+    status = js_AddConsumer(&raw, js, stream.c_str(), &config, nullptr, &code);
+  }
+  check(status, what);
+  const std::unique_ptr<jsConsumerInfo, ConsumerInfoDeleter> info(raw);
+  const jsConsumerConfig& c = *info->Config;
+  if (c.FilterSubject == nullptr || filter != c.FilterSubject) {
+    mismatch(what, "filter subject",
+             c.FilterSubject != nullptr ? c.FilterSubject : "none", filter);
+  }
+  if (c.AckPolicy != js_AckExplicit)
+    mismatch(what, "ack policy", "not explicit", "explicit");
+  if (c.DeliverPolicy != js_DeliverAll)
+    mismatch(what, "deliver policy", "not all", "all");
+  if (c.AckWait != nanos(kAckWait)) {
+    mismatch(what, "ack wait", format_duration(Duration(c.AckWait)),
+             format_duration(kAckWait));
+  }
+  if (c.MaxDeliver > 0)
+    mismatch(what, "max deliver", std::to_string(c.MaxDeliver), "unlimited");
+  if (c.MaxAckPending != kMaxAckPending) {
+    mismatch(what, "max ack pending", std::to_string(c.MaxAckPending),
+             std::to_string(kMaxAckPending));
+  }
+}
+
+}  // namespace
+
+void ensure_stream(jsCtx* js, std::string_view context,
+                   const StreamSettings& settings) {
+  with_retries([&] { ensure_stream_once(js, context, settings); });
+}
+
+void ensure_consumer(jsCtx* js, std::string_view context, std::string_view node,
+                     std::string_view event_type) {
+  with_retries([&] { ensure_consumer_once(js, context, node, event_type); });
+}
+
+}  // namespace herald::nats_detail

@@ -1,0 +1,58 @@
+#pragma once
+// Internal to the nats backend: where a context's events live on the
+// servers, by one mapping of names (stream and consumer names cannot hold
+// '.', context and event type names do; Herald names hold no '-'):
+//
+//   stream    HERALD_<context, '.' as '-'>
+//             (HERALD_commerce-order)
+//   subject   herald.<event type>.<partition>
+//             (herald.commerce.order.PaymentConfirmed.7)
+//   consumer  <node>_<event type, '.' as '-'>
+//             (notify-1_commerce-order-PaymentConfirmed)
+//
+// The partition is a stable hash (FNV-1a) of the publisher id modulo
+// kPartitions: room for sharding one context by key later. A stream and a
+// consumer that already exist are checked against the settings below and
+// never changed: a mismatch is a ConfigError naming the setting. A read
+// that fails or disagrees is made again (5 attempts) before it counts.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "herald/time.hpp"
+#include <nats/nats.h>
+
+namespace herald::nats_detail {
+
+inline constexpr std::uint32_t kPartitions = 16;
+
+std::string stream_name(std::string_view context);
+std::string event_subject(std::string_view event_type,
+                          std::string_view publisher);
+std::string event_filter(std::string_view event_type);
+std::string consumer_name(std::string_view node, std::string_view event_type);
+
+struct StreamSettings {
+  int replicas = 1;
+  Duration max_age{};           // 0: kept until the size cap
+  std::int64_t max_bytes = -1;  // -1: no cap; at the cap new publishes wait
+  Duration duplicates = std::chrono::minutes(2);  // Nats-Msg-Id window
+};
+
+// Creates `context`'s stream (limits retention, file storage, discard-new)
+// or checks the existing one.
+void ensure_stream(jsCtx* js, std::string_view context,
+                   const StreamSettings& settings);
+
+// A consumer's delivery settings: explicit ack, from the stream's first
+// message, every delivery retried by the server only after `ack_wait`
+// (the node decides attempts; the server never gives up on a message).
+inline constexpr std::int64_t kMaxAckPending = 4096;
+inline constexpr Duration kAckWait = std::chrono::seconds(4);
+
+// Creates the durable pull consumer of `node` for `event_type` on its
+// context's stream, or checks the existing one.
+void ensure_consumer(jsCtx* js, std::string_view context, std::string_view node,
+                     std::string_view event_type);
+
+}  // namespace herald::nats_detail
