@@ -1,6 +1,9 @@
 #include "context_leases.hpp"
 
+#include <algorithm>
 #include <memory>
+#include <thread>
+#include <tuple>
 #include <vector>
 
 #include <fmt/format.h>
@@ -38,31 +41,7 @@ ContextLeases::ContextLeases(NatsClient& client, LeaseOptions options)
     : options_(std::move(options)),
       self_{options_.node, new_event_id().str(), default_node_id()},
       value_(encode_lease(self_)) {
-  natsStatus status =
-      js_KeyValue(&kv_, client.jetstream(), options_.bucket.c_str());
-  if (status == NATS_NOT_FOUND) {
-    kvConfig config;
-    kvConfig_Init(&config);
-    config.Bucket = options_.bucket.c_str();
-    config.Description = "Herald: which node hosts each context";
-    config.History = 1;
-    config.TTL = nanos(options_.ttl);
-    config.StorageType = js_FileStorage;
-    config.Replicas = options_.replicas;
-    status = js_CreateKeyValue(&kv_, client.jetstream(), &config);
-    // Another node created it meanwhile (with other settings: the check
-    // below says which).
-    if (status != NATS_OK)
-      status = js_KeyValue(&kv_, client.jetstream(), options_.bucket.c_str());
-  }
-  check(status, fmt::format("opening the JetStream key-value bucket {}",
-                            options_.bucket));
-  kvStatus* raw = nullptr;
-  const natsStatus read = kvStore_Status(&raw, kv_);
-  const std::unique_ptr<kvStatus, StatusDeleter> bucket(raw);
-  if (read != NATS_OK) kvStore_Destroy(kv_);
-  check(read,
-        fmt::format("reading the settings of bucket {}", options_.bucket));
+  const std::unique_ptr<kvStatus, StatusDeleter> bucket(open(client));
   const std::int64_t ttl = kvStatus_TTL(bucket.get());
   const std::int64_t replicas = kvStatus_Replicas(bucket.get());
   std::string mismatch;
@@ -85,6 +64,51 @@ ContextLeases::ContextLeases(NatsClient& client, LeaseOptions options)
   }
 }
 
+kvStatus* ContextLeases::open(NatsClient& client) {
+  // Rounds for at most the lease TTL: a bucket another node has just
+  // created on a cluster is found, and reports its settings, only once its
+  // replicas have a leader.
+  const Clock::time_point until = Clock::now() + options_.ttl;
+  std::string failed;
+  for (int round = 0;; ++round) {
+    if (round > 0) {
+      if (Clock::now() >= until) break;
+      std::this_thread::sleep_for(
+          std::chrono::milliseconds(std::min(25 * round, 250)));
+    }
+    natsStatus status =
+        js_KeyValue(&kv_, client.jetstream(), options_.bucket.c_str());
+    if (status == NATS_NOT_FOUND) {
+      kvConfig config;
+      kvConfig_Init(&config);
+      config.Bucket = options_.bucket.c_str();
+      config.Description = "Herald: which node hosts each context";
+      config.History = 1;
+      config.TTL = nanos(options_.ttl);
+      config.StorageType = js_FileStorage;
+      config.Replicas = options_.replicas;
+      status = js_CreateKeyValue(&kv_, client.jetstream(), &config);
+      // Another node created it meanwhile (with other settings: the
+      // caller's check says which).
+      if (status != NATS_OK)
+        status = js_KeyValue(&kv_, client.jetstream(), options_.bucket.c_str());
+    }
+    if (status != NATS_OK) {
+      failed = fmt::format("opening the JetStream key-value bucket {}: {}",
+                           options_.bucket, status_text(status));
+      continue;
+    }
+    kvStatus* settings = nullptr;
+    status = kvStore_Status(&settings, kv_);
+    if (status == NATS_OK) return settings;
+    kvStore_Destroy(kv_);
+    kv_ = nullptr;
+    failed = fmt::format("reading the settings of bucket {}: {}",
+                         options_.bucket, status_text(status));
+  }
+  throw Error(failed);
+}
+
 ContextLeases::~ContextLeases() {
   {
     std::lock_guard lock(mutex_);
@@ -101,11 +125,20 @@ ContextLeases::~ContextLeases() {
   kvStore_Destroy(kv_);
 }
 
-std::uint64_t ContextLeases::take(const std::string& context) {
+std::uint64_t ContextLeases::take(const std::string& context,
+                                  Clock::time_point until) {
   std::string last_error;
-  // A few rounds: between a refused create and the read of the holder the
-  // lease may lapse, or be released, under us.
-  for (int round = 0; round < 4; ++round) {
+  // Rounds until `until`: between a refused create and the read of the
+  // holder the lease may lapse, or be released, under us; a bucket just
+  // created on a cluster answers only once its replicas have a leader
+  // (meanwhile a create times out and a read may come back empty); and a
+  // stalled server is left for another once the client sees it stalled.
+  for (int round = 0;; ++round) {
+    if (round > 0) {
+      if (Clock::now() >= until || stopping()) break;
+      std::this_thread::sleep_for(
+          std::chrono::milliseconds(std::min(25 * round, 250)));
+    }
     std::uint64_t revision = 0;
     natsStatus status =
         kvStore_Create(&revision, kv_, context.c_str(), value_.data(),
@@ -116,8 +149,11 @@ std::uint64_t ContextLeases::take(const std::string& context) {
     status = kvStore_Get(&raw, kv_, context.c_str());
     const Entry entry(raw);
     if (status == NATS_NOT_FOUND) continue;
-    check(status, fmt::format("reading the lease of context '{}' in bucket {}",
-                              context, options_.bucket));
+    if (status != NATS_OK) {
+      last_error =
+          fmt::format("{}; reading it: {}", last_error, status_text(status));
+      continue;
+    }
     std::optional<LeaseRecord> holder;
     try {
       holder = decode_lease(value_of(entry.get()));
@@ -149,9 +185,14 @@ std::uint64_t ContextLeases::take(const std::string& context) {
                   context, options_.bucket, last_error));
 }
 
+bool ContextLeases::stopping() const {
+  std::lock_guard lock(mutex_);
+  return stopping_;
+}
+
 void ContextLeases::acquire(const std::string& context) {
   const Clock::time_point start = Clock::now();
-  const std::uint64_t revision = take(context);
+  const std::uint64_t revision = take(context, start + options_.ttl);
   std::lock_guard lock(mutex_);
   held_[context] = Held{revision, start + options_.ttl, {}, {}};
 }
@@ -164,17 +205,20 @@ void ContextLeases::renew_loop() {
   const auto interval = options_.ttl / 3;
   std::unique_lock lock(mutex_);
   while (!wake_.wait_for(lock, interval, [this] { return stopping_; })) {
-    std::vector<std::pair<std::string, std::uint64_t>> due;
+    std::vector<std::tuple<std::string, std::uint64_t, Clock::time_point>> due;
     for (const auto& [context, held] : held_) {
-      if (held.lost.empty()) due.emplace_back(context, held.revision);
+      if (held.lost.empty())
+        due.emplace_back(context, held.revision, held.valid_until);
     }
     lock.unlock();
-    for (const auto& [context, revision] : due) renew(context, revision);
+    for (const auto& [context, revision, valid_until] : due)
+      renew(context, revision, valid_until);
     lock.lock();
   }
 }
 
-void ContextLeases::renew(const std::string& context, std::uint64_t revision) {
+void ContextLeases::renew(const std::string& context, std::uint64_t revision,
+                          Clock::time_point valid_until) {
   const Clock::time_point start = Clock::now();
   std::uint64_t next = 0;
   std::string error;
@@ -183,11 +227,12 @@ void ContextLeases::renew(const std::string& context, std::uint64_t revision) {
                                      static_cast<int>(value_.size()), revision);
   if (status != NATS_OK) {
     // Not renewed at that revision: the lease lapsed (the server dropped
-    // it), or the reply was lost. take() tells which: free or still ours,
-    // it is taken again; another node's, it is lost.
+    // it), the reply was lost, or the server stalled. take() tells which,
+    // trying again until the lease would lapse: free or still ours, it is
+    // taken again; another node's, it is lost.
     error = status_text(status);
     try {
-      next = take(context);
+      next = take(context, std::max(valid_until, Clock::now()));
       status = NATS_OK;
     } catch (const OwnershipError& e) {
       lost = e.what();

@@ -70,14 +70,21 @@ class ContextLeases {
     std::string last_error;  // of the last renewal that failed
   };
 
+  // Opens the bucket (creating it if absent) and returns its settings;
+  // retried for at most the lease TTL. Throws Error after that.
+  kvStatus* open(NatsClient& client);
   // One renewal of `context`'s lease at `revision` (network calls, outside
   // mutex_); takes it back when it lapsed and is free again. Updates
   // held_ under mutex_.
-  void renew(const std::string& context, std::uint64_t revision);
+  void renew(const std::string& context, std::uint64_t revision,
+             Clock::time_point valid_until);
   void renew_loop();
   // Create-if-absent, else compare and set over a released lease or this
-  // node's own. Returns the revision; throws OwnershipError when held.
-  std::uint64_t take(const std::string& context);
+  // node's own, retried (a cluster's new bucket answers once its replicas
+  // have a leader) until `until` (at least one round). Returns the
+  // revision; throws OwnershipError when held by another node.
+  std::uint64_t take(const std::string& context, Clock::time_point until);
+  bool stopping() const;
 
   LeaseOptions options_;
   LeaseRecord self_;

@@ -1,5 +1,6 @@
 #include "nats_client.hpp"
 
+#include <algorithm>
 #include <memory>
 
 #include <fmt/format.h>
@@ -52,6 +53,15 @@ NatsClient::NatsClient(const NatsClientOptions& options) {
   // Once connected, a lost connection is retried without end: the node
   // waits for its servers rather than giving up its contexts.
   check(natsOptions_SetMaxReconnect(opts.get(), -1), "NATS reconnects");
+  // A server that stops answering (stalled, or cut off) is left for another
+  // of backend.nats.servers after two unanswered pings, half the timeout
+  // apart: the node's lease renewals must reach a live server well within
+  // the lease TTL.
+  check(
+      natsOptions_SetPingInterval(
+          opts.get(), std::max<std::int64_t>(millis(options.timeout) / 2, 100)),
+      "NATS ping interval");
+  check(natsOptions_SetMaxPingsOut(opts.get(), 2), "NATS pings out");
   if (!options.credentials.empty()) {
     check(natsOptions_SetUserCredentialsFromFiles(
               opts.get(), options.credentials.c_str(), nullptr),
