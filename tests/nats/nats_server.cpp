@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <arpa/inet.h>
@@ -16,10 +17,7 @@
 #include <unistd.h>
 
 namespace herald::test {
-namespace {
 
-// A port nothing listens on now: the kernel's choice for a socket bound to
-// port 0, released at once.
 int free_port() {
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
   if (fd < 0) throw std::runtime_error("socket() failed");
@@ -36,8 +34,6 @@ int free_port() {
   ::close(fd);
   return ntohs(addr.sin_port);
 }
-
-}  // namespace
 
 std::string find_nats_server() {
   const char* path = std::getenv("PATH");
@@ -62,7 +58,12 @@ std::string find_nats_server() {
   return {};
 }
 
-NatsServer::NatsServer() : binary_(find_nats_server()), port_(free_port()) {
+NatsServer::NatsServer() : NatsServer(Membership{}) { start(); }
+
+NatsServer::NatsServer(Membership membership)
+    : binary_(find_nats_server()),
+      port_(free_port()),
+      membership_(std::move(membership)) {
   if (binary_.empty()) throw std::runtime_error("nats-server is not installed");
   std::string pattern =
       (std::filesystem::temp_directory_path() / "herald-nats-XXXXXX").string();
@@ -70,11 +71,11 @@ NatsServer::NatsServer() : binary_(find_nats_server()), port_(free_port()) {
     throw std::runtime_error("mkdtemp failed");
   store_ = pattern;
   url_ = "nats://127.0.0.1:" + std::to_string(port_);
-  start();
 }
 
 NatsServer::~NatsServer() {
   if (pid_ > 0) {
+    ::kill(pid_, SIGCONT);  // a paused server would not see the SIGTERM
     ::kill(pid_, SIGTERM);
     int status = 0;
     ::waitpid(pid_, &status, 0);
@@ -84,18 +85,44 @@ NatsServer::~NatsServer() {
 }
 
 void NatsServer::start() {
+  launch();
+  wait_ready();
+}
+
+void NatsServer::launch() {
   const std::string port = std::to_string(port_);
   const std::string log = store_ + "/server.log";
+  std::vector<std::string> args = {"nats-server", "-js", "-a",  "127.0.0.1",
+                                   "-p",          port,  "-sd", store_,
+                                   "-l",          log};
+  if (!membership_.server.empty()) {
+    std::string routes;
+    for (const int route : membership_.routes) {
+      routes += routes.empty() ? "" : ",";
+      routes += "nats-route://127.0.0.1:" + std::to_string(route);
+    }
+    const std::vector<std::string> cluster = {
+        "--server_name",
+        membership_.server,
+        "--cluster_name",
+        membership_.cluster,
+        "--cluster",
+        "nats://127.0.0.1:" + std::to_string(membership_.route_port),
+        "--routes",
+        routes};
+    args.insert(args.end(), cluster.begin(), cluster.end());
+  }
+  std::vector<char*> argv;
+  argv.reserve(args.size() + 1);
+  for (std::string& arg : args) argv.push_back(arg.data());
+  argv.push_back(nullptr);
   const pid_t pid = ::fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
-    ::execl(binary_.c_str(), "nats-server", "-js", "-a", "127.0.0.1", "-p",
-            port.c_str(), "-sd", store_.c_str(), "-l", log.c_str(),
-            static_cast<char*>(nullptr));
+    ::execv(binary_.c_str(), argv.data());
     ::_exit(127);
   }
   pid_ = pid;
-  wait_ready();
 }
 
 void NatsServer::kill() {
@@ -104,6 +131,14 @@ void NatsServer::kill() {
   int status = 0;
   ::waitpid(pid_, &status, 0);
   pid_ = -1;
+}
+
+void NatsServer::pause() {
+  if (pid_ > 0) ::kill(pid_, SIGSTOP);
+}
+
+void NatsServer::resume() {
+  if (pid_ > 0) ::kill(pid_, SIGCONT);
 }
 
 void NatsServer::wait_ready() {

@@ -5,33 +5,23 @@
 // its publisher's order, also when the publishing node is SIGKILLed between
 // a publish and its local mark, and when the server is SIGKILLed and
 // restarted mid-stream; the stream holds each event once.
+#include <atomic>
 #include <chrono>
 #include <csignal>
-#include <cstdio>
-#include <fstream>
-#include <functional>
 #include <memory>
-#include <string>
 #include <thread>
-#include <vector>
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
-#include "commerce/notifications.h"
 #include "commerce/order.h"
-#include "herald/agent_kind.hpp"
-#include "herald/errors.hpp"
+#include "commerce_nodes.hpp"
 #include "herald/log.hpp"
 #include "herald/nats_backend.hpp"
 #include "herald/runtime.hpp"
-#include "herald/service.hpp"
 #include "herald/threaded_executor.hpp"
 #include "nats_server.hpp"
-#include "temp_database.hpp"
-#include <nats/nats.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 namespace herald::test {
 namespace {
@@ -40,192 +30,11 @@ using commerce::order::OrderId;
 using commerce::order::UserId;
 using namespace std::chrono_literals;
 
-constexpr int kEvents = 120;
-
-class QuietGateway final : public commerce::notifications::Gateway {
- public:
-  void notify(const UserId& /*user*/, const std::string& /*text*/) override {}
-};
-
-RuntimeConfig node_config(const NatsServer& server, const std::string& node,
-                          const std::string& context,
-                          const std::string& database) {
-  ConfigSources sources;
-  sources.settings = {{"backend.kind", "nats"},
-                      {"backend.sqlite.path", database},
-                      {"backend.nats.servers", server.url()},
-                      {"backend.nats.node", node},
-                      {"backend.nats.contexts", context},
-                      {"backend.sqlite.synchronous", "normal"}};
-  sources.environment = std::map<std::string, std::string>{};
-  return load_config(sources);
-}
-
-// A child process running `body`; its exit code is what body returns (1
-// if it throws).
-pid_t spawn(const std::function<int()>& body) {
-  std::fflush(nullptr);
-  const pid_t pid = ::fork();
-  if (pid != 0) return pid;
-  int code = 1;
-  try {
-    code = body();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "node process: %s\n", e.what());
-  }
-  std::fflush(nullptr);
-  ::_exit(code);
-}
-
-// The child's wait status once it ended, or -1 after `timeout` (it is then
-// killed).
-int wait_for(pid_t pid, std::chrono::seconds timeout) {
-  const auto until = std::chrono::steady_clock::now() + timeout;
-  int status = 0;
-  while (std::chrono::steady_clock::now() < until) {
-    if (::waitpid(pid, &status, WNOHANG) == pid) return status;
-    std::this_thread::sleep_for(20ms);
-  }
-  ::kill(pid, SIGKILL);
-  ::waitpid(pid, &status, 0);
-  return -1;
-}
-
-void stop(pid_t pid) {
-  ::kill(pid, SIGKILL);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-}
-
-// The publishing node: hosts commerce.order; confirms payments `from`..`to`
-// (one transaction each, one publisher: the Payments service), `pause`
-// between them, then stays up (relaying) until it is killed.
-int orders_node(const RuntimeConfig& config, int from, int to,
-                std::chrono::milliseconds pause) {
-  ThreadedExecutor executor(2);
-  MemoryLogSink log;
-  Runtime rt(config, executor, nullptr, &log);
-  rt.install(commerce::order::context());
-  rt.recover();
-  auto payments = commerce::order::Payments::in(rt);
-  for (int i = from; i <= to; ++i) {
-    payments.confirmExternal(OrderId::from_raw(fmt::format("o-{}", i)),
-                             UserId::from_raw("u-1"), i);
-    if (pause > 0ms) std::this_thread::sleep_for(pause);
-  }
-  for (;;) std::this_thread::sleep_for(1s);
-}
-
-std::int64_t stream_messages(const std::string& url,
-                             const std::string& stream) {
-  natsConnection* nc = nullptr;
-  if (natsConnection_ConnectTo(&nc, url.c_str()) != NATS_OK) return -1;
-  jsCtx* js = nullptr;
-  std::int64_t count = -1;
-  jsStreamInfo* info = nullptr;
-  if (natsConnection_JetStream(&js, nc, nullptr) == NATS_OK &&
-      js_GetStreamInfo(&info, js, stream.c_str(), nullptr, nullptr) ==
-          NATS_OK) {
-    count = static_cast<std::int64_t>(info->State.Msgs);
-    jsStreamInfo_Destroy(info);
-  }
-  jsCtx_Destroy(js);
-  natsConnection_Destroy(nc);
-  return count;
-}
-
-// The consuming node: hosts commerce.notifications; waits (up to 25 s)
-// until u-1's inbox and the audit inbox hold `expected` posts, then writes
-// both inboxes and the stream's message count to `result`.
-int notifications_node(const RuntimeConfig& config, const std::string& url,
-                       const std::string& result, int expected) {
-  ThreadedExecutor executor(2);
-  MemoryLogSink log;
-  QuietGateway gateway;
-  Runtime rt(config, executor, nullptr, &log);
-  rt.install(commerce::notifications::context(gateway));
-  rt.recover();
-  using commerce::notifications::Inbox;
-  const auto until = std::chrono::steady_clock::now() + 25s;
-  std::vector<std::string> inbox;
-  std::vector<std::string> audit;
-  while (std::chrono::steady_clock::now() < until) {
-    inbox = Inbox::at(rt, "u-1").messages();
-    audit = Inbox::at(rt, "audit").messages();
-    if (static_cast<int>(inbox.size()) >= expected &&
-        static_cast<int>(audit.size()) >= expected)
-      break;
-    std::this_thread::sleep_for(50ms);
-  }
-  // Anything more would come now.
-  std::this_thread::sleep_for(300ms);
-  inbox = Inbox::at(rt, "u-1").messages();
-  audit = Inbox::at(rt, "audit").messages();
-  std::ofstream out(result);
-  out << "stream " << stream_messages(url, "HERALD_commerce-order") << "\n";
-  out << "audit " << audit.size() << "\n";
-  for (const std::string& line : inbox) out << line << "\n";
-  return 0;
-}
-
-struct Outcome {
-  std::int64_t stream = -1;
-  std::size_t audit = 0;
-  std::vector<std::string> inbox;
-};
-
-Outcome read_outcome(const std::string& path) {
-  Outcome o;
-  std::ifstream in(path);
-  std::string word;
-  in >> word >> o.stream >> word >> o.audit;
-  std::string line;
-  std::getline(in, line);
-  while (std::getline(in, line)) o.inbox.push_back(line);
-  return o;
-}
-
-std::vector<std::string> expected_inbox() {
-  std::vector<std::string> lines;
-  for (int i = 1; i <= kEvents; ++i)
-    lines.push_back(fmt::format("domestic o-{}:{}", i, i));
-  return lines;
-}
-
-struct TwoNodes {
-  NatsServer server;
-  TempDatabase orders_db;
-  TempDatabase notifications_db;
-  TempDatabase result;  // a file of its own for the outcome
-  RuntimeConfig orders =
-      node_config(server, "orders-1", "commerce.order", orders_db.path);
-  RuntimeConfig notifications = node_config(
-      server, "notify-1", "commerce.notifications", notifications_db.path);
-
-  pid_t start_notifications() {
-    return spawn([this] {
-      return notifications_node(notifications, server.url(), result.path,
-                                kEvents);
-    });
-  }
-  void check_outcome(pid_t consumer) {
-    const int status = wait_for(consumer, 40s);
-    REQUIRE(status != -1);
-    CHECK(WIFEXITED(status));
-    CHECK(WEXITSTATUS(status) == 0);
-    const Outcome o = read_outcome(result.path);
-    // Once each, in the publisher's order.
-    CHECK(o.inbox == expected_inbox());
-    CHECK(o.audit == static_cast<std::size_t>(kEvents));
-    // Nothing published twice.
-    CHECK(o.stream == kEvents);
-  }
-};
-
 TEST_CASE(
     "Relay: events of a context hosted by one process reach the "
     "subscriptions of another, once each, in publisher order") {
-  TwoNodes nodes;
+  NatsServer server;
+  TwoNodes nodes(server.url());
   const pid_t consumer = nodes.start_notifications();
   const pid_t publisher =
       spawn([&] { return orders_node(nodes.orders, 1, kEvents, 0ms); });
@@ -236,7 +45,8 @@ TEST_CASE(
 TEST_CASE(
     "Relay: a publishing node SIGKILLed between a publish and its local "
     "mark, restarted: nothing lost, nothing published twice") {
-  TwoNodes nodes;
+  NatsServer server;
+  TwoNodes nodes(server.url());
   const pid_t consumer = nodes.start_notifications();
   // The relay's first batch is in the stream; the process dies before the
   // relay marks it, once every payment is committed.
@@ -279,14 +89,15 @@ TEST_CASE(
 TEST_CASE(
     "Relay: the server SIGKILLed and restarted mid-stream: every event "
     "arrives once, in order") {
-  TwoNodes nodes;
+  NatsServer server;
+  TwoNodes nodes(server.url());
   const pid_t consumer = nodes.start_notifications();
   const pid_t publisher =
       spawn([&] { return orders_node(nodes.orders, 1, kEvents, 15ms); });
   std::this_thread::sleep_for(700ms);
-  nodes.server.kill();
+  server.kill();
   std::this_thread::sleep_for(1s);
-  nodes.server.start();
+  server.start();
   nodes.check_outcome(consumer);
   stop(publisher);
 }
