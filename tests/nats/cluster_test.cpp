@@ -29,8 +29,8 @@ struct Scenario {
   NatsCluster cluster{kServers};
   TwoNodes nodes{cluster.urls(), kReplicas};
   pid_t consumer = nodes.start_notifications();
-  pid_t publisher =
-      spawn([this] { return orders_node(nodes.orders, 1, kEvents, 15ms); });
+  ChildProcess publisher{
+      spawn([this] { return orders_node(nodes.orders, 1, kEvents, 15ms); })};
 
   // The server leading the stream, once the relay has created it.
   int leader() {
@@ -39,7 +39,6 @@ struct Scenario {
     return index;
   }
   ~Scenario() {
-    stop(publisher);
     // A consumer a failed check left running (one reaped answers -1).
     if (::waitpid(consumer, nullptr, WNOHANG) == 0) stop(consumer);
   }

@@ -1,17 +1,16 @@
 #pragma once
-// The commerce program (tests/runtime/commerce) as nodes in processes of
-// their own: one hosting commerce.order (its Payments service publishes
-// PaymentConfirmed), one hosting commerce.notifications (whose
-// subscriptions take it), each with its own sqlite database, forked by the
-// test. What the consuming node saw is written to a file and read back.
-#include <chrono>
+// Two nodes of the commerce program (tests/runtime/commerce), each a
+// process (node_process.hpp): one hosting commerce.order (its Payments
+// service publishes PaymentConfirmed), one hosting commerce.notifications
+// (whose subscriptions take it). What the consuming node saw is written to
+// a file and read back.
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
 #include "herald/config.hpp"
+#include "node_process.hpp"
 #include "temp_database.hpp"
 #include <sys/types.h>
 
@@ -19,32 +18,6 @@ namespace herald::test {
 
 // The payments the tests confirm, o-1 .. o-kEvents.
 constexpr int kEvents = 120;
-
-// A node's configuration: the nats backend on `servers` (URLs separated by
-// commas), hosting `context`, its store in `database`.
-RuntimeConfig node_config(const std::string& servers, const std::string& node,
-                          const std::string& context,
-                          const std::string& database, int replicas = 1);
-
-// A child process running `body`; its exit code is what body returns (1
-// if it throws).
-pid_t spawn(const std::function<int()>& body);
-// The child's wait status once it ended, or -1 after `timeout` (it is then
-// killed).
-int wait_for(pid_t pid, std::chrono::seconds timeout);
-// SIGKILL, and reaps the child.
-void stop(pid_t pid);
-
-// The publishing node: hosts commerce.order; confirms payments `from`..`to`
-// (one transaction each, one publisher: the Payments service), `pause`
-// between them, then stays up (relaying) until it is killed.
-int orders_node(const RuntimeConfig& config, int from, int to,
-                std::chrono::milliseconds pause);
-
-// The number of messages in `stream`, asked of `servers`; -1 if none
-// answers.
-std::int64_t stream_messages(const std::string& servers,
-                             const std::string& stream);
 
 // The consuming node: hosts commerce.notifications; waits (up to 25 s)
 // until u-1's inbox and the audit inbox hold `expected` posts, then writes

@@ -1,46 +1,17 @@
 #include "tools/herald/commands.hpp"
 
-#include <exception>
-
-#include <fmt/format.h>
-
+#include "tools/herald/database_command.hpp"
 #include "tools/herald/json_output.hpp"
+#include "tools/herald/node_status.hpp"
 #include "tools/herald/progress.hpp"
 #include "tools/herald/text_output.hpp"
 
 namespace herald::tool {
-namespace {
 
-void print_error(const std::string& message) {
-  fmt::print(stderr, "herald: error: {}\n", message);
-}
-
-// Opens the database, runs `work` over it and maps what can go wrong to an
-// exit status; the operator's messages name the file.
-template <typename Work>
-int with_database(const std::string& path, Work work) {
-  try {
-    SqliteOperator db(path);
-    work(db);
-    return kExitOk;
-  } catch (const op::Refusal& e) {
-    print_error(e.what());
-  } catch (const op::DatabaseError& e) {
-    print_error(e.what());
-  }
-  return kExitRefused;
-}
-
-void print(const Output& output, const Json& json, const std::string& text) {
-  if (output.json)
-    fmt::print("{}\n", json.dump(2));
-  else
-    fmt::print("{}", text);
-}
-
-}  // namespace
-
-int run_status(const std::string& path, Output output) {
+int run_status(const std::string& path, const RuntimeConfig* config,
+               Output output) {
+  if (config != nullptr && config->backend_kind == BackendKind::nats)
+    return run_node_status(path, *config, output);
   return with_database(path, [&](SqliteOperator& db) {
     const op::Status status = db.status();
     print(output, status_json(status), status_text(status));

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "herald/config.hpp"
 #include "herald/sqlite_operator.hpp"
 
 namespace herald::tool {
@@ -14,12 +15,18 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitRefused = 1;   // refused or not found
 inline constexpr int kExitUsage = 2;     // the command line (CLI11)
 inline constexpr int kExitInternal = 3;  // a bug in herald
+// status of a nats node: the local part printed, the broker's could not be
+// read (the servers did not answer)
+inline constexpr int kExitPartial = 4;
 
 struct Output {
   bool json = false;
 };
 
-int run_status(const std::string& db, Output output);
+// `config`: the node's configuration when given (--config); on a nats
+// node the status adds its streams and consumers (node_status.hpp).
+int run_status(const std::string& db, const RuntimeConfig* config,
+               Output output);
 int run_dead_letters_list(const std::string& db,
                           const std::optional<std::string>& subscription,
                           Output output);

@@ -49,6 +49,60 @@ Json status_json(const op::Status& status) {
   }
   j["agent_messages"] = {{"pending", status.pending_messages},
                          {"dead", status.dead_messages}};
+  j["transport_marks"] = Json::array();
+  for (const op::TransportMark& m : status.transport_marks)
+    j["transport_marks"].push_back({{"name", m.name}, {"value", m.value}});
+  return j;
+}
+
+Json node_status_json(const op::NodeStatus& status) {
+  Json j = status_json(status.local);
+  Json node;
+  node["name"] = status.node;
+  node["servers"] = status.servers;
+  node["broker"] = {{"available", !status.broker_error}};
+  node["broker"]["error"] =
+      status.broker_error ? Json(*status.broker_error) : Json(nullptr);
+  node["relays"] = Json::array();
+  for (const op::RelayStatus& r : status.relays) {
+    Json relay = {{"context", r.context},
+                  {"stream", r.stream},
+                  {"head", r.head},
+                  {"relayed", r.relayed},
+                  {"lag", r.lag}};
+    relay["stream_state"] = nullptr;
+    if (r.state) {
+      const op::StreamState& s = *r.state;
+      relay["stream_state"] = {{"messages", s.messages},
+                               {"bytes", s.bytes},
+                               {"first_sequence", s.first_sequence},
+                               {"last_sequence", s.last_sequence},
+                               {"replicas", s.replicas}};
+      relay["stream_state"]["leader"] =
+          s.leader ? Json(*s.leader) : Json(nullptr);
+      relay["stream_state"]["last_position"] =
+          s.last_position ? Json(*s.last_position) : Json(nullptr);
+    }
+    node["relays"].push_back(std::move(relay));
+  }
+  node["ingests"] = Json::array();
+  for (const op::IngestStatus& i : status.ingests) {
+    Json ingest = {{"consumer", i.consumer}, {"stream", i.stream},
+                   {"context", i.context},   {"event_type", i.event_type},
+                   {"ingested", i.ingested}, {"mirror_head", i.mirror_head}};
+    ingest["consumer_state"] = nullptr;
+    if (i.state) {
+      const op::ConsumerState& c = *i.state;
+      ingest["consumer_state"] = {{"delivered", c.delivered},
+                                  {"ack_floor", c.ack_floor},
+                                  {"pending", c.pending},
+                                  {"ack_pending", c.ack_pending},
+                                  {"redelivered", c.redelivered}};
+    }
+    ingest["lag"] = i.lag ? Json(*i.lag) : Json(nullptr);
+    node["ingests"].push_back(std::move(ingest));
+  }
+  j["node"] = std::move(node);
   return j;
 }
 

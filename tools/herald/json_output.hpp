@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "herald/nats_operator.hpp"
 #include "herald/sqlite_operator.hpp"
 
 namespace herald::tool {
@@ -13,6 +14,8 @@ namespace herald::tool {
 using Json = nlohmann::ordered_json;
 
 Json status_json(const op::Status& status);
+// status_json of the local part, with a "node" object.
+Json node_status_json(const op::NodeStatus& status);
 Json dead_letter_json(const op::DeadLetter& letter);
 Json dead_letters_json(const std::vector<op::DeadLetter>& letters);
 Json redrive_json(const op::RedriveResult& result);

@@ -11,6 +11,8 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "herald/config.hpp"
+#include "herald/errors.hpp"
 #include "herald/event_id.hpp"
 #include "herald/time.hpp"
 #include "tools/herald/commands.hpp"
@@ -86,7 +88,7 @@ int run(int argc, char** argv) {
   app.set_version_flag("--version", std::string("herald ") + HERALD_VERSION);
   app.footer(
       "Exit status: 0 done, 1 refused or not found, 2 usage, 3 internal "
-      "error.\n"
+      "error, 4 status of a nats node without its servers' part.\n"
       "Operate on a stopped program's database; its next start applies "
       "re-drives and replays.");
   app.fallthrough();
@@ -97,10 +99,18 @@ int run(int argc, char** argv) {
   });
 
   std::string db;
-  app.add_option("--db", db, "The program's database file")
+  app.add_option("--db", db,
+                 "The program's database file (default: the --config "
+                 "file's backend.sqlite.path)")
       ->envname("HERALD_DB")
-      ->type_name("PATH")
-      ->required();
+      ->type_name("PATH");
+  std::string configFile;
+  app.add_option("--config", configFile,
+                 "The program's configuration file, as the program reads it "
+                 "(with its HERALD_* variables); on a nats node, status "
+                 "reads its streams and consumers too")
+      ->envname("HERALD_CONFIG")
+      ->type_name("FILE");
   Output output;
   app.add_flag("--json", output.json, "Print the result as JSON on stdout");
 
@@ -221,9 +231,29 @@ int run(int argc, char** argv) {
     return code == 0 ? kExitOk : kExitUsage;
   }
 
+  std::optional<RuntimeConfig> config;
+  if (!configFile.empty()) {
+    try {
+      ConfigSources sources;
+      sources.file = configFile;
+      config = load_config(sources);
+    } catch (const ConfigError& e) {
+      fmt::print(stderr, "herald: error: {}\n", e.what());
+      return kExitRefused;
+    }
+    if (db.empty()) db = config->backend_sqlite_path;
+  }
+  if (db.empty()) {
+    fmt::print(stderr,
+               "herald: error: no database: give --db PATH (or HERALD_DB), "
+               "or --config FILE naming backend.sqlite.path\n"
+               "Run 'herald --help' for usage.\n");
+    return kExitUsage;
+  }
+
   switch (command) {
     case Command::Status:
-      return run_status(db, output);
+      return run_status(db, config ? &*config : nullptr, output);
     case Command::List:
       return run_dead_letters_list(db, given(subscriptionOption, subscription),
                                    output);

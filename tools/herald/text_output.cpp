@@ -108,14 +108,79 @@ std::string status_text(const op::Status& status) {
           "know: delivered to nothing until a build that knows it runs\n",
           l.context, plural(u.entries, "entry", "entries"), u.event_type);
   }
+  Table marks({{"TRANSPORT MARK"}, {"VALUE", Align::Right}});
+  for (const op::TransportMark& m : status.transport_marks)
+    marks.add_row({m.name, number(m.value)});
   return fmt::format(
       "Database {} (schema version {}, last opened by runtime {})\n\n"
-      "{}\n{}\n{}{}\nAgent messages: {} pending, {} dead\n",
+      "{}\n{}\n{}{}\nAgent messages: {} pending, {} dead\n{}",
       status.path, status.schema_version,
       status.runtime_version ? *status.runtime_version : "unknown",
       section("Subscriptions", subscriptions), section("Agents", agents),
       section("Logs", logs), unknown, status.pending_messages,
-      status.dead_messages);
+      status.dead_messages,
+      marks.empty() ? std::string() : "\n" + marks.render());
+}
+
+std::string node_status_text(const op::NodeStatus& status) {
+  // A value of the broker's that is missing: not read, or not there.
+  const std::string none = status.broker_error ? "?" : "-";
+  Table relays({{"CONTEXT"},
+                {"STREAM"},
+                {"MESSAGES", Align::Right},
+                {"FIRST SEQ", Align::Right},
+                {"LAST SEQ", Align::Right},
+                {"REPLICAS", Align::Right},
+                {"LOG HEAD", Align::Right},
+                {"RELAYED", Align::Right},
+                {"IN STREAM", Align::Right},
+                {"LAG", Align::Right}});
+  for (const op::RelayStatus& r : status.relays) {
+    const auto& s = r.state;
+    relays.add_row({r.context, r.stream, s ? fmt::to_string(s->messages) : none,
+                    s ? fmt::to_string(s->first_sequence) : none,
+                    s ? fmt::to_string(s->last_sequence) : none,
+                    s ? fmt::to_string(s->replicas) : none, number(r.head),
+                    number(r.relayed),
+                    s && s->last_position ? number(*s->last_position) : none,
+                    number(r.lag)});
+  }
+  Table ingests({{"CONSUMER"},
+                 {"STREAM"},
+                 {"DELIVERED", Align::Right},
+                 {"ACK FLOOR", Align::Right},
+                 {"PENDING", Align::Right},
+                 {"ACK PENDING", Align::Right},
+                 {"INGESTED", Align::Right},
+                 {"MIRROR HEAD", Align::Right},
+                 {"LAG", Align::Right}});
+  for (const op::IngestStatus& i : status.ingests) {
+    const auto& c = i.state;
+    ingests.add_row({i.consumer, i.stream,
+                     c ? fmt::to_string(c->delivered) : none,
+                     c ? fmt::to_string(c->ack_floor) : none,
+                     c ? fmt::to_string(c->pending) : none,
+                     c ? number(c->ack_pending) : none, number(i.ingested),
+                     number(i.mirror_head), i.lag ? number(*i.lag) : "?"});
+  }
+  std::string servers;
+  for (const std::string& url : status.servers)
+    servers += (servers.empty() ? "" : ",") + url;
+  const std::string broker =
+      status.broker_error
+          ? fmt::format(
+                "Broker: unavailable ({}). Stream and consumer columns show "
+                "'?'; relay lags count from this node's marks only; ingest "
+                "lags are unknown.\n\n",
+                *status.broker_error)
+          : std::string();
+  return fmt::format(
+      "{}\nNode {} (servers {})\n\n{}{}\n{}", status_text(status.local),
+      status.node, servers, broker,
+      section("Relays (hosted contexts to their streams)", relays),
+      section("Ingests (other nodes' streams into this node's "
+              "mirrors)",
+              ingests));
 }
 
 std::string dead_letter_list_text(const std::vector<op::DeadLetter>& letters) {

@@ -4,11 +4,15 @@
 #include <string>
 #include <vector>
 
+#include "herald/nats_operator.hpp"
 #include "herald/sqlite_operator.hpp"
 
 namespace herald::tool {
 
 std::string status_text(const op::Status& status);
+// A nats node's: the local status, then its relays and ingests; a '?'
+// where the broker part could not be read.
+std::string node_status_text(const op::NodeStatus& status);
 // One line per letter; the last error on one line, cut to a screen's width.
 std::string dead_letter_list_text(const std::vector<op::DeadLetter>& letters);
 // Every field of each letter, the payload pretty-printed when it is JSON.

@@ -89,6 +89,13 @@ struct LogStatus {
   std::vector<UnknownEventType> unknown_types;  // by type; none: empty
 };
 
+// A position a transport over the store keeps in it (the nats backend's
+// relays and ingests): herald_meta's 'transport.<name>'.
+struct TransportMark {
+  std::string name;  // without 'transport.': 'relay.<context>', ...
+  std::int64_t value = 0;
+};
+
 struct Status {
   std::string path;
   int schema_version = 0;                         // PRAGMA user_version
@@ -98,6 +105,7 @@ struct Status {
   std::vector<LogStatus> logs;                    // by context
   std::int64_t pending_messages = 0;              // agent_message rows
   std::int64_t dead_messages = 0;                 // dead_message rows
+  std::vector<TransportMark> transport_marks;     // by name; none: empty
 };
 
 // ---- dead letters
@@ -222,7 +230,8 @@ class SqliteOperator {
   const std::string& path() const;
 
   // Where every subscription stands, agent instances per kind, each log's
-  // head and what it retains, agent messages pending and dead.
+  // head and what it retains, agent messages pending and dead, and the
+  // marks a transport keeps in the database.
   op::Status status();
 
   // Every letter (of `subscription` when given; an unknown one is

@@ -138,6 +138,13 @@ op::Status read_status(OperatorDatabase& db) {
       db.db().execAndGet("SELECT count(*) FROM agent_message").getInt64();
   status.dead_messages =
       db.db().execAndGet("SELECT count(*) FROM dead_message").getInt64();
+  SQLite::Statement marks(db.db(),
+                          "SELECT substr(key, 11), CAST(value AS INTEGER) FROM "
+                          "herald_meta WHERE key LIKE 'transport.%' ORDER BY "
+                          "key");
+  while (marks.executeStep())
+    status.transport_marks.push_back(
+        {marks.getColumn(0).getString(), marks.getColumn(1).getInt64()});
   return status;
 }
 

@@ -1,0 +1,320 @@
+// The operator's view of a nats node (herald/nats_operator.hpp): the local
+// status, and the node's streams and consumers as the servers report them.
+#include "herald/nats_operator.hpp"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "event_message.hpp"
+#include "herald/errors.hpp"
+#include "nats_client.hpp"
+#include "stream_layout.hpp"
+
+namespace herald::nats_detail {
+namespace {
+
+struct StreamInfoDeleter {
+  void operator()(jsStreamInfo* info) const { jsStreamInfo_Destroy(info); }
+};
+struct ConsumerInfoDeleter {
+  void operator()(jsConsumerInfo* info) const { jsConsumerInfo_Destroy(info); }
+};
+struct StreamNamesDeleter {
+  void operator()(jsStreamNamesList* list) const {
+    jsStreamNamesList_Destroy(list);
+  }
+};
+struct ConsumerNamesDeleter {
+  void operator()(jsConsumerNamesList* list) const {
+    jsConsumerNamesList_Destroy(list);
+  }
+};
+
+constexpr std::string_view kStreamPrefix = "HERALD_";
+
+// The inverse of the name mapping (stream_layout.hpp): Herald names hold
+// no '-'.
+std::string undashed(std::string_view name) {
+  std::string out(name);
+  std::replace(out.begin(), out.end(), '-', '.');
+  return out;
+}
+
+std::string context_of(const std::string& event_type) {
+  const std::size_t dot = event_type.rfind('.');
+  return dot == std::string::npos ? event_type : event_type.substr(0, dot);
+}
+
+std::int64_t head_of(const op::Status& local, std::string_view context) {
+  for (const op::LogStatus& log : local.logs)
+    if (log.context == context) return log.head;
+  return 0;
+}
+
+std::int64_t mark_of(const op::Status& local, std::string_view name) {
+  for (const op::TransportMark& mark : local.transport_marks)
+    if (mark.name == name) return mark.value;
+  return 0;
+}
+
+// The servers' answers the status needs, each request bounded by the
+// node's timeout.
+class Broker {
+ public:
+  explicit Broker(const NatsBackendOptions& o)
+      : client_(NatsClientOptions{
+            o.servers, fmt::format("herald status {}", o.node), o.timeout,
+            o.credentials, o.tls_ca, o.tls_cert, o.tls_key}),
+        timeout_ms_(
+            std::chrono::duration_cast<std::chrono::milliseconds>(o.timeout)
+                .count()) {}
+
+  // Unset when the stream does not exist.
+  std::optional<op::StreamState> stream(const std::string& name) {
+    jsStreamInfo* raw = nullptr;
+    jsErrCode code{};
+    const natsStatus status = js_GetStreamInfo(&raw, client_.jetstream(),
+                                               name.c_str(), nullptr, &code);
+    if (status == NATS_NOT_FOUND || code == JSStreamNotFoundErr) return {};
+    check(status, fmt::format("stream {}", name));
+    const std::unique_ptr<jsStreamInfo, StreamInfoDeleter> info(raw);
+    op::StreamState s;
+    s.messages = info->State.Msgs;
+    s.bytes = info->State.Bytes;
+    s.first_sequence = info->State.FirstSeq;
+    s.last_sequence = info->State.LastSeq;
+    s.replicas = info->Config->Replicas;
+    if (info->Cluster != nullptr && info->Cluster->Leader != nullptr)
+      s.leader = info->Cluster->Leader;
+    if (s.last_sequence > 0 && s.messages > 0) {
+      natsMsg* msg = nullptr;
+      const natsStatus got = js_GetMsg(&msg, client_.jetstream(), name.c_str(),
+                                       s.last_sequence, nullptr, &code);
+      if (got != NATS_NOT_FOUND && code != JSNoMessageFoundErr) {
+        check(got, fmt::format("the last message of stream {}", name));
+        const MsgPtr owned(msg);
+        s.last_position = message_position(msg);
+      }
+    }
+    return s;
+  }
+
+  // Unset when the consumer does not exist.
+  std::optional<op::ConsumerState> consumer(const std::string& stream,
+                                            const std::string& name) {
+    jsConsumerInfo* raw = nullptr;
+    jsErrCode code{};
+    const natsStatus status =
+        js_GetConsumerInfo(&raw, client_.jetstream(), stream.c_str(),
+                           name.c_str(), nullptr, &code);
+    if (status == NATS_NOT_FOUND || code == JSConsumerNotFoundErr ||
+        code == JSStreamNotFoundErr)
+      return {};
+    check(status, fmt::format("consumer {} of stream {}", name, stream));
+    const std::unique_ptr<jsConsumerInfo, ConsumerInfoDeleter> info(raw);
+    return op::ConsumerState{info->Delivered.Stream, info->AckFloor.Stream,
+                             info->NumPending, info->NumAckPending,
+                             info->NumRedelivered};
+  }
+
+  // The streams Herald's relays write to.
+  std::vector<std::string> herald_streams() {
+    jsStreamNamesList* raw = nullptr;
+    jsErrCode code{};
+    const natsStatus status =
+        js_StreamNames(&raw, client_.jetstream(), nullptr, &code);
+    if (status == NATS_NOT_FOUND) return {};
+    check(status, "the names of the streams");
+    const std::unique_ptr<jsStreamNamesList, StreamNamesDeleter> list(raw);
+    std::vector<std::string> out;
+    for (int i = 0; i < list->Count; ++i) {
+      const std::string_view name = list->List[i];
+      if (name.starts_with(kStreamPrefix)) out.emplace_back(name);
+    }
+    return out;
+  }
+
+  std::vector<std::string> consumers_of(const std::string& stream) {
+    jsConsumerNamesList* raw = nullptr;
+    jsErrCode code{};
+    const natsStatus status = js_ConsumerNames(&raw, client_.jetstream(),
+                                               stream.c_str(), nullptr, &code);
+    if (status == NATS_NOT_FOUND) return {};
+    check(status, fmt::format("the consumers of stream {}", stream));
+    const std::unique_ptr<jsConsumerNamesList, ConsumerNamesDeleter> list(raw);
+    std::vector<std::string> out;
+    out.reserve(static_cast<std::size_t>(list->Count));
+    for (int i = 0; i < list->Count; ++i) out.emplace_back(list->List[i]);
+    return out;
+  }
+
+  // The messages of `stream` matching `filter` with a sequence in (after,
+  // upto], walked one matching message at a time; unset when there are
+  // more than `cap`.
+  std::optional<std::int64_t> count_between(const std::string& stream,
+                                            const std::string& filter,
+                                            std::uint64_t after,
+                                            std::uint64_t upto,
+                                            std::int64_t cap) {
+    const std::string subject =
+        fmt::format("$JS.API.STREAM.MSG.GET.{}", stream);
+    std::int64_t count = 0;
+    std::uint64_t from = after + 1;
+    while (from <= upto) {
+      const std::string request =
+          nlohmann::json{{"seq", from}, {"next_by_subj", filter}}.dump();
+      natsMsg* raw = nullptr;
+      check(natsConnection_Request(
+                &raw, client_.connection(), subject.c_str(), request.data(),
+                static_cast<int>(request.size()), timeout_ms_),
+            fmt::format("reading stream {}", stream));
+      const MsgPtr reply(raw);
+      const auto answer = nlohmann::json::parse(
+          std::string_view(
+              natsMsg_GetData(raw),
+              static_cast<std::size_t>(natsMsg_GetDataLength(raw))),
+          nullptr, /*allow_exceptions=*/false);
+      if (answer.is_discarded())
+        throw Error(
+            fmt::format("reading stream {}: an answer that is not "
+                        "JSON",
+                        stream));
+      if (answer.contains("error")) {
+        const auto& error = answer.at("error");
+        if (error.value("code", 0) == 404) break;  // no more
+        throw Error(fmt::format("reading stream {}: {}", stream,
+                                error.value("description", "")));
+      }
+      const auto seq = answer.at("message").at("seq").get<std::uint64_t>();
+      if (seq > upto) break;
+      if (++count > cap) return {};
+      from = seq + 1;
+    }
+    return count;
+  }
+
+ private:
+  NatsClient client_;
+  std::int64_t timeout_ms_;
+};
+
+// The node's lag for an event type: the messages of the type the stream
+// holds above what the mirror holds. The consumer's pending count is
+// taken above its last delivery; the messages between that and the
+// mirror's mark are counted one by one (normally the deliveries of a batch
+// in flight, at most the consumer's max ack pending).
+std::optional<std::int64_t> ingest_lag(
+    Broker& broker, const op::IngestStatus& ingest,
+    const std::optional<op::StreamState>& s) {
+  const std::string filter = event_filter(ingest.event_type);
+  const auto ingested = static_cast<std::uint64_t>(ingest.ingested);
+  if (!ingest.state) {
+    if (!s) return 0;
+    return broker.count_between(ingest.stream, filter, ingested,
+                                s->last_sequence, kMaxAckPending);
+  }
+  const op::ConsumerState& c = *ingest.state;
+  const auto pending = static_cast<std::int64_t>(c.pending);
+  if (ingested == c.delivered) return pending;
+  if (ingested < c.delivered) {
+    const auto between = broker.count_between(ingest.stream, filter, ingested,
+                                              c.delivered, kMaxAckPending);
+    if (!between) return {};
+    return pending + *between;
+  }
+  const auto between = broker.count_between(ingest.stream, filter, c.delivered,
+                                            ingested, kMaxAckPending);
+  if (!between) return {};
+  return std::max<std::int64_t>(0, pending - *between);
+}
+
+}  // namespace
+}  // namespace herald::nats_detail
+
+namespace herald {
+
+op::NodeStatus nats_node_status(SqliteOperator& db,
+                                const NatsBackendOptions& options) {
+  namespace nd = nats_detail;
+  op::NodeStatus status;
+  status.node = options.node;
+  status.servers = options.servers;
+  status.local = db.status();
+  const op::Status& local = status.local;
+
+  std::vector<std::string> hosted = options.contexts;
+  std::sort(hosted.begin(), hosted.end());
+  for (const std::string& context : hosted) {
+    op::RelayStatus relay;
+    relay.context = context;
+    relay.stream = nd::stream_name(context);
+    relay.head = nd::head_of(local, context);
+    relay.relayed = nd::mark_of(local, "relay." + context);
+    relay.lag = std::max<std::int64_t>(0, relay.head - relay.relayed);
+    status.relays.push_back(std::move(relay));
+  }
+
+  // This node's consumers: those its database keeps a mark of ...
+  const std::string prefix = options.node + "_";
+  std::map<std::string, op::IngestStatus> ingests;
+  const auto add_ingest = [&](const std::string& consumer) {
+    op::IngestStatus& ingest = ingests[consumer];
+    ingest.consumer = consumer;
+    ingest.event_type = nd::undashed(consumer.substr(prefix.size()));
+    ingest.context = nd::context_of(ingest.event_type);
+    ingest.stream = nd::stream_name(ingest.context);
+    ingest.ingested = nd::mark_of(local, "ingest." + consumer);
+    ingest.mirror_head = nd::head_of(local, ingest.context);
+  };
+  for (const op::TransportMark& mark : local.transport_marks) {
+    constexpr std::string_view kIngest = "ingest.";
+    if (!mark.name.starts_with(kIngest)) continue;
+    const std::string consumer = mark.name.substr(kIngest.size());
+    if (consumer.starts_with(prefix)) add_ingest(consumer);
+  }
+
+  try {
+    nd::Broker broker(options);
+    std::vector<op::RelayStatus> relays = status.relays;
+    for (op::RelayStatus& relay : relays) {
+      relay.state = broker.stream(relay.stream);
+      if (relay.state && relay.state->last_position) {
+        relay.lag = std::max<std::int64_t>(
+            0,
+            relay.head - std::max(relay.relayed, *relay.state->last_position));
+      }
+    }
+    // ... and those the servers have on Herald's streams.
+    for (const std::string& stream : broker.herald_streams()) {
+      for (const std::string& consumer : broker.consumers_of(stream)) {
+        if (consumer.starts_with(prefix) && !ingests.contains(consumer))
+          add_ingest(consumer);
+      }
+    }
+    std::map<std::string, std::optional<op::StreamState>> streams;
+    for (auto& [name, ingest] : ingests) {
+      ingest.state = broker.consumer(ingest.stream, name);
+      auto known = streams.find(ingest.stream);
+      if (known == streams.end())
+        known =
+            streams.emplace(ingest.stream, broker.stream(ingest.stream)).first;
+      ingest.lag = nd::ingest_lag(broker, ingest, known->second);
+    }
+    status.relays = std::move(relays);
+  } catch (const std::exception& e) {
+    status.broker_error = e.what();
+    for (auto& [name, ingest] : ingests) {
+      ingest.state.reset();
+      ingest.lag.reset();
+    }
+  }
+  for (auto& [name, ingest] : ingests)
+    status.ingests.push_back(std::move(ingest));
+  return status;
+}
+
+}  // namespace herald

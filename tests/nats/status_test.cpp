@@ -1,0 +1,255 @@
+// `herald status` on a nats node (the built tool, run on a stopped node's
+// database with the node's configuration file): node A hosts
+// commerce.order, node B hosts commerce.notifications and ingests A's
+// payments (and relays its own receipts). Checked, in text and JSON: the
+// streams, the consumer and lags that are the right numbers after a
+// drain, with B stopped while A publishes more, and with the server gone
+// (the local part still printed, exit status 4).
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "commerce/notifications.h"
+#include "herald/agent_kind.hpp"
+#include "herald/log.hpp"
+#include "herald/runtime.hpp"
+#include "herald/threaded_executor.hpp"
+#include "nats_server.hpp"
+#include "node_process.hpp"
+#include "temp_database.hpp"
+#include <sys/wait.h>
+
+namespace herald::test {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr int kFirst = 20;  // payments B ingests and delivers
+constexpr int kMore = 7;    // payments published while B is stopped
+const std::string kConsumer = "notify-1_commerce-order-PaymentConfirmed";
+
+class QuietGateway final : public commerce::notifications::Gateway {
+ public:
+  void notify(const commerce::order::UserId& /*user*/,
+              const std::string& /*text*/) override {}
+};
+
+// Node B until it delivered `expected` payments to u-1's inbox and relayed
+// the receipts they issued; then it stops (exit 0), or 1 after 25 s.
+int notifications_until_drained(const RuntimeConfig& config,
+                                const std::string& url, int expected) {
+  ThreadedExecutor executor(2);
+  MemoryLogSink log;
+  QuietGateway gateway;
+  Runtime rt(config, executor, nullptr, &log);
+  rt.install(commerce::notifications::context(gateway));
+  rt.recover();
+  const auto until = std::chrono::steady_clock::now() + 25s;
+  while (std::chrono::steady_clock::now() < until) {
+    const auto inbox = commerce::notifications::Inbox::at(rt, "u-1").messages();
+    if (static_cast<int>(inbox.size()) >= expected &&
+        stream_messages(url, "HERALD_commerce-notifications") >= expected)
+      return 0;
+    std::this_thread::sleep_for(20ms);
+  }
+  return 1;
+}
+
+struct Run {
+  int exit = -1;
+  std::string out;
+};
+
+// The herald tool with `args`; its stdout and exit status.
+Run herald(const std::string& args) {
+  const std::string command = fmt::format("'{}' {}", HERALD_TOOL_PATH, args);
+  FILE* pipe = ::popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  Run run;
+  char buffer[4096];
+  std::size_t n = 0;
+  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0)
+    run.out.append(buffer, n);
+  const int status = ::pclose(pipe);
+  if (WIFEXITED(status)) run.exit = WEXITSTATUS(status);
+  return run;
+}
+
+// The cells of the first text table row after `section` that starts with
+// `first`.
+std::vector<std::string> row(const std::string& text,
+                             const std::string& section,
+                             const std::string& first) {
+  const std::size_t at = text.find("\n" + section);
+  if (at == std::string::npos) return {};
+  std::istringstream lines(text.substr(at));
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.rfind(first + " ", 0) != 0) continue;
+    std::istringstream cells(line);
+    std::vector<std::string> out;
+    std::string cell;
+    while (cells >> cell) out.push_back(cell);
+    return out;
+  }
+  return {};
+}
+
+const nlohmann::json& ingest(const nlohmann::json& status) {
+  const nlohmann::json& ingests = status.at("node").at("ingests");
+  REQUIRE(ingests.size() == 1);
+  CHECK(ingests[0].at("consumer") == kConsumer);
+  return ingests[0];
+}
+
+TEST_CASE(
+    "Status: herald status on a nats node shows its streams, its consumer "
+    "and its lags, and the local part when the servers are gone") {
+  NatsServer server;
+  TempDatabase orders_db;
+  TempDatabase notifications_db;
+  TempDatabase config_file;
+  const RuntimeConfig orders =
+      node_config(server.url(), "orders-1", "commerce.order", orders_db.path);
+  const RuntimeConfig notifications =
+      node_config(server.url(), "notify-1", "commerce.notifications",
+                  notifications_db.path);
+  {
+    std::ofstream out(config_file.path);
+    out << "backend.kind = nats\n"
+        << "backend.sqlite.path = " << notifications_db.path << "\n"
+        << "backend.nats.servers = " << server.url() << "\n"
+        << "backend.nats.node = notify-1\n"
+        << "backend.nats.contexts = commerce.notifications\n";
+  }
+  const std::string status_args =
+      fmt::format("--config '{}' status", config_file.path);
+
+  // A publishes kFirst payments; B delivers them all and stops.
+  const pid_t consumer = spawn([&] {
+    return notifications_until_drained(notifications, server.url(), kFirst);
+  });
+  ChildProcess publisher(
+      spawn([&] { return orders_node(orders, 1, kFirst, 0ms); }));
+  const int drained = wait_for(consumer, 40s);
+  REQUIRE(drained != -1);
+  REQUIRE(WIFEXITED(drained));
+  REQUIRE(WEXITSTATUS(drained) == 0);
+
+  // After a drain every lag is 0.
+  {
+    const Run json = herald(status_args + " --json");
+    REQUIRE(json.exit == 0);
+    const auto status = nlohmann::json::parse(json.out);
+    const auto& node = status.at("node");
+    CHECK(node.at("name") == "notify-1");
+    CHECK(node.at("broker").at("available") == true);
+    REQUIRE(node.at("relays").size() == 1);
+    const auto& relay = node.at("relays")[0];
+    CHECK(relay.at("context") == "commerce.notifications");
+    CHECK(relay.at("stream") == "HERALD_commerce-notifications");
+    CHECK(relay.at("head") == kFirst);  // a receipt per domestic payment
+    CHECK(relay.at("relayed") == kFirst);
+    CHECK(relay.at("lag") == 0);
+    CHECK(relay.at("stream_state").at("messages") == kFirst);
+    CHECK(relay.at("stream_state").at("first_sequence") == 1);
+    CHECK(relay.at("stream_state").at("last_sequence") == kFirst);
+    CHECK(relay.at("stream_state").at("replicas") == 1);
+    CHECK(relay.at("stream_state").at("last_position") == kFirst);
+    const auto& in = ingest(status);
+    CHECK(in.at("stream") == "HERALD_commerce-order");
+    CHECK(in.at("event_type") == "commerce.order.PaymentConfirmed");
+    CHECK(in.at("ingested") == kFirst);
+    CHECK(in.at("mirror_head") == kFirst);
+    CHECK(in.at("consumer_state").at("delivered") == kFirst);
+    CHECK(in.at("consumer_state").at("ack_floor") == kFirst);
+    CHECK(in.at("consumer_state").at("pending") == 0);
+    CHECK(in.at("consumer_state").at("ack_pending") == 0);
+    CHECK(in.at("lag") == 0);
+    // The subscriptions that take u-1's domestic payments delivered them
+    // all.
+    for (const auto& s : status.at("subscriptions")) {
+      if (s.at("name") == "commerce.notifications.OnDomesticPayment" ||
+          s.at("name") == "commerce.notifications.OnPaymentAudit")
+        CHECK(s.at("lag") == 0);
+    }
+
+    const Run text = herald(status_args);
+    REQUIRE(text.exit == 0);
+    CHECK(text.out.find("Node notify-1 (servers " + server.url() + ")") !=
+          std::string::npos);
+    // CONTEXT STREAM MESSAGES FIRST LAST REPLICAS HEAD RELAYED IN-STREAM LAG
+    CHECK(row(text.out, "Relays", "commerce.notifications") ==
+          std::vector<std::string>{"commerce.notifications",
+                                   "HERALD_commerce-notifications", "20", "1",
+                                   "20", "1", "20", "20", "20", "0"});
+    // CONSUMER STREAM DELIVERED ACK-FLOOR PENDING ACK-PENDING INGESTED
+    // MIRROR-HEAD LAG
+    CHECK(row(text.out, "Ingests", kConsumer) ==
+          std::vector<std::string>{kConsumer, "HERALD_commerce-order", "20",
+                                   "20", "0", "0", "20", "20", "0"});
+  }
+
+  // A stopped consumer lags by what was published since.
+  {
+    publisher.reset(spawn(
+        [&] { return orders_node(orders, kFirst + 1, kFirst + kMore, 0ms); }));
+    const auto until = std::chrono::steady_clock::now() + 20s;
+    while (stream_messages(server.url(), "HERALD_commerce-order") <
+               kFirst + kMore &&
+           std::chrono::steady_clock::now() < until)
+      std::this_thread::sleep_for(20ms);
+    REQUIRE(stream_messages(server.url(), "HERALD_commerce-order") ==
+            kFirst + kMore);
+    const Run json = herald(status_args + " --json");
+    REQUIRE(json.exit == 0);
+    const auto status = nlohmann::json::parse(json.out);
+    const auto& in = ingest(status);
+    CHECK(in.at("ingested") == kFirst);
+    CHECK(in.at("consumer_state").at("delivered") == kFirst);
+    CHECK(in.at("consumer_state").at("pending") == kMore);
+    CHECK(in.at("lag") == kMore);
+    const Run text = herald(status_args);
+    REQUIRE(text.exit == 0);
+    CHECK(row(text.out, "Ingests", kConsumer).back() == std::to_string(kMore));
+  }
+
+  // Without the servers: the local part, and exit status 4.
+  {
+    publisher.reset();
+    server.kill();
+    const Run text = herald(status_args);
+    CHECK(text.exit == 4);
+    CHECK(text.out.find("Subscriptions") != std::string::npos);
+    CHECK(text.out.find("Broker: unavailable (") != std::string::npos);
+    // The marks are local: the relay's lag counts from them; the ingest's
+    // lag is unknown.
+    CHECK(row(text.out, "Relays", "commerce.notifications") ==
+          std::vector<std::string>{"commerce.notifications",
+                                   "HERALD_commerce-notifications", "?", "?",
+                                   "?", "?", "20", "20", "?", "0"});
+    CHECK(row(text.out, "Ingests", kConsumer) ==
+          std::vector<std::string>{kConsumer, "HERALD_commerce-order", "?", "?",
+                                   "?", "?", "20", "20", "?"});
+    const Run json = herald(status_args + " --json");
+    CHECK(json.exit == 4);
+    const auto status = nlohmann::json::parse(json.out);
+    CHECK(status.at("node").at("broker").at("available") == false);
+    CHECK(status.at("node").at("broker").at("error").is_string());
+    const auto& in = ingest(status);
+    CHECK(in.at("ingested") == kFirst);
+    CHECK(in.at("consumer_state").is_null());
+    CHECK(in.at("lag").is_null());
+  }
+}
+
+}  // namespace
+}  // namespace herald::test
