@@ -180,9 +180,8 @@ std::string_view insertedLine(std::string_view replacement) {
   return line;
 }
 
-// What a fix-it does, as both renderers label it: `insert ';'`,
-// `insert line 'consumes a.b'`, `remove 'x'`, `replace with 'y'`. None for
-// an edit that changes nothing.
+}  // namespace
+
 std::optional<std::string> fixitLabel(const SourceManager& sources,
                                       const FixIt& f) {
   std::optional<Location> loc = locate(sources, f.range);
@@ -203,6 +202,8 @@ std::optional<std::string> fixitLabel(const SourceManager& sources,
   }
   return fmt::format("replace with '{}'", escapeForQuote(f.replacement));
 }
+
+namespace {
 
 std::size_t countDigits(std::uint32_t n) {
   std::size_t digits = 1;

@@ -39,6 +39,12 @@ struct RunMessage {
                                      TextRenderOptions options = {},
                                      const std::vector<RunMessage>& run = {});
 
+// What a fix-it does, as both renderers label it: `insert ';'`,
+// `insert line 'consumes a.b'`, `remove 'x'`, `replace with 'y'`. None for
+// an edit that changes nothing.
+[[nodiscard]] std::optional<std::string> fixitLabel(
+    const SourceManager& sources, const FixIt& f);
+
 // Bumped whenever a field of the JSON format changes meaning or goes away;
 // adding a field keeps the version.
 inline constexpr int kJsonFormatVersion = 1;

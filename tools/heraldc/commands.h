@@ -16,5 +16,7 @@ namespace herald::driver {
                            const BuildOptions& options);
 [[nodiscard]] int runFmt(const GlobalOptions& global,
                          const FmtOptions& options);
+// The language server on standard input and output (tools/lsp).
+[[nodiscard]] int runLsp(const LspOptions& options);
 
 }  // namespace herald::driver

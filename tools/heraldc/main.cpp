@@ -24,7 +24,7 @@ constexpr const char* kExitCodesHelp =
     "Exit status: 0 no errors (warnings allowed), 1 errors reported, "
     "2 usage or I/O problem.";
 
-enum class Command { None, Parse, Check, Graph, Build, Fmt };
+enum class Command { None, Parse, Check, Graph, Build, Fmt, Lsp };
 
 // Top-level options whose value may be the next argument.
 constexpr std::string_view kValueOptions[] = {"--color", "--diagnostics-format",
@@ -206,6 +206,18 @@ int run(int argc, char** argv) {
   addSchemaLockFlags(*build, buildOptions.schemaLock);
   build->callback([&] { command = Command::Build; });
 
+  LspOptions lspOptions;
+  CLI::App* lsp = app.add_subcommand(
+      "lsp",
+      "Run the language server on standard input and output (Language "
+      "Server Protocol, for editors)");
+  lsp->add_option("--max-message-bytes", lspOptions.maxMessageBytes,
+                  "Refuse, unread, a message whose content is larger")
+      ->type_name("N")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  lsp->callback([&] { command = Command::Lsp; });
+
   std::vector<std::string> names;
   const CLI::App& definitions = app;
   for (const CLI::App* sub : definitions.get_subcommands(nullptr))
@@ -254,6 +266,8 @@ int run(int argc, char** argv) {
       return runBuild(global, buildOptions);
     case Command::Fmt:
       return runFmt(global, fmtOptions);
+    case Command::Lsp:
+      return runLsp(lspOptions);
     case Command::None:
       break;
   }

@@ -61,6 +61,12 @@ struct BuildOptions {
   SchemaLockFlags schemaLock;
 };
 
+struct LspOptions {
+  // A message whose content is larger is refused without being read into
+  // memory.
+  std::size_t maxMessageBytes = std::size_t{64} << 20;
+};
+
 struct FmtOptions {
   std::vector<std::string> paths;
   bool check = false;  // list the files not in canonical form

@@ -1,0 +1,45 @@
+#include "tools/lsp/params.h"
+
+#include <fmt/format.h>
+
+#include "tools/lsp/protocol.h"
+
+namespace herald::lsp {
+namespace {
+
+const nlohmann::json& member(const nlohmann::json& object,
+                             std::string_view key) {
+  if (!object.is_object())
+    throw RpcError(ErrorCode::InvalidParams,
+                   fmt::format("expected an object holding '{}'", key));
+  auto it = object.find(key);
+  if (it == object.end())
+    throw RpcError(ErrorCode::InvalidParams,
+                   fmt::format("missing member '{}'", key));
+  return *it;
+}
+
+}  // namespace
+
+const nlohmann::json& objectMember(const nlohmann::json& object,
+                                   std::string_view key) {
+  const nlohmann::json& value = member(object, key);
+  if (!value.is_object())
+    throw RpcError(ErrorCode::InvalidParams,
+                   fmt::format("member '{}' is not an object", key));
+  return value;
+}
+
+std::string stringMember(const nlohmann::json& object, std::string_view key) {
+  const nlohmann::json& value = member(object, key);
+  if (!value.is_string())
+    throw RpcError(ErrorCode::InvalidParams,
+                   fmt::format("member '{}' is not a string", key));
+  return value.get<std::string>();
+}
+
+std::string documentUri(const nlohmann::json& params) {
+  return stringMember(objectMember(params, "textDocument"), "uri");
+}
+
+}  // namespace herald::lsp

@@ -1,0 +1,22 @@
+// Byte offsets (the compiler's locations) as LSP positions: 0-based lines
+// and characters counted in UTF-16 code units, the protocol's default
+// encoding.
+#pragma once
+
+#include <cstdint>
+
+#include <nlohmann/json.hpp>
+
+#include "frontend/source.h"
+
+namespace herald::lsp {
+
+// {"line": L, "character": C} for the byte `offset` of `file`.
+[[nodiscard]] nlohmann::json toPosition(const SourceFile& file,
+                                        std::uint32_t offset);
+// {"start": ..., "end": ...} for the bytes [begin, end) of `file`.
+[[nodiscard]] nlohmann::json toRange(const SourceFile& file,
+                                     std::uint32_t begin, std::uint32_t end);
+[[nodiscard]] nlohmann::json toRange(const SourceFile& file, SourceRange range);
+
+}  // namespace herald::lsp
