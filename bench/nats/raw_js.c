@@ -12,6 +12,8 @@
  * them (at most 4096 in flight). latency: one synchronous publish every
  * PACE_US microseconds (default 5000). Prints one line:
  * "events/s P50_US P99_US". */
+#define _POSIX_C_SOURCE 200809L
+
 #include <nats/nats.h>
 #include <pthread.h>
 #include <stdint.h>
