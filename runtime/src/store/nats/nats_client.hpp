@@ -13,6 +13,14 @@
 
 namespace herald::nats_detail {
 
+// Owners of what the client's info calls return.
+struct StreamInfoDeleter {
+  void operator()(jsStreamInfo* info) const { jsStreamInfo_Destroy(info); }
+};
+struct ConsumerInfoDeleter {
+  void operator()(jsConsumerInfo* info) const { jsConsumerInfo_Destroy(info); }
+};
+
 struct NatsClientOptions {
   std::vector<std::string> servers;  // URLs
   std::string name;                  // the connection's name on the servers

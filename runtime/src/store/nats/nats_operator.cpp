@@ -17,12 +17,6 @@
 namespace herald::nats_detail {
 namespace {
 
-struct StreamInfoDeleter {
-  void operator()(jsStreamInfo* info) const { jsStreamInfo_Destroy(info); }
-};
-struct ConsumerInfoDeleter {
-  void operator()(jsConsumerInfo* info) const { jsConsumerInfo_Destroy(info); }
-};
 struct StreamNamesDeleter {
   void operator()(jsStreamNamesList* list) const {
     jsStreamNamesList_Destroy(list);

@@ -19,10 +19,6 @@ using namespace std::chrono_literals;
 // Entries per pipelined batch.
 constexpr std::size_t kBatch = 256;
 
-struct StreamInfoDeleter {
-  void operator()(jsStreamInfo* info) const { jsStreamInfo_Destroy(info); }
-};
-
 std::int64_t millis(Duration d) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
 }

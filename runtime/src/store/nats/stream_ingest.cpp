@@ -26,9 +26,6 @@ struct ListGuard {
 struct MetaDeleter {
   void operator()(jsMsgMetaData* meta) const { jsMsgMetaData_Destroy(meta); }
 };
-struct ConsumerInfoDeleter {
-  void operator()(jsConsumerInfo* info) const { jsConsumerInfo_Destroy(info); }
-};
 
 std::uint64_t stream_sequence(natsMsg* msg) {
   jsMsgMetaData* raw = nullptr;

@@ -13,13 +13,6 @@
 namespace herald::nats_detail {
 namespace {
 
-struct StreamInfoDeleter {
-  void operator()(jsStreamInfo* info) const { jsStreamInfo_Destroy(info); }
-};
-struct ConsumerInfoDeleter {
-  void operator()(jsConsumerInfo* info) const { jsConsumerInfo_Destroy(info); }
-};
-
 std::string dashed(std::string_view name) {
   std::string out(name);
   std::replace(out.begin(), out.end(), '.', '-');
