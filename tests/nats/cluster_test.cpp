@@ -29,8 +29,7 @@ struct Scenario {
   NatsCluster cluster{kServers};
   TwoNodes nodes{cluster.urls(), kReplicas};
   pid_t consumer = nodes.start_notifications();
-  ChildProcess publisher{
-      spawn([this] { return orders_node(nodes.orders, 1, kEvents, 15ms); })};
+  ChildProcess publisher{start_orders(nodes.orders, 1, kEvents, 15ms)};
 
   // The server leading the stream, once the relay has created it.
   int leader() {

@@ -26,18 +26,18 @@ class QuietGateway final : public commerce::notifications::Gateway {
   void notify(const UserId& /*user*/, const std::string& /*text*/) override {}
 };
 
-}  // namespace
-
-int notifications_node(const RuntimeConfig& config, const std::string& servers,
-                       const std::string& result, int expected) {
+// The role "commerce-notifications": result, expected.
+int notifications_node(const NodeSpec& spec, const NodeArgs& args) {
+  const std::string& result = args.at(0);
+  const int expected = int_arg(args, 1);
   ThreadedExecutor executor(2);
-  MemoryLogSink log;
+  StderrLogSink log;
   QuietGateway gateway;
-  Runtime rt(config, executor, nullptr, &log);
+  Runtime rt(spec.config(), executor, nullptr, &log);
   rt.install(commerce::notifications::context(gateway));
   rt.recover();
   using commerce::notifications::Inbox;
-  const auto until = std::chrono::steady_clock::now() + 25s;
+  const auto until = std::chrono::steady_clock::now() + 60s;
   std::vector<std::string> inbox;
   std::vector<std::string> audit;
   while (std::chrono::steady_clock::now() < until) {
@@ -53,11 +53,16 @@ int notifications_node(const RuntimeConfig& config, const std::string& servers,
   inbox = Inbox::at(rt, "u-1").messages();
   audit = Inbox::at(rt, "audit").messages();
   std::ofstream out(result);
-  out << "stream " << stream_messages(servers, "HERALD_commerce-order") << "\n";
+  out << "stream " << stream_messages(spec.servers, "HERALD_commerce-order")
+      << "\n";
   out << "audit " << audit.size() << "\n";
   for (const std::string& line : inbox) out << line << "\n";
   return 0;
 }
+
+const NodeRole kNotifications("commerce-notifications", &notifications_node);
+
+}  // namespace
 
 Outcome read_outcome(const std::string& path) {
   Outcome o;
@@ -79,27 +84,33 @@ std::vector<std::string> expected_inbox() {
 
 TwoNodes::TwoNodes(std::string urls, int replicas)
     : servers(std::move(urls)),
-      orders(node_config(servers, "orders-1", "commerce.order", orders_db.path,
-                         replicas)),
-      notifications(node_config(servers, "notify-1", "commerce.notifications",
-                                notifications_db.path, replicas)) {}
+      orders{servers, "orders-1", "commerce.order", orders_db.path, replicas},
+      notifications{servers, "notify-1", "commerce.notifications",
+                    notifications_db.path, replicas} {}
 
 pid_t TwoNodes::start_notifications() {
-  return spawn([this] {
-    return notifications_node(notifications, servers, result.path, kEvents);
-  });
+  return spawn("commerce-notifications", notifications,
+               {result.path, std::to_string(kEvents)});
 }
 
 void TwoNodes::check_outcome(pid_t consumer) {
-  const int status = wait_for(consumer, std::chrono::seconds(40));
+  const int status = wait_for(consumer, std::chrono::seconds(90));
+  const Outcome o = read_outcome(result.path);
+  const bool exited =
+      status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  // Once each, in the publisher's order; nothing published twice.
+  const bool right = o.inbox == expected_inbox() &&
+                     o.audit == static_cast<std::size_t>(kEvents) &&
+                     o.stream == kEvents;
+  if (!exited || !right) {
+    MESSAGE(node_log_tail(notifications));
+    MESSAGE(node_log_tail(orders));
+  }
   REQUIRE(status != -1);
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
-  const Outcome o = read_outcome(result.path);
-  // Once each, in the publisher's order.
   CHECK(o.inbox == expected_inbox());
   CHECK(o.audit == static_cast<std::size_t>(kEvents));
-  // Nothing published twice.
   CHECK(o.stream == kEvents);
 }
 

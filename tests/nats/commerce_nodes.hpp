@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "herald/config.hpp"
 #include "node_process.hpp"
 #include "temp_database.hpp"
 #include <sys/types.h>
@@ -18,12 +17,6 @@ namespace herald::test {
 
 // The payments the tests confirm, o-1 .. o-kEvents.
 constexpr int kEvents = 120;
-
-// The consuming node: hosts commerce.notifications; waits (up to 25 s)
-// until u-1's inbox and the audit inbox hold `expected` posts, then writes
-// both inboxes and the order stream's message count to `result`.
-int notifications_node(const RuntimeConfig& config, const std::string& servers,
-                       const std::string& result, int expected);
 
 struct Outcome {
   std::int64_t stream = -1;
@@ -45,9 +38,12 @@ struct TwoNodes {
   TempDatabase orders_db;
   TempDatabase notifications_db;
   TempDatabase result;  // a file of its own for the outcome
-  RuntimeConfig orders;
-  RuntimeConfig notifications;
+  NodeSpec orders;
+  NodeSpec notifications;
 
+  // The consuming node: hosts commerce.notifications; waits (up to 60 s)
+  // until u-1's inbox and the audit inbox hold every payment, then writes
+  // both inboxes and the order stream's message count to `result`.
   pid_t start_notifications();
   // Waits for the notifications node to end and checks what it saw: every
   // payment once, in order; the audit inbox complete; the stream holding

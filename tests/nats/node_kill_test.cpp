@@ -77,16 +77,18 @@ std::vector<std::string> lines_of(const std::string& path) {
 // Node B: hosts commerce.notifications; runs until the user's inbox and
 // the audit inbox hold `expected` posts (then writes both to `result` and
 // exits 0) or, when killed first, forever.
-int notifications_node(const RuntimeConfig& config, const std::string& effects,
-                       const std::string& result) {
+// The role "notifications-slow-gateway": effects, result.
+int notifications_node(const NodeSpec& spec, const NodeArgs& args) {
+  const std::string& effects = args.at(0);
+  const std::string& result = args.at(1);
   ThreadedExecutor executor(2);
-  MemoryLogSink log;
+  StderrLogSink log;
   FileGateway gateway(effects);
-  Runtime rt(config, executor, nullptr, &log);
+  Runtime rt(spec.config(), executor, nullptr, &log);
   rt.install(commerce::notifications::context(gateway));
   rt.recover();
   using commerce::notifications::Inbox;
-  const auto until = std::chrono::steady_clock::now() + 30s;
+  const auto until = std::chrono::steady_clock::now() + 60s;
   while (std::chrono::steady_clock::now() < until) {
     if (Inbox::at(rt, kUser).messages().size() >= kCount &&
         Inbox::at(rt, "audit").messages().size() >= kCount)
@@ -103,6 +105,8 @@ int notifications_node(const RuntimeConfig& config, const std::string& effects,
   return 0;
 }
 
+const NodeRole kSlowGateway("notifications-slow-gateway", &notifications_node);
+
 TEST_CASE(
     "Node kill: a consuming node SIGKILLed mid-delivery and restarted "
     "delivers every event at least once, records each once, in order") {
@@ -111,17 +115,14 @@ TEST_CASE(
   TempDatabase notifications_db;
   TempDatabase effects;
   TempDatabase result;
-  const RuntimeConfig orders =
-      node_config(server.url(), "orders-1", "commerce.order", orders_db.path);
-  const RuntimeConfig notifications =
-      node_config(server.url(), "notify-1", "commerce.notifications",
-                  notifications_db.path);
+  const NodeSpec orders{server.url(), "orders-1", "commerce.order",
+                        orders_db.path};
+  const NodeSpec notifications{server.url(), "notify-1",
+                               "commerce.notifications", notifications_db.path};
 
-  const pid_t first = spawn([&] {
-    return notifications_node(notifications, effects.path, result.path);
-  });
-  const ChildProcess publisher(
-      spawn([&] { return orders_node(orders, 1, kEvents, 0ms, kUser); }));
+  const pid_t first = spawn("notifications-slow-gateway", notifications,
+                            {effects.path, result.path});
+  const ChildProcess publisher(start_orders(orders, 1, kEvents, 0ms, kUser));
   // B is killed once a third of the effects happened: the rest are in its
   // mirror, its queues or still in the stream.
   const auto until = std::chrono::steady_clock::now() + 20s;
@@ -133,10 +134,9 @@ TEST_CASE(
   REQUIRE(at_kill >= kCount / 3);
   REQUIRE(at_kill < kCount);
 
-  const pid_t second = spawn([&] {
-    return notifications_node(notifications, effects.path, result.path);
-  });
-  const int status = wait_for(second, 40s);
+  const pid_t second = spawn("notifications-slow-gateway", notifications,
+                             {effects.path, result.path});
+  const int status = wait_for(second, 90s);
   REQUIRE(status != -1);
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);

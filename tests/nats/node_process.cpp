@@ -2,8 +2,11 @@
 
 #include <csignal>
 #include <cstdio>
+#include <deque>
 #include <exception>
+#include <fstream>
 #include <map>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -12,10 +15,11 @@
 #include "commerce/order.h"
 #include "herald/log.hpp"
 #include "herald/runtime.hpp"
-#include "herald/service.hpp"
 #include "herald/threaded_executor.hpp"
 #include "nats_server.hpp"
+#include <fcntl.h>
 #include <nats/nats.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,11 +41,42 @@ std::vector<std::string> split_urls(const std::string& servers) {
   return urls;
 }
 
+// The roles, by name; filled before main by the NodeRole objects.
+std::map<std::string, NodeMain>& roles() {
+  static std::map<std::string, NodeMain> known;
+  return known;
+}
+
+// The "orders" role: from, to, pause in ms, user.
+int orders_node(const NodeSpec& spec, const NodeArgs& args) {
+  using commerce::order::OrderId;
+  using commerce::order::UserId;
+  const int from = int_arg(args, 0);
+  const int to = int_arg(args, 1);
+  const std::chrono::milliseconds pause(int_arg(args, 2));
+  const std::string& user = args.at(3);
+  ThreadedExecutor executor(2);
+  StderrLogSink log;
+  Runtime rt(spec.config(), executor, nullptr, &log);
+  rt.install(commerce::order::context());
+  rt.recover();
+  auto payments = commerce::order::Payments::in(rt);
+  for (int i = from; i <= to; ++i) {
+    payments.confirmExternal(OrderId::from_raw(fmt::format("o-{}", i)),
+                             UserId::from_raw(user), i);
+    if (pause > 0ms) std::this_thread::sleep_for(pause);
+  }
+  for (;;) std::this_thread::sleep_for(1s);
+}
+
+const NodeRole kOrders("orders", &orders_node);
+
+// The fields of a NodeSpec on the command line, in this order.
+constexpr int kSpecFields = 5;
+
 }  // namespace
 
-RuntimeConfig node_config(const std::string& servers, const std::string& node,
-                          const std::string& context,
-                          const std::string& database, int replicas) {
+RuntimeConfig NodeSpec::config() const {
   ConfigSources sources;
   sources.settings = {{"backend.kind", "nats"},
                       {"backend.sqlite.path", database},
@@ -54,18 +89,84 @@ RuntimeConfig node_config(const std::string& servers, const std::string& node,
   return load_config(sources);
 }
 
-pid_t spawn(const std::function<int()>& body) {
+NodeRole::NodeRole(const char* name, NodeMain main) {
+  roles().emplace(name, main);
+}
+
+int int_arg(const NodeArgs& args, std::size_t index) {
+  return std::stoi(args.at(index));
+}
+
+pid_t spawn(const std::string& role, const NodeSpec& spec,
+            const NodeArgs& args) {
+  // Everything the child needs is made before the fork: after it, the
+  // child only execs.
+  std::vector<std::string> words = {"herald_nats_tests",
+                                    kNodeFlag,
+                                    role,
+                                    spec.servers,
+                                    spec.node,
+                                    spec.context,
+                                    spec.database,
+                                    std::to_string(spec.replicas)};
+  words.insert(words.end(), args.begin(), args.end());
+  const std::string log = node_log(spec);
+  std::vector<char*> argv;
+  argv.reserve(words.size() + 1);
+  for (std::string& word : words) argv.push_back(word.data());
+  argv.push_back(nullptr);
   std::fflush(nullptr);
+  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid != 0) return pid;
+  // A node outlives no test: it dies with the test process.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) ::_exit(1);
+  const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+  if (fd < 0 || ::dup2(fd, STDERR_FILENO) < 0) ::_exit(126);
+  ::close(fd);
+  ::execv("/proc/self/exe", argv.data());
+  ::_exit(127);
+}
+
+std::string node_log(const NodeSpec& spec) { return spec.database + ".log"; }
+
+std::string node_log_tail(const NodeSpec& spec, std::size_t lines) {
+  std::ifstream in(node_log(spec));
+  std::deque<std::string> last;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.find(R"("event":"handler.log")") != std::string::npos) continue;
+    last.push_back(std::move(line));
+    if (last.size() > lines) last.pop_front();
+  }
+  std::string out = fmt::format("the last lines of {}:\n", node_log(spec));
+  for (const std::string& l : last) out += l + "\n";
+  return out;
+}
+
+int run_node(int argc, char** argv) {
+  if (argc < 3 + kSpecFields) {
+    std::fprintf(stderr, "node process: %s ROLE %s expects %d fields\n",
+                 kNodeFlag, "SERVERS NODE CONTEXT DATABASE REPLICAS",
+                 kSpecFields);
+    return 2;
+  }
+  const auto role = roles().find(argv[2]);
+  if (role == roles().end()) {
+    std::fprintf(stderr, "node process: no role '%s'\n", argv[2]);
+    return 2;
+  }
   int code = 1;
   try {
-    code = body();
+    NodeSpec spec{argv[3], argv[4], argv[5], argv[6], std::stoi(argv[7])};
+    const NodeArgs args(argv + 3 + kSpecFields, argv + argc);
+    code = role->second(spec, args);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "node process: %s\n", e.what());
+    std::fprintf(stderr, "node process (%s): %s\n", argv[2], e.what());
   }
   std::fflush(nullptr);
-  ::_exit(code);
+  return code;
 }
 
 int wait_for(pid_t pid, std::chrono::seconds timeout) {
@@ -86,22 +187,11 @@ void stop(pid_t pid) {
   ::waitpid(pid, &status, 0);
 }
 
-int orders_node(const RuntimeConfig& config, int from, int to,
-                std::chrono::milliseconds pause, const std::string& user) {
-  using commerce::order::OrderId;
-  using commerce::order::UserId;
-  ThreadedExecutor executor(2);
-  MemoryLogSink log;
-  Runtime rt(config, executor, nullptr, &log);
-  rt.install(commerce::order::context());
-  rt.recover();
-  auto payments = commerce::order::Payments::in(rt);
-  for (int i = from; i <= to; ++i) {
-    payments.confirmExternal(OrderId::from_raw(fmt::format("o-{}", i)),
-                             UserId::from_raw(user), i);
-    if (pause > 0ms) std::this_thread::sleep_for(pause);
-  }
-  for (;;) std::this_thread::sleep_for(1s);
+pid_t start_orders(const NodeSpec& spec, int from, int to,
+                   std::chrono::milliseconds pause, const std::string& user) {
+  return spawn("orders", spec,
+               {std::to_string(from), std::to_string(to),
+                std::to_string(pause.count()), user});
 }
 
 std::int64_t stream_messages(const std::string& servers,

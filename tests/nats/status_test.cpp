@@ -42,26 +42,32 @@ class QuietGateway final : public commerce::notifications::Gateway {
               const std::string& /*text*/) override {}
 };
 
-// Node B until it delivered `expected` payments to u-1's inbox and relayed
-// the receipts they issued; then it stops (exit 0), or 1 after 25 s.
-int notifications_until_drained(const RuntimeConfig& config,
-                                const std::string& url, int expected) {
+// The role "notifications-until-drained" (expected): node B until it
+// delivered `expected` payments to u-1's inbox and relayed the receipts
+// they issued; then it stops (exit 0), or 1 after 60 s (a loaded machine is
+// slow, not wrong).
+int notifications_until_drained(const NodeSpec& spec, const NodeArgs& args) {
+  const int expected = int_arg(args, 0);
   ThreadedExecutor executor(2);
-  MemoryLogSink log;
+  StderrLogSink log;
   QuietGateway gateway;
-  Runtime rt(config, executor, nullptr, &log);
+  Runtime rt(spec.config(), executor, nullptr, &log);
   rt.install(commerce::notifications::context(gateway));
   rt.recover();
-  const auto until = std::chrono::steady_clock::now() + 25s;
+  const auto until = std::chrono::steady_clock::now() + 60s;
   while (std::chrono::steady_clock::now() < until) {
     const auto inbox = commerce::notifications::Inbox::at(rt, "u-1").messages();
     if (static_cast<int>(inbox.size()) >= expected &&
-        stream_messages(url, "HERALD_commerce-notifications") >= expected)
+        stream_messages(spec.servers, "HERALD_commerce-notifications") >=
+            expected)
       return 0;
     std::this_thread::sleep_for(20ms);
   }
   return 1;
 }
+
+const NodeRole kUntilDrained("notifications-until-drained",
+                             &notifications_until_drained);
 
 struct Run {
   int exit = -1;
@@ -117,11 +123,10 @@ TEST_CASE(
   TempDatabase orders_db;
   TempDatabase notifications_db;
   TempDatabase config_file;
-  const RuntimeConfig orders =
-      node_config(server.url(), "orders-1", "commerce.order", orders_db.path);
-  const RuntimeConfig notifications =
-      node_config(server.url(), "notify-1", "commerce.notifications",
-                  notifications_db.path);
+  const NodeSpec orders{server.url(), "orders-1", "commerce.order",
+                        orders_db.path};
+  const NodeSpec notifications{server.url(), "notify-1",
+                               "commerce.notifications", notifications_db.path};
   {
     std::ofstream out(config_file.path);
     out << "backend.kind = nats\n"
@@ -134,12 +139,10 @@ TEST_CASE(
       fmt::format("--config '{}' status", config_file.path);
 
   // A publishes kFirst payments; B delivers them all and stops.
-  const pid_t consumer = spawn([&] {
-    return notifications_until_drained(notifications, server.url(), kFirst);
-  });
-  ChildProcess publisher(
-      spawn([&] { return orders_node(orders, 1, kFirst, 0ms); }));
-  const int drained = wait_for(consumer, 40s);
+  const pid_t consumer = spawn("notifications-until-drained", notifications,
+                               {std::to_string(kFirst)});
+  ChildProcess publisher(start_orders(orders, 1, kFirst, 0ms));
+  const int drained = wait_for(consumer, 90s);
   REQUIRE(drained != -1);
   REQUIRE(WIFEXITED(drained));
   REQUIRE(WEXITSTATUS(drained) == 0);
@@ -200,8 +203,7 @@ TEST_CASE(
 
   // A stopped consumer lags by what was published since.
   {
-    publisher.reset(spawn(
-        [&] { return orders_node(orders, kFirst + 1, kFirst + kMore, 0ms); }));
+    publisher.reset(start_orders(orders, kFirst + 1, kFirst + kMore, 0ms));
     const auto until = std::chrono::steady_clock::now() + 20s;
     while (stream_messages(server.url(), "HERALD_commerce-order") <
                kFirst + kMore &&

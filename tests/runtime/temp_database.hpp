@@ -1,6 +1,7 @@
 #pragma once
 // A database file of its own in the temporary directory, removed (with its
-// WAL, shared-memory and lock files) at the end.
+// WAL, shared-memory and lock files, and the log of a node process that
+// ran on it) at the end.
 #include <cstdio>
 #include <filesystem>
 #include <stdexcept>
@@ -23,7 +24,7 @@ struct TempDatabase {
     reserved_ = pattern;
   }
   ~TempDatabase() {
-    for (const char* suffix : {"", "-wal", "-shm", ".lock"})
+    for (const char* suffix : {"", "-wal", "-shm", ".lock", ".log"})
       std::remove((path + suffix).c_str());
     std::remove(reserved_.c_str());
   }
