@@ -4,7 +4,8 @@
 // payments (and relays its own receipts). Checked, in text and JSON: the
 // streams, the consumer and lags that are the right numbers after a
 // drain, with B stopped while A publishes more, and with the server gone
-// (the local part still printed, exit status 4).
+// (the local part still printed, exit status 4); the consumer of another
+// node whose name starts with B's is not B's.
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -25,6 +26,7 @@
 #include "nats_server.hpp"
 #include "node_process.hpp"
 #include "temp_database.hpp"
+#include <nats/nats.h>
 #include <sys/wait.h>
 
 namespace herald::test {
@@ -35,6 +37,32 @@ using namespace std::chrono_literals;
 constexpr int kFirst = 20;  // payments B ingests and delivers
 constexpr int kMore = 7;    // payments published while B is stopped
 const std::string kConsumer = "notify-1_commerce-order-PaymentConfirmed";
+// The consumer a node named `notify-1_x` would have: not notify-1's,
+// although its name starts with `notify-1_`.
+const std::string kOtherNodes = "notify-1_x_commerce-order-PaymentConfirmed";
+
+// A durable consumer `name` on `stream` (what another node's ingest
+// creates), made with the client library.
+void add_consumer(const std::string& url, const std::string& stream,
+                  const std::string& name, const std::string& filter) {
+  natsConnection* nc = nullptr;
+  jsCtx* js = nullptr;
+  REQUIRE(natsConnection_ConnectTo(&nc, url.c_str()) == NATS_OK);
+  REQUIRE(natsConnection_JetStream(&js, nc, nullptr) == NATS_OK);
+  jsConsumerConfig config;
+  REQUIRE(jsConsumerConfig_Init(&config) == NATS_OK);
+  config.Durable = name.c_str();
+  config.AckPolicy = js_AckExplicit;
+  config.FilterSubject = filter.c_str();
+  jsConsumerInfo* info = nullptr;
+  jsErrCode code{};
+  const natsStatus status =
+      js_AddConsumer(&info, js, stream.c_str(), &config, nullptr, &code);
+  jsConsumerInfo_Destroy(info);
+  jsCtx_Destroy(js);
+  natsConnection_Destroy(nc);
+  REQUIRE(status == NATS_OK);
+}
 
 class QuietGateway final : public commerce::notifications::Gateway {
  public:
@@ -147,6 +175,11 @@ TEST_CASE(
   REQUIRE(WIFEXITED(drained));
   REQUIRE(WEXITSTATUS(drained) == 0);
 
+  // Another node whose name starts with this one's and an underscore
+  // ingests the same event type: its consumer is not this node's.
+  add_consumer(server.url(), "HERALD_commerce-order", kOtherNodes,
+               "herald.commerce.order.PaymentConfirmed.*");
+
   // After a drain every lag is 0.
   {
     const Run json = herald(status_args + " --json");
@@ -196,6 +229,7 @@ TEST_CASE(
                                    "20", "1", "20", "20", "20", "0"});
     // CONSUMER STREAM DELIVERED ACK-FLOOR PENDING ACK-PENDING INGESTED
     // MIRROR-HEAD LAG
+    CHECK(row(text.out, "Ingests", kOtherNodes).empty());
     CHECK(row(text.out, "Ingests", kConsumer) ==
           std::vector<std::string>{kConsumer, "HERALD_commerce-order", "20",
                                    "20", "0", "0", "20", "20", "0"});

@@ -55,6 +55,22 @@ std::int64_t mark_of(const op::Status& local, std::string_view name) {
   return 0;
 }
 
+// Whether `consumer`, on `stream`, is `node`'s consumer of one of the
+// stream's event types. A node name may hold '_', so the prefix
+// `<node>_` alone does not tell: node `a` must not claim the consumers of
+// node `a_b` (`a_b_commerce-order-E` read as node `a` names the event type
+// `b_commerce.order.E`, not one of this stream's context).
+bool is_consumer_of(std::string_view consumer, std::string_view node,
+                    std::string_view stream) {
+  if (!stream.starts_with(kStreamPrefix)) return false;
+  const std::string prefix = fmt::format("{}_", node);
+  if (!consumer.starts_with(prefix)) return false;
+  const std::string event_type = undashed(consumer.substr(prefix.size()));
+  return context_of(event_type) ==
+             undashed(stream.substr(kStreamPrefix.size())) &&
+         consumer_name(node, event_type) == consumer;
+}
+
 // The servers' answers the status needs, each request bounded by the
 // node's timeout.
 class Broker {
@@ -285,7 +301,8 @@ op::NodeStatus nats_node_status(SqliteOperator& db,
     // ... and those the servers have on Herald's streams.
     for (const std::string& stream : broker.herald_streams()) {
       for (const std::string& consumer : broker.consumers_of(stream)) {
-        if (consumer.starts_with(prefix) && !ingests.contains(consumer))
+        if (nd::is_consumer_of(consumer, options.node, stream) &&
+            !ingests.contains(consumer))
           add_ingest(consumer);
       }
     }
