@@ -10,11 +10,15 @@
 #   SEEDS     how many seeds (default 200), from SEED (default 1)
 #   EXECUTOR  deterministic | threaded | mixed | any (default any)
 #   FAULTS    kill,recovery-kill,lock,second-writer,symlink,disk,corrupt,
-#             rollback | all | none (default all)
+#             rollback,server-kill,server-pause | all | none (default all)
 #   FEATURES  floats,big,deep,bad-bytes | all | none (default all)
 #   SKIP      checks left out: time,time-order (default none)
 #   BUDGET    start no seed after this many seconds (default 0: no limit)
 #   OPS       host calls per process (default 30)
+#   NATS_SERVERS  0: the sqlite backend (default); 1 or 3: every process a
+#             node of the nats backend on that many fresh nats-servers per
+#             seed (3: a cluster), with the server faults and the streams
+#             checked
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 build="${1:-$repo/build-bench}"
@@ -34,4 +38,5 @@ dir="$build/tests/torture"
   "$work" --seed "${SEED:-1}" --seeds "${SEEDS:-200}" \
   --executor "${EXECUTOR:-any}" --faults "${FAULTS:-all}" \
   --features "${FEATURES:-all}" --skip-checks "${SKIP:-none}" \
-  --budget-seconds "${BUDGET:-0}" --ops "${OPS:-30}"
+  --budget-seconds "${BUDGET:-0}" --ops "${OPS:-30}" \
+  --nats-servers "${NATS_SERVERS:-0}"

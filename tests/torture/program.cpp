@@ -9,6 +9,10 @@
 //   torture_program verify DB [options]  recovers, drains, heals the Gate,
 //                                        re-drives, checks every recorder
 //
+// With `--nats URLS` the program is a node of the nats backend hosting
+// both contexts (its local store the same database), whose relays publish
+// both logs to their streams.
+//
 // Both print `violation {json}` lines for what breaks the contract and end
 // with a `summary {json}` line. Exit status: 0 done, 1 violation or error,
 // 3 the database is in use by another process (a second writer refused).
@@ -65,6 +69,10 @@ struct Options {
   // Lock or disk faults are injected: in this run (run), in any (verify).
   bool infra = false;
   std::string retention = "24h";  // backend.log_retention
+  // Set: a node of the nats backend on these servers (URLs separated by
+  // commas) hosting both contexts, its streams with `replicas` replicas.
+  std::string nats;
+  int replicas = 1;
   Features features;
 };
 
@@ -72,7 +80,7 @@ herald::RuntimeConfig config(const Options& o) {
   herald::ConfigSources sources;
   sources.environment = std::map<std::string, std::string>{};
   sources.settings = {
-      {"backend.kind", "sqlite"},
+      {"backend.kind", o.nats.empty() ? "sqlite" : "nats"},
       {"backend.sqlite.path", o.db},
       {"backend.sqlite.synchronous", "normal"},
       // Kept for a day, the harness checks emittedAt across restarts over
@@ -91,6 +99,14 @@ herald::RuntimeConfig config(const Options& o) {
       // Retries and dead letters are logged: a log line must never fail.
       {"log.level", "warn"},
   };
+  if (!o.nats.empty()) {
+    sources.settings.insert({
+        {"backend.nats.servers", o.nats},
+        {"backend.nats.node", "torture"},
+        {"backend.nats.contexts", "torture.source,torture.sink"},
+        {"backend.nats.replicas", std::to_string(o.replicas)},
+    });
+  }
   return herald::load_config(sources);
 }
 
@@ -649,6 +665,10 @@ int program_main(int argc, char** argv) {
   app.add_flag("--deep", o.features.deep, "chains past the depth limit");
   app.add_flag("--bad-bytes", o.features.bad_bytes, "invalid UTF-8");
   app.add_flag("--no-newer", no_newer, "no Novel events or Courier messages");
+  app.add_option("--nats", o.nats,
+                 "a node of the nats backend on these servers (URLs, "
+                 "comma-separated)");
+  app.add_option("--replicas", o.replicas, "replicas of the node's streams");
   CLI11_PARSE(app, argc, argv);
   o.features.newer = !no_newer;
   try {

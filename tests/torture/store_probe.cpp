@@ -147,6 +147,20 @@ std::set<LetterKey> dead_letter_keys(const std::string& db) {
   return keys;
 }
 
+std::map<std::string, std::int64_t> log_heads(const std::string& db) {
+  std::map<std::string, std::int64_t> heads;
+  if (!has_tables(db)) return heads;
+  Db d(db, SQLITE_OPEN_READWRITE);
+  d.query(
+      "SELECT context, max(head) FROM (SELECT context, head FROM log_head "
+      "UNION ALL SELECT context, max(position) FROM log GROUP BY context) "
+      "GROUP BY context",
+      [&](const std::vector<std::string>& c) {
+        heads[c.at(0)] = std::stoll(c.at(1));
+      });
+  return heads;
+}
+
 std::vector<CorruptRow> corrupt_rows(
     const std::string& db, const std::vector<std::string>& subscribers,
     int count, int& next_publisher, std::mt19937_64& rng) {

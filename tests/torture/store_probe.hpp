@@ -41,6 +41,10 @@ struct LetterKey {
 
 std::set<LetterKey> dead_letter_keys(const std::string& db);
 
+// Each context log's head: the highest position it ever held (its rows
+// may be truncated since).
+std::map<std::string, std::int64_t> log_heads(const std::string& db);
+
 struct CorruptRow {
   std::string context;
   std::int64_t position = 0;

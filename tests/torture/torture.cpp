@@ -17,6 +17,18 @@
 //                  (one new to it starts at the head and owes nothing older)
 //   rollback       a cycle runs the older build (no Novel event type, no
 //                  Courier agent kind)
+//   server-kill    (with --nats-servers) a nats-server SIGKILLed while a
+//                  process runs, and started again
+//   server-pause   (with --nats-servers) a nats-server paused (SIGSTOP)
+//                  for up to 3 s while a process runs
+//
+// With --nats-servers N (1, or 3 for a cluster) every process is a node of
+// the nats backend hosting both contexts on N fresh servers per seed, its
+// streams with N replicas; rollback and corrupt do not apply (the older
+// build and raw rows written under the relay are the sqlite backend's
+// matters). After the verify process, one more process runs until every
+// committed entry is in its stream, and the harness checks each stream
+// holds every position of its log once, in order, with distinct eventIds.
 //
 // After the last cycle a `verify` process checks every recorder against the
 // model; the harness checks the store itself: PRAGMA integrity_check, every
@@ -27,6 +39,7 @@
 //   herald_torture PROGRAM OLDER WORKDIR [--seed S] [--seeds N]
 //       [--budget-seconds T] [--faults a,b,...] [--features a,b,...]
 //       [--executor deterministic|threaded|mixed|any] [--cycles C] [--ops K]
+//       [--nats-servers N]
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -46,6 +59,11 @@
 
 #include "child.hpp"
 #include "store_probe.hpp"
+#ifdef HERALD_TORTURE_NATS
+#include "nats_cluster.hpp"
+#include "nats_server.hpp"
+#include "stream_probe.hpp"
+#endif
 
 namespace {
 
@@ -53,8 +71,11 @@ using namespace std::chrono_literals;
 using torture::Child;
 
 const std::vector<std::string> kFaults = {
-    "kill",    "recovery-kill", "lock",    "second-writer",
-    "symlink", "disk",          "corrupt", "rollback"};
+    "kill", "recovery-kill", "lock",     "second-writer", "symlink",
+    "disk", "corrupt",       "rollback", "server-kill",   "server-pause"};
+// Faults of the servers, and those that do not apply to a nats node.
+const std::vector<std::string> kServerFaults = {"server-kill", "server-pause"};
+const std::vector<std::string> kSqliteOnlyFaults = {"corrupt", "rollback"};
 const std::vector<std::string> kFeatures = {"floats", "big", "deep",
                                             "bad-bytes"};
 // Checks of the store that a run can leave out (every other check follows
@@ -90,6 +111,7 @@ struct Settings {
   int ops = 30;
   int max_kill_ms = 150;
   int process_timeout = 60;    // seconds a run may take before it is a hang
+  int nats_servers = 0;        // 0: the sqlite backend
   std::set<std::string> skip;  // checks not made
   std::string faults_text, features_text, skip_text;
 };
@@ -102,9 +124,45 @@ struct Violation {
 struct Totals {
   std::int64_t seeds = 0, cycles = 0, processes = 0, killed = 0;
   std::int64_t ticks = 0, letters = 0, malformed = 0, recorders = 0;
+  std::int64_t relayed = 0;  // stream messages checked
   std::map<std::string, std::int64_t> executors, faults;
   std::vector<Violation> violations;
 };
+
+#ifdef HERALD_TORTURE_NATS
+// A seed's nats-servers: one standalone, or a cluster.
+class Servers {
+ public:
+  explicit Servers(int size) {
+    if (size == 1) {
+      single_ = std::make_unique<herald::test::NatsServer>();
+    } else {
+      cluster_ = std::make_unique<herald::test::NatsCluster>(size);
+    }
+  }
+  std::string urls() const {
+    return single_ ? single_->url() : cluster_->urls();
+  }
+  int size() const { return single_ ? 1 : cluster_->size(); }
+  herald::test::NatsServer& at(int i) {
+    return single_ ? *single_ : cluster_->server(i);
+  }
+
+ private:
+  std::unique_ptr<herald::test::NatsServer> single_;
+  std::unique_ptr<herald::test::NatsCluster> cluster_;
+};
+#else
+// Without the NATS client the harness runs the sqlite backend only.
+class Servers {
+ public:
+  explicit Servers(int /*size*/) {
+    throw std::runtime_error(
+        "--nats-servers: this build has no NATS client (libnats-dev)");
+  }
+  std::string urls() const { return ""; }
+};
+#endif
 
 class SeedRun {
  public:
@@ -122,6 +180,10 @@ class SeedRun {
     db_ = (dir / "torture.db").string();
     link_ = (dir / "link.db").string();
     fs::create_symlink("torture.db", link_);
+    if (s_.nats_servers > 0) {
+      servers_ = std::make_unique<Servers>(s_.nats_servers);
+      urls_ = servers_->urls();
+    }
 
     mixed_ = s_.executor == "mixed" || (s_.executor == "any" && coin(1, 3));
     executor_ = s_.executor == "deterministic" || s_.executor == "threaded"
@@ -167,6 +229,9 @@ class SeedRun {
     std::vector<std::string> a = {
         binary, mode, path, "--executor", executor, "--retention", retention_};
     for (const std::string& f : features_args()) a.push_back(f);
+    if (!urls_.empty())
+      a.insert(a.end(), {"--nats", urls_, "--replicas",
+                         std::to_string(s_.nats_servers)});
     return a;
   }
 
@@ -233,6 +298,7 @@ class SeedRun {
       holder = std::make_unique<torture::LockHolder>(
           db_, std::chrono::milliseconds(between(50, 1500)));
     }
+    server_fault(started);
     const char* kill = nullptr;
     if (on("recovery-kill") && coin(1, 5)) {
       std::this_thread::sleep_until(
@@ -291,6 +357,106 @@ class SeedRun {
     first.release();
   }
 
+  // While a process runs: a server SIGKILLed and started again, or paused
+  // and resumed, at a moment the seed picks.
+  void server_fault(std::chrono::steady_clock::time_point started) {
+#ifdef HERALD_TORTURE_NATS
+    if (!servers_) return;
+    const bool kill = on("server-kill") && coin(1, 3);
+    const bool pause = !kill && on("server-pause") && coin(1, 3);
+    if (!kill && !pause) return;
+    herald::test::NatsServer& server =
+        servers_->at(between(0, servers_->size() - 1));
+    std::this_thread::sleep_until(
+        started + std::chrono::microseconds(between(0, s_.max_kill_ms * 1000)));
+    if (kill) {
+      server.kill();
+      std::this_thread::sleep_for(std::chrono::milliseconds(between(0, 1500)));
+      server.start();
+      count("server-kill");
+    } else {
+      server.pause();
+      std::this_thread::sleep_for(std::chrono::milliseconds(between(0, 3000)));
+      server.resume();
+      count("server-pause");
+    }
+#else
+    (void)started;
+#endif
+  }
+
+  // After the verify process: a node runs until every committed entry is
+  // in its context's stream; then each stream must hold every position of
+  // its log once, in order, each with its own eventId.
+  void check_streams() {
+#ifdef HERALD_TORTURE_NATS
+    if (!servers_) return;
+    const std::map<std::string, std::int64_t> heads = torture::log_heads(db_);
+    ++totals_.processes;
+    std::vector<std::string> a = args(s_.program, "run", db_, executor_);
+    a.insert(a.end(), {"--ops", "0", "--seed", "1", "--hold"});
+    Child node(a);
+    if (!node.await_line("recovered", timeout())) {
+      node.release();
+      node.wait(timeout());
+      violation("relay-start", fmt::format("the relaying node did not start: "
+                                           "{}",
+                                           node.output()));
+      return;
+    }
+    const auto until = std::chrono::steady_clock::now() + timeout();
+    for (const auto& [context, head] : heads) {
+      const std::string stream = torture::stream_of(context);
+      std::int64_t last = torture::last_position(urls_, stream);
+      while (last != head && std::chrono::steady_clock::now() < until) {
+        std::this_thread::sleep_for(50ms);
+        last = torture::last_position(urls_, stream);
+      }
+      if (last != head)
+        violation("relay-lag",
+                  fmt::format("{} ends at position {} after {} s, its log at "
+                              "{}",
+                              stream, last, s_.process_timeout, head));
+    }
+    node.release();
+    if (!node.wait(timeout()) || !node.exited(0))
+      violation("relay-stop", fmt::format("the relaying node: {}: {}",
+                                          node.status_text(), node.output()));
+    collect(node, "relay");
+    for (const auto& [context, head] : heads) {
+      const std::string stream = torture::stream_of(context);
+      const torture::StreamContent content =
+          torture::read_stream(urls_, stream);
+      if (!content.error.empty()) {
+        violation("relay-read", content.error);
+        continue;
+      }
+      totals_.relayed += static_cast<std::int64_t>(content.positions.size());
+      std::int64_t expected = 1;
+      bool in_order = true;
+      for (const std::int64_t position : content.positions) {
+        if (position != expected) {
+          violation(position < expected ? "relay-duplicate" : "relay-lost",
+                    fmt::format("{}: position {} where {} was due", stream,
+                                position, expected));
+          in_order = false;
+          break;
+        }
+        ++expected;
+      }
+      if (in_order && expected - 1 != head)
+        violation("relay-count", fmt::format("{} holds positions 1..{}, its "
+                                             "log 1..{}",
+                                             stream, expected - 1, head));
+      std::set<std::string> ids(content.ids.begin(), content.ids.end());
+      if (ids.size() != content.ids.size())
+        violation("relay-duplicate",
+                  fmt::format("{}: {} messages but {} distinct eventIds",
+                              stream, content.ids.size(), ids.size()));
+    }
+#endif
+  }
+
   void check_store(int index, bool heal) {
     const std::string check = torture::integrity(db_);
     if (check != "ok")
@@ -341,6 +507,7 @@ class SeedRun {
                                                  : v.lines("error").back()));
     const std::string check = torture::integrity(db_);
     if (check != "ok") violation("integrity", "at the end: " + check);
+    check_streams();
     for (const auto& t : torture::time_going_back(db_, heads_))
       if (s_.skip.count(t.kind) == 0) violation(t.kind, t.what);
     // Every corrupted row is a dead letter, with its own, in every
@@ -373,6 +540,8 @@ class SeedRun {
   int corrupt_next_ = 0;
   std::set<torture::LetterKey> letters_;
   std::map<std::string, std::int64_t> heads_;  // of the last time scan
+  std::unique_ptr<Servers> servers_;           // with --nats-servers
+  std::string urls_;
 };
 
 int harness_main(int argc, char** argv) {
@@ -410,15 +579,37 @@ int harness_main(int argc, char** argv) {
                  "latest moment of a kill after a start");
   app.add_option("--process-timeout", s.process_timeout,
                  "seconds a run may take before it counts as a hang");
+  app.add_option("--nats-servers", s.nats_servers,
+                 "every process a node of the nats backend on this many fresh "
+                 "nats-servers per seed (1, or 3: a cluster); 0: sqlite")
+      ->check(CLI::IsMember({0, 1, 3}));
   CLI11_PARSE(app, argc, argv);
   try {
     s.faults = parse_list(s.faults_text, kFaults, "fault");
     s.features = parse_list(s.features_text, kFeatures, "feature");
     s.skip = parse_list(s.skip_text, kSkippable, "check");
+    const auto& inapplicable =
+        s.nats_servers > 0 ? kSqliteOnlyFaults : kServerFaults;
+    for (const std::string& fault : inapplicable) {
+      if (s.faults.count(fault) == 0) continue;
+      if (s.faults_text != "all")
+        throw CLI::ValidationError(fmt::format(
+            "fault '{}' does not apply {}", fault,
+            s.nats_servers > 0 ? "to a nats node" : "without --nats-servers"));
+      s.faults.erase(fault);
+    }
   } catch (const CLI::ValidationError& e) {
     fmt::print(stderr, "torture: {}\n", e.what());
     return 2;
   }
+#ifdef HERALD_TORTURE_NATS
+  if (s.nats_servers > 0 && herald::test::find_nats_server().empty()) {
+    fmt::print(
+        "torture: skipped: nats-server is not installed (Debian: apt-get "
+        "install nats-server)\n");
+    return 77;  // ctest's skip code
+  }
+#endif
   std::filesystem::create_directories(s.workdir);
 
   Totals totals;
@@ -444,12 +635,12 @@ int harness_main(int argc, char** argv) {
       fmt::print(
           "  replay: {} {} {} {} --seed {} --seeds 1 --faults {} "
           "--features {} --skip-checks {} --executor {} --cycles {} "
-          "--ops {}\n",
+          "--ops {} --nats-servers {}\n",
           argv[0], s.program, s.older, s.workdir, seed,
           s.faults_text.empty() ? "none" : s.faults_text,
           s.features_text.empty() ? "none" : s.features_text,
           s.skip_text.empty() ? "none" : s.skip_text, s.executor, s.cycles,
-          s.ops);
+          s.ops, s.nats_servers);
       std::fflush(stdout);
     } else {
       std::filesystem::remove_all(std::filesystem::path(s.workdir) /
@@ -471,6 +662,7 @@ int harness_main(int argc, char** argv) {
                          {"dead_letters_checked", totals.letters},
                          {"malformed_checked", totals.malformed},
                          {"recorders_checked", totals.recorders},
+                         {"stream_messages_checked", totals.relayed},
                          {"violations", totals.violations.size()},
                          {"violations_by_kind", by_kind},
                          {"failed_seeds", failed},
