@@ -17,7 +17,6 @@
 namespace herald::test {
 namespace {
 
-using commerce::order::OrderId;
 using commerce::order::UserId;
 using namespace std::chrono_literals;
 

@@ -24,6 +24,7 @@ class Probe {
       start = comma + 1;
     }
     std::vector<const char*> raw;
+    raw.reserve(list.size());
     for (const std::string& url : list) raw.push_back(url.c_str());
     status_ = natsOptions_Create(&options_);
     if (status_ == NATS_OK)
