@@ -10,17 +10,19 @@
 //
 // The publisher emits EVENTS ticks (throughput: 32 per commit, back to
 // back; latency: one per commit, one every PACE_US microseconds, default
-// 5000), then relays until it is killed. The subscriber waits until every tick is delivered once and
-// prints "events/s P50_US P99_US": the rate from the first emit to the last
-// delivery, and each tick's emit-to-delivery time (both processes read the
-// same monotonic clock). `ready` waits (15 s at most) until JetStream
-// answers on every one of SERVERS.
+// 5000), once the subscriber's consumer has a fetch waiting, then relays
+// until it is killed. The subscriber waits until every tick is delivered
+// once and prints "events/s P50_US P99_US": the rate from the first emit
+// to the last delivery, and each tick's emit-to-delivery time (both
+// processes read the same monotonic clock). `ready` waits (15 s at most)
+// until JetStream answers on every one of SERVERS.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -93,12 +95,59 @@ class Probe final : public sqlbench::src::Probe {
   std::vector<std::int64_t> delivered_;
 };
 
-int publisher(const herald::RuntimeConfig& config, std::int64_t events,
-              bool latency, std::int64_t pace_us) {
+// Waits (60 s at most) until the subscribing node's consumer of Tick has
+// a fetch waiting: the node is up and ingesting. What is measured starts
+// there, as raw_js's measurement starts once its stream and consumer
+// exist; else the first events would wait for the new stream's replicas,
+// the consumer and the node's recovery, and the figures would hold the
+// start-up of the cluster and the node.
+void await_subscriber(const std::string& servers) {
+  std::vector<std::string> urls;
+  std::size_t start = 0;
+  while (start <= servers.size()) {
+    const std::size_t comma = servers.find(',', start);
+    urls.push_back(servers.substr(start, comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  std::vector<const char*> raw;
+  raw.reserve(urls.size());
+  for (const std::string& url : urls) raw.push_back(url.c_str());
+  natsOptions* options = nullptr;
+  natsConnection* nc = nullptr;
+  jsCtx* js = nullptr;
+  bool up = false;
+  if (natsOptions_Create(&options) == NATS_OK &&
+      natsOptions_SetServers(options, raw.data(),
+                             static_cast<int>(raw.size())) == NATS_OK &&
+      natsConnection_Connect(&nc, options) == NATS_OK &&
+      natsConnection_JetStream(&js, nc, nullptr) == NATS_OK) {
+    const auto until = steady_clock::now() + seconds(60);
+    while (!up && steady_clock::now() < until) {
+      jsConsumerInfo* info = nullptr;
+      if (js_GetConsumerInfo(&info, js, "HERALD_sqlbench-src",
+                             "bench-sub_sqlbench-src-Tick", nullptr,
+                             nullptr) == NATS_OK) {
+        up = info->NumWaiting > 0;
+        jsConsumerInfo_Destroy(info);
+      }
+      if (!up) std::this_thread::sleep_for(milliseconds(20));
+    }
+  }
+  jsCtx_Destroy(js);
+  natsConnection_Destroy(nc);
+  natsOptions_Destroy(options);
+  if (!up)
+    throw std::runtime_error("the subscribing node did not start in 60 s");
+}
+
+int publisher(const herald::RuntimeConfig& config, const std::string& servers,
+              std::int64_t events, bool latency, std::int64_t pace_us) {
   herald::ThreadedExecutor executor(2);
   herald::Runtime rt(config, executor);
   rt.install(sqlbench::src::context());
   rt.recover();
+  await_subscriber(servers);
   auto source = sqlbench::src::Source::at(rt, "s");
   if (latency) {
     for (std::int64_t i = 0; i < events; ++i) {
@@ -152,11 +201,10 @@ int subscriber(const herald::RuntimeConfig& config, std::int64_t events) {
   while (probe.count() < events && steady_clock::now() < until)
     std::this_thread::sleep_for(milliseconds(2));
   if (probe.count() != events || probe.sum() != events * (events - 1) / 2) {
-    std::fprintf(stderr,
-                 "herald_bench_nats: %lld of %lld ticks delivered (sum %lld)\n",
-                 static_cast<long long>(probe.count()),
-                 static_cast<long long>(events),
-                 static_cast<long long>(probe.sum()));
+    std::fprintf(
+        stderr, "herald_bench_nats: %lld of %lld ticks delivered (sum %lld)\n",
+        static_cast<long long>(probe.count()), static_cast<long long>(events),
+        static_cast<long long>(probe.sum()));
     return 1;
   }
   std::vector<std::int64_t> latencies;
@@ -173,9 +221,10 @@ int subscriber(const herald::RuntimeConfig& config, std::int64_t events) {
                q * static_cast<double>(latencies.size() - 1))]) /
            1000.0;
   };
-  fmt::print("{:.0f} {:.1f} {:.1f}\n",
-             static_cast<double>(events) / (static_cast<double>(last - first) / 1e9),
-             quantile(0.50), quantile(0.99));
+  fmt::print(
+      "{:.0f} {:.1f} {:.1f}\n",
+      static_cast<double>(events) / (static_cast<double>(last - first) / 1e9),
+      quantile(0.50), quantile(0.99));
   rt.shutdown();
   return 0;
 }
@@ -189,7 +238,7 @@ int main(int argc, char** argv) {
         (args[5] == "throughput" || args[5] == "latency")) {
       return publisher(
           node_config(args[1], args[2], "bench-pub", "sqlbench.src", args[3]),
-          std::stoll(args[4]), args[5] == "latency",
+          args[1], std::stoll(args[4]), args[5] == "latency",
           args.size() == 7 ? std::stoll(args[6]) : 5000);
     }
     if (args.size() == 2 && args[0] == "ready") return ready(args[1]);
