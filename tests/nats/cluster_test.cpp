@@ -1,9 +1,10 @@
 // Faults of a 3-server cluster (streams and the lease bucket with three
 // replicas) while events cross from an orders node to a notifications node,
 // each a process of its own: the server leading the context's stream
-// SIGKILLed and restarted, the leader paused (SIGSTOP) for 6 s, and a
-// server lost for good. After each, every payment is notified once and in
-// order, the audit inbox is complete, and the stream holds each event once.
+// SIGKILLed and restarted, the leader paused (SIGSTOP) for 6 s, a server
+// lost for good, and nodes started before the cluster has formed. After each,
+// every payment is notified once and in order, the audit inbox is complete, and
+// the stream holds each event once.
 #include <chrono>
 #include <thread>
 
@@ -81,6 +82,16 @@ TEST_CASE(
   std::this_thread::sleep_for(500ms);
   s.cluster.server(lost).kill();
   s.nodes.check_outcome(s.consumer);
+}
+
+TEST_CASE(
+    "Cluster: nodes started while the cluster is still forming (no "
+    "JetStream leader yet) wait for it: every event once, in order") {
+  NatsCluster cluster(kServers, NatsCluster::Start::forming);
+  TwoNodes nodes(cluster.urls(), kReplicas);
+  const pid_t consumer = nodes.start_notifications();
+  const ChildProcess publisher(start_orders(nodes.orders, 1, kEvents, 0ms));
+  nodes.check_outcome(consumer);
 }
 
 }  // namespace

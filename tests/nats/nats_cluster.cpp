@@ -8,7 +8,7 @@
 
 namespace herald::test {
 
-NatsCluster::NatsCluster(int size) {
+NatsCluster::NatsCluster(int size, Start start) {
   std::vector<int> route_ports;
   route_ports.reserve(static_cast<std::size_t>(size));
   for (int i = 0; i < size; ++i) route_ports.push_back(free_port());
@@ -23,7 +23,16 @@ NatsCluster::NatsCluster(int size) {
     servers_.push_back(std::make_unique<NatsServer>(std::move(m)));
   }
   for (auto& server : servers_) server->launch();
-  for (auto& server : servers_) server->wait_ready();
+  for (auto& server : servers_) {
+    switch (start) {
+      case Start::ready:
+        server->wait_ready();
+        break;
+      case Start::forming:
+        server->wait_listening();
+        break;
+    }
+  }
 }
 
 std::string NatsCluster::urls() const {

@@ -12,9 +12,13 @@ namespace herald::test {
 
 class NatsCluster {
  public:
-  // Starts `size` servers routed to each other and waits until JetStream
-  // answers on every one (a meta leader is elected).
-  explicit NatsCluster(int size);
+  // How far the constructor waits: until JetStream answers on every
+  // server (a meta leader is elected), or only until every server takes
+  // client connections (the cluster is still forming).
+  enum class Start { ready, forming };
+
+  // Starts `size` servers routed to each other and waits as `start` says.
+  explicit NatsCluster(int size, Start start = Start::ready);
 
   // Every server's URL, separated by commas (backend.nats.servers).
   std::string urls() const;

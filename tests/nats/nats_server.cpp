@@ -141,7 +141,11 @@ void NatsServer::resume() {
   if (pid_ > 0) ::kill(pid_, SIGCONT);
 }
 
-void NatsServer::wait_ready() {
+void NatsServer::wait_ready() { wait_until(true); }
+
+void NatsServer::wait_listening() { wait_until(false); }
+
+void NatsServer::wait_until(bool jetstream) {
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::seconds(15);
   while (std::chrono::steady_clock::now() < deadline) {
@@ -155,8 +159,10 @@ void NatsServer::wait_ready() {
     if (natsConnection_ConnectTo(&conn, url_.c_str()) == NATS_OK) {
       jsCtx* js = nullptr;
       jsAccountInfo* info = nullptr;
-      bool ready = natsConnection_JetStream(&js, conn, nullptr) == NATS_OK &&
-                   js_GetAccountInfo(&info, js, nullptr, nullptr) == NATS_OK;
+      const bool ready =
+          !jetstream ||
+          (natsConnection_JetStream(&js, conn, nullptr) == NATS_OK &&
+           js_GetAccountInfo(&info, js, nullptr, nullptr) == NATS_OK);
       jsAccountInfo_Destroy(info);
       jsCtx_Destroy(js);
       natsConnection_Destroy(conn);

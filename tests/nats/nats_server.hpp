@@ -52,12 +52,19 @@ class NatsServer {
   void launch();
   // Waits until JetStream answers on this server (15 s at most).
   void wait_ready();
+  // Waits until the server takes client connections (15 s at most); a
+  // cluster member's JetStream may not answer yet.
+  void wait_listening();
   // SIGSTOP and SIGCONT: the server hangs, as a stalled machine does, and
   // goes on.
   void pause();
   void resume();
 
  private:
+  // Both waits: until a client connects and, if `jetstream`, JetStream
+  // answers.
+  void wait_until(bool jetstream);
+
   std::string binary_;
   std::string store_;
   int port_ = 0;

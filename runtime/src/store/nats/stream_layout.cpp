@@ -56,20 +56,33 @@ std::string consumer_name(std::string_view node, std::string_view event_type) {
 
 namespace {
 
-// A read of the servers' answer that failed or disagrees is made again
-// before it counts: under concurrent requests on one connection the client
-// library was seen to misread an answer now and then.
+// How long a node waits for JetStream to create or read a stream or a
+// consumer: a cluster that is forming, or electing a stream's leader,
+// answers "JetStream system temporarily unavailable", or nothing, for
+// seconds; a node that starts then waits instead of stopping.
+constexpr auto kPatience = std::chrono::seconds(30);
+
+// A request that failed is made again (growing pauses, up to 1 s) until
+// kPatience has passed; an answer that disagrees with the settings is
+// read again up to 5 times before it counts: under concurrent requests on
+// one connection the client library was seen to misread an answer now
+// and then.
 template <class Once>
 void with_retries(Once&& once) {
-  constexpr int kAttempts = 5;
+  constexpr int kDisagreements = 5;
+  const auto until = std::chrono::steady_clock::now() + kPatience;
+  int disagreements = 0;
   for (int attempt = 1;; ++attempt) {
     try {
       once();
       return;
+    } catch (const ConfigError&) {
+      if (++disagreements == kDisagreements) throw;
     } catch (const Error&) {
-      if (attempt == kAttempts) throw;
+      if (std::chrono::steady_clock::now() >= until) throw;
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(100 * attempt));
+    std::this_thread::sleep_for(
+        std::chrono::milliseconds(std::min(100 * attempt, 1000)));
   }
 }
 

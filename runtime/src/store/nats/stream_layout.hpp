@@ -14,7 +14,9 @@
 // kPartitions: room for sharding one context by key later. A stream and a
 // consumer that already exist are checked against the settings below and
 // never changed: a mismatch is a ConfigError naming the setting. A read
-// that fails or disagrees is made again (5 attempts) before it counts.
+// that disagrees is made again (5 attempts) before it counts; a request
+// that fails (a cluster forming or electing a leader) is made again for up
+// to 30 s.
 #include <cstdint>
 #include <string>
 #include <string_view>
