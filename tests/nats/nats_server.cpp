@@ -12,6 +12,7 @@
 #include <nats/nats.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -119,6 +120,8 @@ void NatsServer::launch() {
   const pid_t pid = ::fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
+    // A server outlives no test (a test stopped by its time limit too).
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     ::execv(binary_.c_str(), argv.data());
     ::_exit(127);
   }
