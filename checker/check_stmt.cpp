@@ -124,6 +124,7 @@ InstId BodyChecker::checkAssign(const ast::Stmt* stmt) {
     }
     return invalid(stmt->range);
   }
+  sema().program.uses.record(stmt->name.range, store->field.nameRange);
   const Type* storeType =
       store->field.type != nullptr ? store->field.type : tt.error();
   InstId value = checkAgainst(stmt->value, storeType);

@@ -16,6 +16,7 @@ std::unique_ptr<Program> checkProgram(llvm::ArrayRef<const ast::File*> files,
   checkSubscriptions(sema);
   checkBodies(sema);
   buildFlowGraph(sema);
+  program->uses.finish();
   return program;
 }
 

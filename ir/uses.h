@@ -1,0 +1,43 @@
+// Where each name written in a program points: for every use of a name the
+// checker resolves (a type, an event, a field, a variant, a fn, a handler,
+// a capability or its operation, a local, a parameter), the range of the
+// name as written and the name range of the declaration it denotes. Filled
+// while checking and sorted once at its end, so the declaration at a
+// position and the uses of a declaration are binary searches.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "frontend/source.h"
+
+namespace herald::check {
+
+struct NameUse {
+  SourceRange use;   // the name as written
+  SourceRange decl;  // the declared name it denotes
+};
+
+class UseTable {
+ public:
+  // A use of `decl` at `use`; ignored when either range is empty (a
+  // first-party declaration has no source).
+  void record(SourceRange use, SourceRange decl);
+  // Sorts by position and drops repeated records of one use; the checker
+  // calls it once, when every use is recorded.
+  void finish();
+
+  // The use whose name covers `offset` of `file` (its end included, where
+  // an editor's cursor stands after a name), or null.
+  [[nodiscard]] const NameUse* at(FileId file, std::uint32_t offset) const;
+  // Every use of `decl`, in source order.
+  [[nodiscard]] std::vector<NameUse> usesOf(SourceRange decl) const;
+
+  [[nodiscard]] const std::vector<NameUse>& all() const { return uses_; }
+
+ private:
+  std::vector<NameUse> uses_;          // by use, after finish()
+  std::vector<std::uint32_t> byDecl_;  // indices into uses_, by decl
+};
+
+}  // namespace herald::check
