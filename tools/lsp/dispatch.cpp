@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "tools/lsp/code_actions.h"
+#include "tools/lsp/definition.h"
 #include "tools/lsp/document_symbols.h"
 #include "tools/lsp/formatting.h"
 #include "tools/lsp/lifecycle.h"
@@ -113,6 +114,11 @@ nlohmann::json Server::answer(const std::string& method,
     return std::move(edits.edits);
   }
   if (method == "textDocument/codeAction") return quickFixes(params);
+  if (method == "textDocument/definition") {
+    std::string uri = documentUri(params);
+    TextPosition position = documentPosition(params);
+    return definition(checked(), uri, position);
+  }
   throw RpcError(ErrorCode::MethodNotFound,
                  fmt::format("unknown method '{}'", method));
 }

@@ -40,6 +40,7 @@ nlohmann::json initializeResult(const std::string& version) {
            {"textDocumentSync", {{"openClose", true}, {"change", 1}}},
            {"documentFormattingProvider", true},
            {"documentSymbolProvider", true},
+           {"definitionProvider", true},
            {"codeActionProvider",
             {{"codeActionKinds", nlohmann::json::array({"quickfix"})}}},
        }},

@@ -1,0 +1,242 @@
+// textDocument/definition over a workspace of two contexts: one consumes
+// the other's event and types, subscribes with a pattern, messages an
+// agent through `Ref` and is given a capability.
+#include <string>
+
+#include <doctest/doctest.h>
+
+#include "lsp_client.h"
+
+namespace herald::lsp::test {
+namespace {
+
+const std::string kOrder = R"H(context shop.order
+
+type Money = { cents: Int, currency: String }
+type Region = | Domestic | International
+
+---
+An order was paid.
+---
+event Paid = {
+  amount: Money,
+  region: Region = Region.Domestic,
+}
+
+fn twice(m: Money) -> Money {
+  Money { cents: m.cents * 2, currency: m.currency }
+}
+
+agent Order {
+  key id: String
+  store total: Money = Money { cents: 0, currency: "EUR" }
+
+  on pay(amount: Money) given Events {
+    total := twice(amount)
+    Events.emit(Paid { amount: total, region: Domestic })
+  }
+}
+)H";
+
+const std::string kNotify = R"H(context shop.notify
+
+consumes shop.order
+
+-- Mail goes out through the host.
+capability Mailer {
+  fn send(to: String, text: String)
+}
+
+agent Inbox {
+  key owner: String
+  store count: Int = 0
+
+  on post(text: String) {
+    count := count + 1
+  }
+}
+
+service OnPaid
+    from Events(shop.order.Paid { region: Region.Domestic, .. })
+    given Boxes: Ref[Inbox], Mailer {
+  on event(e: Paid) {
+    let cents = e.amount.cents
+    Boxes("x").post("paid \(cents)")
+    Mailer.send(to: "a", text: "b")
+  }
+}
+)H";
+
+// Where `name` is written inside the first occurrence of `around` in
+// `text` (ASCII): its offset.
+std::size_t offsetOf(const std::string& text, const std::string& around,
+                     const std::string& name) {
+  std::size_t at = text.find(around);
+  REQUIRE(at != std::string::npos);
+  std::size_t inside = around.find(name);
+  REQUIRE(inside != std::string::npos);
+  return at + inside;
+}
+
+Json position(const std::string& text, std::size_t offset) {
+  std::size_t lineStart = text.rfind('\n', offset == 0 ? 0 : offset - 1);
+  lineStart = lineStart == std::string::npos || offset == 0 ? 0 : lineStart + 1;
+  std::size_t line = 0;
+  for (std::size_t i = 0; i < lineStart; ++i) line += text[i] == '\n' ? 1 : 0;
+  return {{"line", line}, {"character", offset - lineStart}};
+}
+
+Json rangeOf(const std::string& text, const std::string& around,
+             const std::string& name) {
+  std::size_t at = offsetOf(text, around, name);
+  return {{"start", position(text, at)},
+          {"end", position(text, at + name.size())}};
+}
+
+struct Workspace {
+  TempDir root;
+  std::string orderUri = fileUri(root.write("order.herald", kOrder));
+  std::string notifyUri = fileUri(root.write("notify.herald", kNotify));
+  LspClient client;
+  Workspace() { client.initialize(root.path()); }
+
+  // The definition of the name in `around` of the document `uri` holding
+  // `text`, asked with the cursor `shift` bytes into the name.
+  Json definition(const std::string& uri, const std::string& text,
+                  const std::string& around, const std::string& name,
+                  std::size_t shift = 0) {
+    Json params = {
+        {"textDocument", {{"uri", uri}}},
+        {"position", position(text, offsetOf(text, around, name) + shift)}};
+    Json response = client.request("textDocument/definition", params);
+    REQUIRE(response.contains("result"));
+    return response["result"];
+  }
+};
+
+Json location(const std::string& uri, const std::string& text,
+              const std::string& around, const std::string& name) {
+  return {{"uri", uri}, {"range", rangeOf(text, around, name)}};
+}
+
+}  // namespace
+
+TEST_CASE("definition is advertised") {
+  TempDir root;
+  LspClient client;
+  Json init = client.initialize(root.path());
+  CHECK(init["result"]["capabilities"]["definitionProvider"] == true);
+}
+
+TEST_CASE("definition: names across contexts, in patterns and through Ref") {
+  Workspace w;
+  const std::string& o = w.orderUri;
+  const std::string& n = w.notifyUri;
+  // The subscribed event, qualified, and the pattern's field and variant.
+  CHECK(w.definition(n, kNotify, "shop.order.Paid {", "Paid") ==
+        location(o, kOrder, "event Paid", "Paid"));
+  CHECK(w.definition(n, kNotify, "{ region: Region", "region", 3) ==
+        location(o, kOrder, "region: Region =", "region"));
+  CHECK(w.definition(n, kNotify, "Region.Domestic, ..", "Region") ==
+        location(o, kOrder, "type Region", "Region"));
+  CHECK(w.definition(n, kNotify, "Region.Domestic, ..", "Domestic") ==
+        location(o, kOrder, "| Domestic", "Domestic"));
+  // `Ref[...]`, a capability in `given`, a name `consumes` imports.
+  CHECK(w.definition(n, kNotify, "Ref[Inbox]", "Inbox") ==
+        location(n, kNotify, "agent Inbox", "Inbox"));
+  CHECK(w.definition(n, kNotify, "Ref[Inbox], Mailer", "Mailer") ==
+        location(n, kNotify, "capability Mailer", "Mailer"));
+  CHECK(w.definition(n, kNotify, "e: Paid", "Paid") ==
+        location(o, kOrder, "event Paid", "Paid"));
+  // A parameter, fields through a chain of accesses, a local in an
+  // interpolation; the cursor just after a name still names it.
+  CHECK(w.definition(n, kNotify, "= e.amount", "e") ==
+        location(n, kNotify, "(e: Paid)", "e"));
+  CHECK(w.definition(n, kNotify, "e.amount.cents", "amount", 6) ==
+        location(o, kOrder, "amount: Money,", "amount"));
+  CHECK(w.definition(n, kNotify, "e.amount.cents", "cents") ==
+        location(o, kOrder, "cents: Int", "cents"));
+  CHECK(w.definition(n, kNotify, "\\(cents)", "cents") ==
+        location(n, kNotify, "let cents", "cents"));
+  // A handler through `Ref(...)`, the dependency giving the Ref, a
+  // capability's operation, a store written.
+  CHECK(w.definition(n, kNotify, ".post(", "post") ==
+        location(n, kNotify, "on post", "post"));
+  CHECK(w.definition(n, kNotify, "Boxes(\"x\")", "Boxes") ==
+        location(n, kNotify, "Boxes: Ref[Inbox]", "Boxes: Ref[Inbox]"));
+  CHECK(w.definition(n, kNotify, "Mailer.send", "send") ==
+        location(n, kNotify, "fn send", "send"));
+  CHECK(w.definition(n, kNotify, "count := count", "count") ==
+        location(n, kNotify, "store count", "count"));
+
+  // In the other context: a fn, a parameter, a store, the emitted event
+  // and its literal's fields, a bare variant, a record literal's type.
+  CHECK(w.definition(o, kOrder, "twice(amount)", "twice") ==
+        location(o, kOrder, "fn twice", "twice"));
+  CHECK(w.definition(o, kOrder, "twice(amount)", "amount") ==
+        location(o, kOrder, "pay(amount", "amount"));
+  CHECK(w.definition(o, kOrder, "amount: total", "total") ==
+        location(o, kOrder, "store total", "total"));
+  CHECK(w.definition(o, kOrder, "emit(Paid", "Paid") ==
+        location(o, kOrder, "event Paid", "Paid"));
+  CHECK(w.definition(o, kOrder, "{ amount: total", "amount") ==
+        location(o, kOrder, "amount: Money,", "amount"));
+  CHECK(w.definition(o, kOrder, "region: Domestic", "Domestic") ==
+        location(o, kOrder, "| Domestic", "Domestic"));
+  CHECK(w.definition(o, kOrder, "Money { cents: m", "Money") ==
+        location(o, kOrder, "type Money", "Money"));
+  CHECK(w.definition(o, kOrder, "m.currency", "currency") ==
+        location(o, kOrder, "currency: String", "currency"));
+}
+
+TEST_CASE("definition: null where no name resolves") {
+  Workspace w;
+  const std::string& n = w.notifyUri;
+  // Whitespace, a comment, a keyword, a declaration's own name, a string.
+  CHECK(w.definition(n, kNotify, "\n\nconsumes", "\n").is_null());
+  CHECK(w.definition(n, kNotify, "-- Mail goes", "Mail").is_null());
+  CHECK(w.definition(n, kNotify, "consumes shop", "consumes").is_null());
+  CHECK(w.definition(n, kNotify, "agent Inbox", "Inbox").is_null());
+  CHECK(w.definition(n, kNotify, "\"paid", "paid").is_null());
+  // A position past the end of its line or of the file.
+  Json params = {{"textDocument", {{"uri", n}}},
+                 {"position", {{"line", 999}, {"character", 0}}}};
+  CHECK(
+      w.client.request("textDocument/definition", params)["result"].is_null());
+  params["position"] = {{"line", 0}, {"character", 999}};
+  CHECK(
+      w.client.request("textDocument/definition", params)["result"].is_null());
+  // A document outside the workspace.
+  params["textDocument"]["uri"] = "file:///nowhere/x.herald";
+  CHECK(
+      w.client.request("textDocument/definition", params)["result"].is_null());
+  // A position that is no position.
+  params["position"] = {{"line", -1}, {"character", 0}};
+  CHECK(w.client.request("textDocument/definition", params)["error"]["code"] ==
+        -32602);
+}
+
+TEST_CASE("definition: an edited document with syntax errors") {
+  Workspace w;
+  // The edit breaks the service's header; the names that still parse and
+  // resolve keep their definitions, and the request reflects the edit
+  // without waiting for diagnostics.
+  std::string broken = kNotify;
+  broken.replace(broken.find("from Events("), 12, "from Events((");
+  w.client.notify("textDocument/didOpen", {{"textDocument",
+                                            {{"uri", w.notifyUri},
+                                             {"languageId", "herald"},
+                                             {"version", 2},
+                                             {"text", broken}}}});
+  CHECK(w.definition(w.notifyUri, broken, "count := count", "count") ==
+        location(w.notifyUri, broken, "store count", "count"));
+  CHECK(w.definition(w.notifyUri, broken, "((shop", "(", 1).is_null());
+  for (std::size_t line = 0; line < 30; ++line) {
+    Json params = {{"textDocument", {{"uri", w.notifyUri}}},
+                   {"position", {{"line", line}, {"character", 4}}}};
+    Json result = w.client.request("textDocument/definition", params)["result"];
+    CHECK((result.is_null() || result.contains("uri")));
+  }
+}
+
+}  // namespace herald::lsp::test
