@@ -56,7 +56,8 @@ bool BodyChecker::checkFieldInits(const ast::RecordLitExpr* e,
       continue;
     }
     given[index] = &init;
-    sema().program.uses.record(init.name.range, fields[index].nameRange);
+    sema().program.uses.record(init.name.range, fields[index].nameRange,
+                               fields[index].type);
     out[index] = checkAgainst(init.value, fields[index].type);
   }
   std::vector<std::string> missing;

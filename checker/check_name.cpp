@@ -673,7 +673,8 @@ InstId BodyChecker::checkValueField(const ast::FieldExpr* e, InstId value,
   }
   for (std::size_t i = 0; i < fields.size(); ++i)
     if (fields[i].name == name) {
-      sema().program.uses.record(e->name.range, fields[i].nameRange);
+      sema().program.uses.record(e->name.range, fields[i].nameRange,
+                                 fields[i].type);
       if (quiet(fields[i].type)) return invalid(e->range);
       return emit(InstKind::FieldGet, fields[i].type, e->range, value.index(),
                   static_cast<std::uint32_t>(i));

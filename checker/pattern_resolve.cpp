@@ -285,7 +285,8 @@ void PatternResolver::fieldList(llvm::ArrayRef<ast::PatternField> items,
     }
     seen[index] = at;
     if (!item.label.empty())
-      sema_.program.uses.record(item.label.range, field->nameRange);
+      sema_.program.uses.record(item.label.range, field->nameRange,
+                                field->type);
     subs.push_back(
         SubPattern{index, resolve(item.value, field->type, fieldText)});
   }

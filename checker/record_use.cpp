@@ -26,7 +26,7 @@ void recordResolution(Program& program, llvm::ArrayRef<ast::Ident> parts,
     case NameKind::ActorBinder:
     case NameKind::Dependency:
     case NameKind::AgentRefDependency:
-      uses.record(parts.front().range, r.declRange);
+      uses.record(parts.front().range, r.declRange, r.type);
       return;
     case NameKind::Fn:
     case NameKind::AgentFn:

@@ -11,9 +11,9 @@ auto key(const SourceRange& r) { return std::tie(r.file, r.begin, r.end); }
 
 }  // namespace
 
-void UseTable::record(SourceRange use, SourceRange decl) {
+void UseTable::record(SourceRange use, SourceRange decl, const Type* type) {
   if (use.begin >= use.end || decl.begin >= decl.end) return;
-  uses_.push_back({use, decl});
+  uses_.push_back({use, decl, type});
 }
 
 void UseTable::finish() {

@@ -1,7 +1,8 @@
 // Where each name written in a program points: for every use of a name the
 // checker resolves (a type, an event, a field, a variant, a fn, a handler,
 // a capability or its operation, a local, a parameter), the range of the
-// name as written and the name range of the declaration it denotes. Filled
+// name as written and the name range of the declaration it denotes (a
+// local's binding is recorded as a use of itself). Filled
 // while checking and sorted once at its end, so the declaration at a
 // position and the uses of a declaration are binary searches.
 #pragma once
@@ -10,19 +11,23 @@
 #include <vector>
 
 #include "frontend/source.h"
+#include "ir/types.h"
 
 namespace herald::check {
 
 struct NameUse {
   SourceRange use;   // the name as written
   SourceRange decl;  // the declared name it denotes
+  // For a name that denotes a value (a local, a parameter, a key, a store,
+  // a dependency, a field): its type as the checker settled it.
+  const Type* type = nullptr;
 };
 
 class UseTable {
  public:
   // A use of `decl` at `use`; ignored when either range is empty (a
   // first-party declaration has no source).
-  void record(SourceRange use, SourceRange decl);
+  void record(SourceRange use, SourceRange decl, const Type* type = nullptr);
   // Sorts by position and drops repeated records of one use; the checker
   // calls it once, when every use is recorded.
   void finish();
