@@ -1,6 +1,6 @@
-// textDocument/definition over a workspace of two contexts: one consumes
-// the other's event and types, subscribes with a pattern, messages an
-// agent through `Ref` and is given a capability.
+// textDocument/definition and textDocument/hover over a workspace of two
+// contexts: one consumes the other's event and types, subscribes with a
+// pattern, messages an agent through `Ref` and is given a capability.
 #include <string>
 
 #include <doctest/doctest.h>
@@ -112,6 +112,20 @@ struct Workspace {
     REQUIRE(response.contains("result"));
     return response["result"];
   }
+
+  // The markdown of the hover at the name in `around`; empty for null.
+  std::string hover(const std::string& uri, const std::string& text,
+                    const std::string& around, const std::string& name) {
+    Json params = {{"textDocument", {{"uri", uri}}},
+                   {"position", position(text, offsetOf(text, around, name))}};
+    Json response = client.request("textDocument/hover", params);
+    REQUIRE(response.contains("result"));
+    const Json& result = response["result"];
+    if (result.is_null()) return {};
+    CHECK(result["contents"]["kind"] == "markdown");
+    CHECK(result["range"] == rangeOf(text, around, name));
+    return result["contents"]["value"].get<std::string>();
+  }
 };
 
 Json location(const std::string& uri, const std::string& text,
@@ -121,11 +135,12 @@ Json location(const std::string& uri, const std::string& text,
 
 }  // namespace
 
-TEST_CASE("definition is advertised") {
+TEST_CASE("definition and hover are advertised") {
   TempDir root;
   LspClient client;
   Json init = client.initialize(root.path());
   CHECK(init["result"]["capabilities"]["definitionProvider"] == true);
+  CHECK(init["result"]["capabilities"]["hoverProvider"] == true);
 }
 
 TEST_CASE("definition: names across contexts, in patterns and through Ref") {
@@ -237,6 +252,57 @@ TEST_CASE("definition: an edited document with syntax errors") {
     Json result = w.client.request("textDocument/definition", params)["result"];
     CHECK((result.is_null() || result.contains("uri")));
   }
+}
+
+TEST_CASE("hover: declarations with their doc, values with their types") {
+  Workspace w;
+  const std::string& o = w.orderUri;
+  const std::string& n = w.notifyUri;
+  // An event, from a use in another context: its doc, fields and context.
+  const std::string paid =
+      "```herald\nevent shop.order.Paid\n```\n\nAn order was paid.\n\n"
+      "Fields:\n```herald\namount: Money\nregion: Region = "
+      "Region.Domestic\n```\n\ncontext `shop.order`";
+  CHECK(w.hover(n, kNotify, "e: Paid", "Paid") == paid);
+  CHECK(w.hover(o, kOrder, "event Paid", "Paid") == paid);
+  // A subscribing service: its event, pattern and `via`.
+  CHECK(w.hover(n, kNotify, "service OnPaid", "OnPaid") ==
+        "```herald\nservice shop.notify.OnPaid\n```\n\nSubscribes:\n"
+        "```herald\nfrom Events(shop.order.Paid { region: "
+        "Region.Domestic, .. })\n```\n\ncontext `shop.notify`");
+  // A fn, a handler reached through `Ref`, a capability with its doc and
+  // operations, a variant.
+  CHECK(w.hover(o, kOrder, "twice(amount)", "twice") ==
+        "```herald\nfn twice(m: shop.order.Money) -> shop.order.Money\n```"
+        "\n\ncontext `shop.order`");
+  CHECK(w.hover(n, kNotify, ".post(", "post") ==
+        "```herald\non post(text: String)\n```\n\nhandler of "
+        "`shop.notify.Inbox`");
+  CHECK(w.hover(n, kNotify, "Ref[Inbox], Mailer", "Mailer") ==
+        "```herald\ncapability shop.notify.Mailer\n  fn send(to: String, "
+        "text: String)\n```\n\ncontext `shop.notify`");
+  CHECK(w.hover(o, kOrder, "region: Domestic", "Domestic") ==
+        "```herald\nDomestic\n```\n\nvariant of `shop.order.Region`");
+  // Values: a local, a parameter, a field through an access and in a
+  // pattern, a store written, as the checker typed them.
+  CHECK(w.hover(n, kNotify, "let cents", "cents") ==
+        "```herald\ncents: Int\n```");
+  CHECK(w.hover(n, kNotify, "= e.amount", "e") ==
+        "```herald\ne: shop.order.Paid\n```\n\nin `shop.notify.OnPaid`");
+  CHECK(w.hover(n, kNotify, "e.amount.cents", "amount") ==
+        "```herald\namount: shop.order.Money\n```\n\nin "
+        "`shop.order.Paid`");
+  CHECK(w.hover(n, kNotify, "{ region: Region", "region") ==
+        "```herald\nregion: shop.order.Region\n```\n\nin "
+        "`shop.order.Paid`");
+  CHECK(w.hover(o, kOrder, "total := twice", "total") ==
+        "```herald\ntotal: shop.order.Money\n```\n\nin "
+        "`shop.order.Order`");
+  // Nothing on whitespace, comments, keywords and strings.
+  CHECK(w.hover(n, kNotify, "\n\nconsumes", "\n").empty());
+  CHECK(w.hover(n, kNotify, "-- Mail goes", "Mail").empty());
+  CHECK(w.hover(n, kNotify, "consumes shop", "consumes").empty());
+  CHECK(w.hover(n, kNotify, "\"paid", "paid").empty());
 }
 
 }  // namespace herald::lsp::test

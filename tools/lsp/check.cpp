@@ -37,6 +37,7 @@ CheckedWorkspace::CheckedWorkspace(const std::vector<Document>& documents) {
     files.push_back(parsed_.back().file);
   }
   program_ = check::checkProgram(files, sources_, diags);
+  declarations_ = std::make_unique<DeclarationIndex>(*program_);
   diags.finalize();
 
   for (const Diagnostic& diagnostic : diags.diagnostics())

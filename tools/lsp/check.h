@@ -1,8 +1,8 @@
 // Checking the whole workspace as one program, as `heraldc check` checks
 // the files it is given. The result is kept until the next check: its
-// diagnostics are published, and requests about positions (definition)
-// are answered from its sources and checked program without checking
-// again.
+// diagnostics are published, and requests about positions (definition,
+// hover) are answered from its sources, checked program and index of
+// declarations without checking again.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +18,7 @@
 #include "frontend/parser.h"
 #include "frontend/source.h"
 #include "ir/program.h"
+#include "tools/lsp/declarations.h"
 #include "tools/lsp/workspace.h"
 
 namespace herald::lsp {
@@ -49,7 +50,11 @@ class CheckedWorkspace {
   [[nodiscard]] const SourceFile& source(FileId id) const {
     return sources_.file(id);
   }
+  [[nodiscard]] const SourceManager& sources() const { return sources_; }
   [[nodiscard]] const check::Program& program() const { return *program_; }
+  [[nodiscard]] const DeclarationIndex& declarations() const {
+    return *declarations_;
+  }
 
   // An LSP Location: the URI of `range`'s file and the range in it.
   [[nodiscard]] nlohmann::json location(SourceRange range) const;
@@ -60,6 +65,7 @@ class CheckedWorkspace {
   std::map<std::string, FileId> byKey_;  // by path, or by URI if not a file
   std::vector<ParseResult> parsed_;
   std::unique_ptr<check::Program> program_;
+  std::unique_ptr<DeclarationIndex> declarations_;
   std::vector<FileDiagnostics> diagnostics_;
 };
 

@@ -11,6 +11,7 @@
 #include "tools/lsp/definition.h"
 #include "tools/lsp/document_symbols.h"
 #include "tools/lsp/formatting.h"
+#include "tools/lsp/hover.h"
 #include "tools/lsp/lifecycle.h"
 #include "tools/lsp/params.h"
 #include "tools/lsp/protocol.h"
@@ -114,9 +115,10 @@ nlohmann::json Server::answer(const std::string& method,
     return std::move(edits.edits);
   }
   if (method == "textDocument/codeAction") return quickFixes(params);
-  if (method == "textDocument/definition") {
+  if (method == "textDocument/definition" || method == "textDocument/hover") {
     std::string uri = documentUri(params);
     TextPosition position = documentPosition(params);
+    if (method == "textDocument/hover") return hover(checked(), uri, position);
     return definition(checked(), uri, position);
   }
   throw RpcError(ErrorCode::MethodNotFound,

@@ -41,6 +41,7 @@ nlohmann::json initializeResult(const std::string& version) {
            {"documentFormattingProvider", true},
            {"documentSymbolProvider", true},
            {"definitionProvider", true},
+           {"hoverProvider", true},
            {"codeActionProvider",
             {{"codeActionKinds", nlohmann::json::array({"quickfix"})}}},
        }},
