@@ -141,6 +141,7 @@ TEST_CASE("definition and hover are advertised") {
   Json init = client.initialize(root.path());
   CHECK(init["result"]["capabilities"]["definitionProvider"] == true);
   CHECK(init["result"]["capabilities"]["hoverProvider"] == true);
+  CHECK(init["result"]["capabilities"]["referencesProvider"] == true);
 }
 
 TEST_CASE("definition: names across contexts, in patterns and through Ref") {
@@ -303,6 +304,51 @@ TEST_CASE("hover: declarations with their doc, values with their types") {
   CHECK(w.hover(n, kNotify, "-- Mail goes", "Mail").empty());
   CHECK(w.hover(n, kNotify, "consumes shop", "consumes").empty());
   CHECK(w.hover(n, kNotify, "\"paid", "paid").empty());
+}
+
+TEST_CASE("references: every use across the workspace") {
+  Workspace w;
+  const std::string& o = w.orderUri;
+  const std::string& n = w.notifyUri;
+  auto references = [&](const std::string& uri, const std::string& text,
+                        const std::string& around, const std::string& name,
+                        bool include) {
+    Json params = {{"textDocument", {{"uri", uri}}},
+                   {"position", position(text, offsetOf(text, around, name))},
+                   {"context", {{"includeDeclaration", include}}}};
+    Json response = w.client.request("textDocument/references", params);
+    REQUIRE(response.contains("result"));
+    return response["result"];
+  };
+  // The event, from its declaration and from a use: the files by path
+  // (notify.herald, then order.herald), each in source order.
+  const Json paidUses =
+      Json::array({location(n, kNotify, "shop.order.Paid {", "Paid"),
+                   location(n, kNotify, "e: Paid", "Paid"),
+                   location(o, kOrder, "emit(Paid", "Paid")});
+  CHECK(references(o, kOrder, "event Paid", "Paid", false) == paidUses);
+  Json withDecl = Json::array({location(o, kOrder, "event Paid", "Paid")});
+  for (const Json& l : paidUses) withDecl.push_back(l);
+  CHECK(references(n, kNotify, "e: Paid", "Paid", true) == withDecl);
+  // A field named in a pattern, a literal and a default's variant path.
+  CHECK(references(o, kOrder, "region: Region =", "region", false) ==
+        Json::array({location(n, kNotify, "{ region: Region", "region"),
+                     location(o, kOrder, "region: Domestic", "region")}));
+  // A local: its binding is the declaration, listed once.
+  CHECK(references(n, kNotify, "\\(cents)", "cents", true) ==
+        Json::array({location(n, kNotify, "let cents", "cents"),
+                     location(n, kNotify, "\\(cents)", "cents")}));
+  // A handler reached through `Ref`, without context.
+  Json params = {
+      {"textDocument", {{"uri", n}}},
+      {"position", position(kNotify, offsetOf(kNotify, "on post", "post"))}};
+  CHECK(w.client.request("textDocument/references", params)["result"] ==
+        Json::array({location(n, kNotify, ".post(", "post")}));
+  // Nothing named: null; a bad context: an error.
+  CHECK(references(n, kNotify, "-- Mail goes", "Mail", true).is_null());
+  params["context"] = {{"includeDeclaration", "yes"}};
+  CHECK(w.client.request("textDocument/references", params)["error"]["code"] ==
+        -32602);
 }
 
 }  // namespace herald::lsp::test

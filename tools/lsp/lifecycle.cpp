@@ -42,6 +42,7 @@ nlohmann::json initializeResult(const std::string& version) {
            {"documentSymbolProvider", true},
            {"definitionProvider", true},
            {"hoverProvider", true},
+           {"referencesProvider", true},
            {"codeActionProvider",
             {{"codeActionKinds", nlohmann::json::array({"quickfix"})}}},
        }},

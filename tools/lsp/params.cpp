@@ -57,4 +57,14 @@ TextPosition documentPosition(const nlohmann::json& params) {
   return {number("line"), number("character")};
 }
 
+bool includeDeclaration(const nlohmann::json& params) {
+  if (!params.is_object() || !params.contains("context")) return false;
+  const nlohmann::json& include =
+      member(objectMember(params, "context"), "includeDeclaration");
+  if (!include.is_boolean())
+    throw RpcError(ErrorCode::InvalidParams,
+                   "member 'includeDeclaration' is not a boolean");
+  return include.get<bool>();
+}
+
 }  // namespace herald::lsp

@@ -27,5 +27,8 @@ struct TextPosition {
 };
 // `params.position`, whose members must be non-negative integers.
 [[nodiscard]] TextPosition documentPosition(const nlohmann::json& params);
+// `params.context.includeDeclaration` of a references request: false
+// without `context`; within it, the member must be a boolean.
+[[nodiscard]] bool includeDeclaration(const nlohmann::json& params);
 
 }  // namespace herald::lsp
