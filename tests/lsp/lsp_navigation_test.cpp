@@ -232,7 +232,7 @@ TEST_CASE("definition: null where no name resolves") {
         -32602);
 }
 
-TEST_CASE("definition: an edited document with syntax errors") {
+TEST_CASE("navigation: an edited document with syntax errors") {
   Workspace w;
   // The edit breaks the service's header; the names that still parse and
   // resolve keep their definitions, and the request reflects the edit
@@ -247,12 +247,20 @@ TEST_CASE("definition: an edited document with syntax errors") {
   CHECK(w.definition(w.notifyUri, broken, "count := count", "count") ==
         location(w.notifyUri, broken, "store count", "count"));
   CHECK(w.definition(w.notifyUri, broken, "((shop", "(", 1).is_null());
-  for (std::size_t line = 0; line < 30; ++line) {
-    Json params = {{"textDocument", {{"uri", w.notifyUri}}},
-                   {"position", {{"line", line}, {"character", 4}}}};
-    Json result = w.client.request("textDocument/definition", params)["result"];
-    CHECK((result.is_null() || result.contains("uri")));
-  }
+  // Every line, at its start and inside it: each request answers.
+  for (std::size_t line = 0; line < 30; ++line)
+    for (int character : {0, 4, 9}) {
+      Json params = {{"textDocument", {{"uri", w.notifyUri}}},
+                     {"position", {{"line", line}, {"character", character}}}};
+      Json found =
+          w.client.request("textDocument/definition", params)["result"];
+      CHECK((found.is_null() || found.contains("uri")));
+      Json shown = w.client.request("textDocument/hover", params)["result"];
+      CHECK((shown.is_null() || shown.contains("contents")));
+      params["context"] = {{"includeDeclaration", true}};
+      Json uses = w.client.request("textDocument/references", params)["result"];
+      CHECK((uses.is_null() || uses.is_array()));
+    }
 }
 
 TEST_CASE("hover: declarations with their doc, values with their types") {
