@@ -12,7 +12,7 @@ auto key(const SourceRange& r) { return std::tie(r.file, r.begin, r.end); }
 }  // namespace
 
 void UseTable::record(SourceRange use, SourceRange decl, const Type* type) {
-  if (use.begin >= use.end || decl.begin >= decl.end) return;
+  if (!recording_ || use.begin >= use.end || decl.begin >= decl.end) return;
   uses_.push_back({use, decl, type});
 }
 
@@ -28,12 +28,8 @@ void UseTable::finish() {
                             return a.use == b.use;
                           }),
               uses_.end());
-  byDecl_.resize(uses_.size());
-  for (std::uint32_t i = 0; i < uses_.size(); ++i) byDecl_[i] = i;
-  std::stable_sort(byDecl_.begin(), byDecl_.end(),
-                   [&](std::uint32_t a, std::uint32_t b) {
-                     return key(uses_[a].decl) < key(uses_[b].decl);
-                   });
+  byDecl_.clear();
+  indexed_ = false;
 }
 
 const NameUse* UseTable::at(FileId file, std::uint32_t offset) const {
@@ -51,6 +47,15 @@ const NameUse* UseTable::at(FileId file, std::uint32_t offset) const {
 }
 
 std::vector<NameUse> UseTable::usesOf(SourceRange decl) const {
+  if (!indexed_) {
+    byDecl_.resize(uses_.size());
+    for (std::uint32_t i = 0; i < uses_.size(); ++i) byDecl_[i] = i;
+    std::stable_sort(byDecl_.begin(), byDecl_.end(),
+                     [&](std::uint32_t a, std::uint32_t b) {
+                       return key(uses_[a].decl) < key(uses_[b].decl);
+                     });
+    indexed_ = true;
+  }
   auto first = std::lower_bound(byDecl_.begin(), byDecl_.end(), decl,
                                 [&](std::uint32_t i, const SourceRange& d) {
                                   return key(uses_[i].decl) < key(d);

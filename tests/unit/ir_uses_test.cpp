@@ -18,8 +18,17 @@ SourceRange in(FileId file, std::uint32_t begin, std::uint32_t end) {
 
 }  // namespace
 
+TEST_CASE("a table not asked to record keeps nothing") {
+  UseTable table;
+  table.record(in(0, 10, 12), in(0, 1, 3));
+  table.finish();
+  CHECK(table.all().empty());
+  CHECK(table.at(0, 11) == nullptr);
+}
+
 TEST_CASE("the use at a position covers its name, its end included") {
   UseTable table;
+  table.startRecording();
   const SourceRange decl = in(0, 5, 8);
   table.record(in(1, 20, 23), decl);
   table.record(in(1, 10, 13), decl);
@@ -39,6 +48,7 @@ TEST_CASE("the use at a position covers its name, its end included") {
 
 TEST_CASE("a use recorded twice is kept once; empty ranges are not kept") {
   UseTable table;
+  table.startRecording();
   table.record(in(0, 10, 12), in(0, 1, 3));
   table.record(in(0, 10, 12), in(0, 1, 3));
   table.record(in(0, 20, 22), in(0, 0, 0));  // a first-party declaration
@@ -50,6 +60,7 @@ TEST_CASE("a use recorded twice is kept once; empty ranges are not kept") {
 
 TEST_CASE("the uses of a declaration, in source order") {
   UseTable table;
+  table.startRecording();
   const SourceRange a = in(0, 1, 3);
   const SourceRange b = in(1, 1, 3);
   table.record(in(1, 40, 42), a);

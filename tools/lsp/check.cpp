@@ -36,7 +36,8 @@ CheckedWorkspace::CheckedWorkspace(const std::vector<Document>& documents) {
     parsed_.push_back(parse(sources_.file(id), diags));
     files.push_back(parsed_.back().file);
   }
-  program_ = check::checkProgram(files, sources_, diags);
+  program_ = check::checkProgram(files, sources_, diags,
+                                 check::CheckOptions{.recordUses = true});
   declarations_ = std::make_unique<DeclarationIndex>(*program_);
   diags.finalize();
 
