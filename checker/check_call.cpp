@@ -10,6 +10,7 @@
 
 #include "checker/body_checker.h"
 #include "checker/eval.h"
+#include "checker/record_use.h"
 #include "checker/resolve.h"
 
 namespace herald::check {
@@ -221,6 +222,7 @@ InstId BodyChecker::callMessage(const ast::CallExpr* e,
     }
     return checkArgsQuietly(e);
   }
+  sema().program.uses.record(callee->name.range, h->nameRange);
   llvm::SmallVector<InstId, 4> args{refValue};
   checkArgs(h->name, h->params, e, args);
   if (h->result != nullptr && h->result != tt.unit() && !quiet(h->result))
@@ -394,6 +396,7 @@ InstId BodyChecker::checkAppliedCall(const ast::CallExpr* e,
   llvm::SmallVector<ast::Ident, 4> parts;
   if (namePath(apply->base, parts) && parts.size() == 2) {
     Resolution r = resolve(parts, nullptr);
+    recordResolution(sema().program, parts, r);
     if (r.kind == NameKind::CapabilityOp && !r.viaDependency &&
         r.cap->firstParty == FirstParty::Events && parts[1].name == "emit")
       return checkEmit(e, apply->base, apply);
@@ -411,6 +414,7 @@ InstId BodyChecker::checkNameCall(const ast::CallExpr* e,
   ast::Ident part = callee->name;
   llvm::ArrayRef<ast::Ident> parts(part);
   Resolution r = resolve(parts, expected);
+  recordResolution(sema().program, parts, r);
   switch (r.kind) {
     case NameKind::AgentRefDependency:
       return callAgentRef(e, r);

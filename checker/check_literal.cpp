@@ -7,6 +7,7 @@
 #include <llvm/Support/Casting.h>
 
 #include "checker/body_checker.h"
+#include "checker/record_use.h"
 
 namespace herald::check {
 
@@ -55,6 +56,8 @@ bool BodyChecker::checkFieldInits(const ast::RecordLitExpr* e,
       continue;
     }
     given[index] = &init;
+    sema().program.uses.record(init.name.range, fields[index].nameRange,
+                               fields[index].type);
     out[index] = checkAgainst(init.value, fields[index].type);
   }
   std::vector<std::string> missing;
@@ -88,6 +91,7 @@ InstId BodyChecker::checkRecordLit(const ast::RecordLitExpr* e) {
   // A literal's type is a declaration: the body's own names do not hide it.
   Resolution path =
       resolveName(sema().program, context_, BodyScope{}, parts, nullptr);
+  recordResolution(sema().program, parts, path);
   if (path.kind == NameKind::Ambiguous) {
     reportAmbiguous(parts, path);
     return quietFields();
@@ -239,6 +243,7 @@ InstId BodyChecker::checkString(const ast::StringLitExpr* e) {
     if (const auto* name = dyn_cast<ast::NameExpr>(stripParens(part.expr))) {
       ast::Ident id = name->name;
       Resolution r = resolve(llvm::ArrayRef<ast::Ident>(id), nullptr);
+      recordResolution(sema().program, llvm::ArrayRef<ast::Ident>(id), r);
       switch (r.kind) {
         case NameKind::Dependency:
           if (r.type != nullptr && r.type->kind == TypeKind::Capability)

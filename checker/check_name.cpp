@@ -14,6 +14,7 @@
 
 #include "checker/body_checker.h"
 #include "checker/names_util.h"
+#include "checker/record_use.h"
 #include "checker/resolve.h"
 
 namespace herald::check {
@@ -222,6 +223,7 @@ InstId BodyChecker::checkName(const ast::NameExpr* e, const Type* expected) {
   if (name.empty()) return invalid(e->range);
   ast::Ident part = e->name;
   Resolution r = resolve(llvm::ArrayRef<ast::Ident>(part), expected);
+  recordResolution(sema().program, llvm::ArrayRef<ast::Ident>(part), r);
   switch (r.kind) {
     case NameKind::Local:
     case NameKind::Param:
@@ -504,7 +506,9 @@ InstId BodyChecker::checkPostfix(const ast::Expr* top, const Type* expected) {
         if (endsPath(end)) {
           llvm::SmallVector<ast::Ident, 4> parts;
           namePath(field, parts);
-          value = walkPath(field, parts, resolve(parts, nullptr));
+          Resolution r = resolve(parts, nullptr);
+          recordResolution(sema().program, parts, r);
+          value = walkPath(field, parts, r);
           break;
         }
         runEnd = end;
@@ -545,6 +549,7 @@ InstId BodyChecker::checkPostfix(const ast::Expr* top, const Type* expected) {
         llvm::SmallVector<ast::Ident, 4> parts;
         namePath(member, parts);
         Resolution r = resolve(parts, nullptr);
+        recordResolution(sema().program, parts, r);
         bool handled = false;
         InstId v = checkPathCall(call, want, parts, r, handled);
         if (handled) {
@@ -668,6 +673,8 @@ InstId BodyChecker::checkValueField(const ast::FieldExpr* e, InstId value,
   }
   for (std::size_t i = 0; i < fields.size(); ++i)
     if (fields[i].name == name) {
+      sema().program.uses.record(e->name.range, fields[i].nameRange,
+                                 fields[i].type);
       if (quiet(fields[i].type)) return invalid(e->range);
       return emit(InstKind::FieldGet, fields[i].type, e->range, value.index(),
                   static_cast<std::uint32_t>(i));

@@ -11,6 +11,8 @@ SlotId BodyChecker::bind(llvm::StringRef name, const Type* type,
   if (name.empty() || name == "_") return SlotId{};
   SlotId slot = newSlot(name, type, fromPattern);
   locals_.push_back(Local{name, type, range, slot});
+  // The binding names itself, with the type it was given.
+  sema().program.uses.record(range, range, type);
   return slot;
 }
 
@@ -124,6 +126,8 @@ InstId BodyChecker::checkAssign(const ast::Stmt* stmt) {
     }
     return invalid(stmt->range);
   }
+  sema().program.uses.record(stmt->name.range, store->field.nameRange,
+                             store->field.type);
   const Type* storeType =
       store->field.type != nullptr ? store->field.type : tt.error();
   InstId value = checkAgainst(stmt->value, storeType);

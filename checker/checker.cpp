@@ -6,8 +6,10 @@ namespace herald::check {
 
 std::unique_ptr<Program> checkProgram(llvm::ArrayRef<const ast::File*> files,
                                       const SourceManager& sources,
-                                      DiagnosticEngine& diags) {
+                                      DiagnosticEngine& diags,
+                                      CheckOptions options) {
   auto program = std::make_unique<Program>();
+  if (options.recordUses) program->uses.startRecording();
   Sema sema{*program, diags, sources, files};
   collectDeclarations(sema);
   resolveConsumes(sema);
@@ -16,6 +18,7 @@ std::unique_ptr<Program> checkProgram(llvm::ArrayRef<const ast::File*> files,
   checkSubscriptions(sema);
   checkBodies(sema);
   buildFlowGraph(sema);
+  program->uses.finish();
   return program;
 }
 

@@ -14,11 +14,17 @@
 
 namespace herald::check {
 
+struct CheckOptions {
+  // Fill Program::uses (ir/uses.h), where each name written points, for
+  // tools that navigate the source; a compilation does not need it.
+  bool recordUses = false;
+};
+
 // Checks `files` (ASTs as the parser produced them, Error nodes included:
 // the checker stays quiet about malformed parts). Always returns a program;
 // it is valid input for code generation only when `diags` holds no error.
 [[nodiscard]] std::unique_ptr<Program> checkProgram(
     llvm::ArrayRef<const ast::File*> files, const SourceManager& sources,
-    DiagnosticEngine& diags);
+    DiagnosticEngine& diags, CheckOptions options = {});
 
 }  // namespace herald::check

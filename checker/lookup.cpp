@@ -10,6 +10,7 @@
 #include <llvm/ADT/SmallVector.h>
 
 #include "checker/names_util.h"
+#include "checker/record_use.h"
 
 namespace herald::check {
 
@@ -239,8 +240,10 @@ DeclInfo* resolveDecl(Sema& sema, const ContextInfo& from,
                       const ast::QualifiedName& name, llvm::StringRef what) {
   LookupResult r = lookupDecl(sema.program, from, name.parts);
   if (r.status == LookupResult::Status::Found &&
-      r.partsUsed == name.parts.size())
+      r.partsUsed == name.parts.size()) {
+    recordDeclUse(sema.program, name.parts, r.decl);
     return r.decl;
+  }
   reportUnresolved(sema, from, r, name.parts, name.range, what);
   return nullptr;
 }

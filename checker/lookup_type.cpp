@@ -11,6 +11,7 @@
 
 #include "checker/lookup.h"
 #include "checker/names_util.h"
+#include "checker/record_use.h"
 
 namespace herald::check {
 
@@ -164,6 +165,7 @@ class TypeResolver {
         reportUnresolved(sema_, from_, r, parts, arg->range, "agent");
         return types.error();
       }
+      recordDeclUse(sema_.program, parts, r.decl);
       if (const auto* agent = llvm::dyn_cast<AgentInfo>(r.decl))
         return types.ref(agent);
       sema_.diags
@@ -189,6 +191,7 @@ class TypeResolver {
       for (const ast::TypeExpr* arg : t.args) resolve(arg);
       return types.error();
     }
+    recordDeclUse(sema_.program, parts, r.decl);
     switch (r.decl->kind) {
       case DeclInfoKind::Type: {
         countIs(t, 0);

@@ -18,6 +18,7 @@
 #include <llvm/Support/Casting.h>
 
 #include "checker/lookup.h"
+#include "checker/record_use.h"
 
 namespace herald::check {
 
@@ -283,6 +284,9 @@ void PatternResolver::fieldList(llvm::ArrayRef<ast::PatternField> items,
       continue;
     }
     seen[index] = at;
+    if (!item.label.empty())
+      sema_.program.uses.record(item.label.range, field->nameRange,
+                                field->type);
     subs.push_back(
         SubPattern{index, resolve(item.value, field->type, fieldText)});
   }
@@ -319,6 +323,7 @@ const VariantInfo* PatternResolver::resolveVariant(const ast::QualifiedName& n,
                            writtenName(n), owner->name, displayName(type)));
       return nullptr;
     }
+    recordDeclUse(sema_.program, prefix, owner);
   }
   const TypeInfo* sum = namedInfo(type, TypeDefKind::Sum);
   if (sum == nullptr) {
@@ -327,7 +332,10 @@ const VariantInfo* PatternResolver::resolveVariant(const ast::QualifiedName& n,
                          displayName(type)));
     return nullptr;
   }
-  if (const VariantInfo* v = sum->variant(last.name)) return v;
+  if (const VariantInfo* v = sum->variant(last.name)) {
+    sema_.program.uses.record(last.range, v->nameRange);
+    return v;
+  }
   unknownVariant(last, type);
   return nullptr;
 }
@@ -507,6 +515,7 @@ const ResolvedPattern* PatternResolver::builtValue(
   if (found.status != LookupResult::Status::Found ||
       found.partsUsed != p.name.parts.size() || found.decl != type->named)
     return nullptr;
+  recordDeclUse(sema_.program, p.name.parts, found.decl);
   if (p.fields.size() != 1 || p.hasRest || !p.fields.front().label.empty())
     return nullptr;
   const ast::Pattern* inner = p.fields.front().value;

@@ -5,7 +5,6 @@
 #include <utility>
 #include <vector>
 
-
 #include "checker/pattern_resolve.h"
 #include "checker/subscription_check.h"
 

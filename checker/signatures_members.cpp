@@ -9,6 +9,7 @@
 
 #include "checker/lookup.h"
 #include "checker/names_util.h"
+#include "checker/record_use.h"
 #include "checker/signatures_util.h"
 
 namespace herald::check {
@@ -25,6 +26,7 @@ void resolveBy(Sema& sema, const ContextInfo& ctx, const ast::ByClause& by,
     reportUnresolved(sema, ctx, r, parts, by.actor.range, "actor");
     return;
   }
+  recordDeclUse(sema.program, parts, r.decl);
   if (const auto* actor = llvm::dyn_cast<ActorInfo>(r.decl)) {
     handler.by = actor;
     return;
@@ -68,6 +70,7 @@ DependencyInfo givenCapability(Sema& sema, const ContextInfo& ctx,
     reportUnresolved(sema, ctx, r, parts, item.type->range, "capability");
     return dep;
   }
+  recordDeclUse(sema.program, parts, r.decl);
   if (const auto* cap = llvm::dyn_cast<CapabilityInfo>(r.decl)) {
     dep.name = cap->name;
     dep.type = sema.program.types.capability(cap);

@@ -14,6 +14,7 @@
 
 #include "checker/consumes_hint.h"
 #include "checker/lookup.h"
+#include "checker/record_use.h"
 #include "checker/sema.h"
 #include "checker/subscription_check.h"
 
@@ -112,7 +113,10 @@ class SubscriptionChecker {
         return nullptr;
       case LookupResult::Status::Found:
         if (found.partsUsed == type.path.parts.size())
-          if (const EventInfo* event = eventOf(*found.decl)) return event;
+          if (const EventInfo* event = eventOf(*found.decl)) {
+            recordDeclUse(sema_.program, type.path.parts, found.decl);
+            return event;
+          }
         notAnEvent(type.path, *found.decl);
         return nullptr;
       case LookupResult::Status::NotFound:

@@ -25,6 +25,7 @@
 #include "ir/const_value.h"
 #include "ir/predicate.h"
 #include "ir/types.h"
+#include "ir/uses.h"
 
 namespace herald::check {
 
@@ -429,6 +430,9 @@ struct Program {
   llvm::StringMap<std::vector<DeclInfo*>> declsNamed;
   BodyIr bodies;  // every body, lowered
   FlowGraph flow;
+  // Every resolved use of a name and the declaration it denotes, for
+  // tools that navigate the source (the language server).
+  UseTable uses;
 
   [[nodiscard]] ContextInfo* context(llvm::StringRef name) const;
 };

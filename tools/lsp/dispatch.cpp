@@ -8,11 +8,14 @@
 #include <fmt/format.h>
 
 #include "tools/lsp/code_actions.h"
+#include "tools/lsp/definition.h"
 #include "tools/lsp/document_symbols.h"
 #include "tools/lsp/formatting.h"
+#include "tools/lsp/hover.h"
 #include "tools/lsp/lifecycle.h"
 #include "tools/lsp/params.h"
 #include "tools/lsp/protocol.h"
+#include "tools/lsp/references.h"
 #include "tools/lsp/server.h"
 
 namespace herald::lsp {
@@ -113,6 +116,15 @@ nlohmann::json Server::answer(const std::string& method,
     return std::move(edits.edits);
   }
   if (method == "textDocument/codeAction") return quickFixes(params);
+  if (method == "textDocument/definition" || method == "textDocument/hover" ||
+      method == "textDocument/references") {
+    std::string uri = documentUri(params);
+    TextPosition position = documentPosition(params);
+    if (method == "textDocument/hover") return hover(checked(), uri, position);
+    if (method == "textDocument/references")
+      return references(checked(), uri, position, includeDeclaration(params));
+    return definition(checked(), uri, position);
+  }
   throw RpcError(ErrorCode::MethodNotFound,
                  fmt::format("unknown method '{}'", method));
 }

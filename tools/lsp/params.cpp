@@ -1,5 +1,7 @@
 #include "tools/lsp/params.h"
 
+#include <cstdint>
+
 #include <fmt/format.h>
 
 #include "tools/lsp/protocol.h"
@@ -40,6 +42,29 @@ std::string stringMember(const nlohmann::json& object, std::string_view key) {
 
 std::string documentUri(const nlohmann::json& params) {
   return stringMember(objectMember(params, "textDocument"), "uri");
+}
+
+TextPosition documentPosition(const nlohmann::json& params) {
+  const nlohmann::json& position = objectMember(params, "position");
+  auto number = [&](std::string_view key) {
+    const nlohmann::json& value = member(position, key);
+    if (!value.is_number_unsigned() || value.get<std::uint64_t>() > UINT32_MAX)
+      throw RpcError(
+          ErrorCode::InvalidParams,
+          fmt::format("member '{}' is not a position's number", key));
+    return static_cast<std::uint32_t>(value.get<std::uint64_t>());
+  };
+  return {number("line"), number("character")};
+}
+
+bool includeDeclaration(const nlohmann::json& params) {
+  if (!params.is_object() || !params.contains("context")) return false;
+  const nlohmann::json& include =
+      member(objectMember(params, "context"), "includeDeclaration");
+  if (!include.is_boolean())
+    throw RpcError(ErrorCode::InvalidParams,
+                   "member 'includeDeclaration' is not a boolean");
+  return include.get<bool>();
 }
 
 }  // namespace herald::lsp

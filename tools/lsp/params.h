@@ -3,6 +3,7 @@
 // reaching the client.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -18,5 +19,16 @@ namespace herald::lsp {
                                        std::string_view key);
 // `params.textDocument.uri`.
 [[nodiscard]] std::string documentUri(const nlohmann::json& params);
+
+// An LSP Position: a 0-based line and a UTF-16 character offset in it.
+struct TextPosition {
+  std::uint32_t line = 0;
+  std::uint32_t character = 0;
+};
+// `params.position`, whose members must be non-negative integers.
+[[nodiscard]] TextPosition documentPosition(const nlohmann::json& params);
+// `params.context.includeDeclaration` of a references request: false
+// without `context`; within it, the member must be a boolean.
+[[nodiscard]] bool includeDeclaration(const nlohmann::json& params);
 
 }  // namespace herald::lsp

@@ -9,22 +9,24 @@ namespace {
 // outside the Basic Multilingual Plane (a four-byte sequence). A byte that
 // is not valid UTF-8 counts as one unit, as editors show it as one
 // replacement character.
+// The bytes of the character `text` begins with.
+std::size_t charLength(std::string_view text) {
+  auto lead = static_cast<unsigned char>(text[0]);
+  std::size_t length = lead < 0x80           ? 1
+                       : (lead >> 5) == 0x6  ? 2
+                       : (lead >> 4) == 0xE  ? 3
+                       : (lead >> 3) == 0x1E ? 4
+                                             : 1;
+  if (length > text.size()) return 1;
+  for (std::size_t k = 1; k < length; ++k)
+    if ((static_cast<unsigned char>(text[k]) & 0xC0) != 0x80) return 1;
+  return length;
+}
+
 std::uint32_t utf16Length(std::string_view text) {
   std::uint32_t units = 0;
   for (std::size_t i = 0; i < text.size();) {
-    auto lead = static_cast<unsigned char>(text[i]);
-    std::size_t length = lead < 0x80           ? 1
-                         : (lead >> 5) == 0x6  ? 2
-                         : (lead >> 4) == 0xE  ? 3
-                         : (lead >> 3) == 0x1E ? 4
-                                               : 1;
-    if (i + length > text.size()) length = 1;
-    for (std::size_t k = 1; k < length; ++k) {
-      if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) {
-        length = 1;
-        break;
-      }
-    }
+    std::size_t length = charLength(text.substr(i));
     units += length == 4 ? 2 : 1;
     i += length;
   }
@@ -49,6 +51,21 @@ nlohmann::json toRange(const SourceFile& file, std::uint32_t begin,
 
 nlohmann::json toRange(const SourceFile& file, SourceRange range) {
   return toRange(file, range.begin, range.end);
+}
+
+std::uint32_t toOffset(const SourceFile& file, std::uint32_t line,
+                       std::uint32_t character) {
+  std::string_view text = file.text();
+  if (line >= file.lineCount()) return static_cast<std::uint32_t>(text.size());
+  std::string_view lineText = file.lineText(line + 1);
+  auto begin = static_cast<std::size_t>(lineText.data() - text.data());
+  std::size_t i = 0;
+  for (std::uint32_t units = 0; i < lineText.size() && units < character;) {
+    std::size_t length = charLength(lineText.substr(i));
+    units += length == 4 ? 2 : 1;
+    i += length;
+  }
+  return static_cast<std::uint32_t>(begin + i);
 }
 
 }  // namespace herald::lsp

@@ -19,4 +19,10 @@ namespace herald::lsp {
                                      std::uint32_t begin, std::uint32_t end);
 [[nodiscard]] nlohmann::json toRange(const SourceFile& file, SourceRange range);
 
+// The byte offset of the 0-based `line` and UTF-16 `character` of `file`:
+// a character past the line's end is its end, a line past the file's end
+// the file's end (positions a client sends may lag behind the text).
+[[nodiscard]] std::uint32_t toOffset(const SourceFile& file, std::uint32_t line,
+                                     std::uint32_t character);
+
 }  // namespace herald::lsp

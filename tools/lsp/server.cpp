@@ -41,9 +41,9 @@ int Server::run() {
 
 void Server::publishDiagnostics() {
   stale_ = false;
-  std::vector<FileDiagnostics> files;
+  checked_.reset();
   try {
-    files = checkDocuments(workspace_.documents());
+    checked_ = std::make_unique<CheckedWorkspace>(workspace_.documents());
   } catch (const std::exception& e) {
     // A failure of the compiler on one text must not end the session: the
     // next change is checked afresh.
@@ -55,7 +55,7 @@ void Server::publishDiagnostics() {
     return;
   }
   std::map<std::string, nlohmann::json> now;
-  for (FileDiagnostics& file : files) {
+  for (FileDiagnostics& file : checked_->takeDiagnostics()) {
     auto last = published_.find(file.uri);
     if (last == published_.end() || last->second != file.diagnostics)
       send(
@@ -72,6 +72,14 @@ void Server::publishDiagnostics() {
           {{"uri", uri}, {"diagnostics", nlohmann::json::array()}}));
   }
   published_ = std::move(now);
+}
+
+const CheckedWorkspace& Server::checked() {
+  if (stale_ || checked_ == nullptr) publishDiagnostics();
+  if (checked_ == nullptr)
+    throw RpcError(ErrorCode::RequestFailed,
+                   "heraldc could not check the workspace");
+  return *checked_;
 }
 
 void Server::send(const nlohmann::json& message) {

@@ -3,10 +3,12 @@
 
 #include <cstddef>
 #include <map>
+#include <memory>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "tools/lsp/check.h"
 #include "tools/lsp/framing.h"
 #include "tools/lsp/workspace.h"
 
@@ -35,9 +37,13 @@ class Server {
                         const nlohmann::json& params);
   void notify(const std::string& method, const nlohmann::json& params);
 
-  // Checks the workspace and publishes each file's diagnostics that
-  // differ from what the client was last sent.
+  // Checks the workspace, keeps the result and publishes each file's
+  // diagnostics that differ from what the client was last sent.
   void publishDiagnostics();
+  // The check of the documents as they are now: the kept one, or a new
+  // one when they changed since. A RequestFailed error when the check
+  // failed.
+  const CheckedWorkspace& checked();
   void send(const nlohmann::json& message);
 
   MessageReader reader_;
@@ -51,6 +57,9 @@ class Server {
   // The documents changed since diagnostics were last published.
   bool stale_ = false;
   std::map<std::string, nlohmann::json> published_;  // by URI
+  // The last check, for the requests about positions; null before the
+  // first and after a check that failed.
+  std::unique_ptr<CheckedWorkspace> checked_;
 };
 
 }  // namespace herald::lsp
