@@ -22,6 +22,11 @@ herald_install_deps() {
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" \
       || missing+=("$pkg")
   done
+  # The editor tests (tests/editors) run node and npm. Debian's are installed
+  # only when the commands are missing: a machine may have another Node.js
+  # build on PATH that bundles npm, which Debian's npm package conflicts with.
+  command -v node >/dev/null 2>&1 || missing+=(nodejs)
+  command -v npm >/dev/null 2>&1 || missing+=(npm)
   if ((${#missing[@]})); then
     echo "herald: installing missing Debian packages: ${missing[*]}"
     if [ "$(id -u)" -ne 0 ]; then
