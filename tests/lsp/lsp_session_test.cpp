@@ -342,4 +342,165 @@ TEST_CASE("bad input gets JSON-RPC errors and the server keeps answering") {
   CHECK(client.waitExit() == 0);
 }
 
+TEST_CASE(
+    "malformed frames and messages get errors or are ignored; the "
+    "server keeps answering") {
+  TempDir root;
+  LspClient client;
+  client.initialize(root.path());
+  auto frame = [](const std::string& body) {
+    return "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+  };
+  auto alive = [&] {
+    Json answer = client.request("textDocument/documentSymbol",
+                                 {{"textDocument", {{"uri", "file:///x"}}}});
+    return answer.contains("result") || answer.contains("error");
+  };
+
+  // A length past 64 bits, a negative and a non-numeric one: a frame
+  // error each, and the next frame is read.
+  for (const char* length : {"99999999999999999999999", "-5", "12abc", ""}) {
+    client.sendRaw(std::string("Content-Length: ") + length + "\r\n\r\n");
+    std::optional<Json> error = client.next();
+    REQUIRE(error);
+    CHECK((*error)["error"]["code"] == -32700);
+  }
+  CHECK(alive());
+
+  // A frame written in pieces, a byte at a time for its header.
+  std::string split =
+      frame(R"({"jsonrpc":"2.0","id":"split","method":"shutdown-not"})");
+  for (std::size_t i = 0; i < 30; ++i) client.sendRaw(split.substr(i, 1));
+  client.sendRaw(split.substr(30));
+  std::optional<Json> pieces = client.next();
+  REQUIRE(pieces);
+  CHECK((*pieces)["id"] == "split");
+  CHECK((*pieces)["error"]["code"] == -32601);
+
+  // Not UTF-8, and JSON with trailing bytes: parse errors.
+  client.sendRaw(
+      frame("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\xfe\"}"));
+  std::optional<Json> notUtf8 = client.next();
+  REQUIRE(notUtf8);
+  CHECK((*notUtf8)["error"]["code"] == -32700);
+  client.sendRaw(frame(R"({"jsonrpc":"2.0","id":1,"method":"shutdown"} {})"));
+  std::optional<Json> trailing = client.next();
+  REQUIRE(trailing);
+  CHECK((*trailing)["error"]["code"] == -32700);
+
+  // An id that is neither a string nor an integer, a method that is not a
+  // string: invalid requests, answered with the id when it is usable.
+  for (const char* id : {R"({"a":1})", "1.5", "true", "[1]"}) {
+    client.sendRaw(frame(std::string(R"({"jsonrpc":"2.0","id":)") + id +
+                         R"(,"method":"textDocument/hover"})"));
+    std::optional<Json> badId = client.next();
+    REQUIRE(badId);
+    CHECK((*badId)["error"]["code"] == -32600);
+    CHECK((*badId)["id"].is_null());
+  }
+  client.sendRaw(frame(R"({"jsonrpc":"2.0","id":41,"method":3})"));
+  std::optional<Json> badMethod = client.next();
+  REQUIRE(badMethod);
+  CHECK((*badMethod)["id"] == 41);
+  CHECK((*badMethod)["error"]["code"] == -32600);
+
+  // Params of the wrong shape: an array, a string, positions negative,
+  // fractional or past 32 bits.
+  const Json document = {{"uri", fileUri(root.path() + "/a.herald")}};
+  for (const Json& params :
+       {Json::array({1, 2}), Json("text"),
+        Json{{"textDocument", document},
+             {"position", {{"line", -1}, {"character", 0}}}},
+        Json{{"textDocument", document},
+             {"position", {{"line", 0.5}, {"character", 0}}}},
+        Json{{"textDocument", document},
+             {"position", {{"line", 0}, {"character", 4294967296}}}},
+        Json{{"textDocument", document}, {"position", "0:0"}}}) {
+    for (const char* method : {"textDocument/hover", "textDocument/definition",
+                               "textDocument/references"}) {
+      Json answer = client.request(method, params);
+      CHECK_MESSAGE(answer["error"]["code"] == -32602, method, " ",
+                    params.dump(), " -> ", answer.dump());
+    }
+  }
+  Json badActions = client.request(
+      "textDocument/codeAction",
+      {{"textDocument", document}, {"context", {{"diagnostics", 5}}}});
+  CHECK(badActions["error"]["code"] == -32602);
+  // Diagnostics in a code action's context that are not ours are skipped.
+  Json fixit = Json::object({{"title", 1}});
+  Json notOurs = Json::array(
+      {1, "x", Json::object({{"data", {{"fixits", Json::array({fixit})}}}})});
+  Json foreign = client.request(
+      "textDocument/codeAction",
+      {{"textDocument", document}, {"context", {{"diagnostics", notOurs}}}});
+  CHECK(foreign["result"] == Json::array());
+
+  // Nesting deeper than any message of the protocol, in a request's
+  // params and a notification's: refused while parsing (copying or
+  // printing it would overflow the stack). Nesting an LSP client could
+  // send, echoed back in a code action, is fine.
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  for (const char* head :
+       {R"({"jsonrpc":"2.0","id":"deep","method":"textDocument/hover",)",
+        R"({"jsonrpc":"2.0","method":"textDocument/didOpen",)"}) {
+    client.sendRaw(frame(std::string(head) + R"("params":)" + deep + "}"));
+    std::optional<Json> tooDeep = client.next();
+    REQUIRE(tooDeep);
+    CHECK((*tooDeep)["id"].is_null());
+    CHECK((*tooDeep)["error"]["code"] == -32700);
+  }
+  Json nested = "x";
+  for (int i = 0; i < 200; ++i) nested = Json::array({nested});
+  Json deepFixit = {{"title", "t"}, {"uri", document["uri"]}, {"edit", nested}};
+  Json deepDiagnostic = {{"data", {{"fixits", Json::array({deepFixit})}}}};
+  Json echoed = client.request(
+      "textDocument/codeAction",
+      {{"textDocument", document},
+       {"context", {{"diagnostics", Json::array({deepDiagnostic})}}}});
+  REQUIRE(echoed["result"].size() == 1);
+  CHECK(echoed["result"][0]["edit"]["changes"]
+              [document["uri"].get<std::string>()][0] == nested);
+
+  // A response from the client (there is no request of the server's to
+  // match), unknown notifications and $/cancelRequest: no answer at all.
+  client.send({{"jsonrpc", "2.0"}, {"id", 77}, {"result", nullptr}});
+  client.notify("$/cancelRequest", {{"id", 1}});
+  client.notify("workspace/didChangeConfiguration", {{"settings", 1}});
+  client.notify("textDocument/teleport", "x");
+  // An incremental change is refused (full documents were asked for).
+  Json zero = {{"line", 0}, {"character", 0}};
+  Json rangeChange = {{"range", {{"start", zero}, {"end", zero}}},
+                      {"text", "x"}};
+  client.notify("textDocument/didChange",
+                {{"textDocument", {{"uri", document["uri"]}, {"version", 2}}},
+                 {"contentChanges", Json::array({rangeChange})}});
+  std::optional<Json> incremental =
+      client.waitNotification("window/logMessage");
+  REQUIRE(incremental);
+  CHECK((*incremental)["params"]["message"].get<std::string>().find(
+            "incremental") != std::string::npos);
+  Json last = client.request("textDocument/documentSymbol",
+                             {{"textDocument", document}});
+  CHECK((last.contains("result") || last.contains("error")));
+  for (const Json& m : client.kept()) CHECK_FALSE(m.contains("id"));
+
+  // A request about a document that is neither open nor on disk.
+  Json nowhere = client.request(
+      "textDocument/hover",
+      {{"textDocument", {{"uri", "file:///nowhere/at/all.herald"}}},
+       {"position", {{"line", 0}, {"character", 0}}}});
+  CHECK((nowhere.contains("result") || nowhere.contains("error")));
+  Json notFile =
+      client.request("textDocument/definition",
+                     {{"textDocument", {{"uri", "untitled:Untitled-1"}}},
+                      {"position", {{"line", 0}, {"character", 0}}}});
+  CHECK((notFile.contains("result") || notFile.contains("error")));
+
+  Json down = client.request("shutdown", nullptr);
+  CHECK(down["result"].is_null());
+  client.notify("exit", nullptr);
+  CHECK(client.waitExit() == 0);
+}
+
 }  // namespace herald::lsp::test

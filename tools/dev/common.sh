@@ -9,6 +9,7 @@ HERALD_PACKAGES=(
   libsqlite3-dev libsqlitecpp-dev
   libnats-dev nats-server pkgconf
   graphviz clang-tidy clang-14
+  neovim  # tests/lsp/nvim: the language server in a real editor
 )
 # Only tools/dev/fuzz needs this: it adds it to HERALD_PACKAGES (clang-14,
 # which the fuzz targets are built with, is in HERALD_PACKAGES: the tests

@@ -22,13 +22,32 @@
 #include "tools/lsp/workspace_symbols.h"
 
 namespace herald::lsp {
+namespace {
+
+// No message of the protocol nests this deep. Deeper JSON is refused while
+// it is parsed: copying or printing it (both recursive in the JSON library)
+// would overflow the stack.
+constexpr int kMaxNesting = 256;
+
+struct TooDeep {};
+
+}  // namespace
 
 void Server::handle(const std::string& body) {
   nlohmann::json message;
   try {
-    message = nlohmann::json::parse(body);
+    message = nlohmann::json::parse(
+        body, [](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
+          if (depth > kMaxNesting) throw TooDeep{};
+          return true;
+        });
   } catch (const nlohmann::json::parse_error& e) {
     send(errorResponse(nullptr, ErrorCode::ParseError, e.what()));
+    return;
+  } catch (const TooDeep&) {
+    send(errorResponse(
+        nullptr, ErrorCode::ParseError,
+        fmt::format("JSON nested deeper than {} levels", kMaxNesting)));
     return;
   }
   if (!message.is_object()) {
