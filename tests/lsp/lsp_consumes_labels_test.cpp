@@ -46,7 +46,7 @@ struct Workspace {
 
   Json ask(const std::string& method, const std::string& uri,
            const std::string& text, const std::string& around,
-           const std::string& name, Json extra = Json::object()) {
+           const std::string& name, const Json& extra = Json::object()) {
     Json params = {{"textDocument", {{"uri", uri}}},
                    {"position", position(text, offsetOf(text, around, name))}};
     params.update(extra);
