@@ -21,6 +21,10 @@ fn twice(m: Money) -> Money {
   Money { cents: m.cents * 2, currency: m.currency }
 }
 
+fn fee(m: Money, region: Region) -> Int {
+  m.cents
+}
+
 agent Order {
   key id: String
   store total: Money = Money { cents: 0, currency: "EUR" }
@@ -139,6 +143,9 @@ TEST_CASE("completion: the variants a field's sum type expects") {
         regions);
   CHECK(w.items(w.notifyUri, kNotify, "{ region: Region.Domestic",
                 "{ region: $$") == regions);
+  // A labelled argument of a fn, the call unfinished.
+  CHECK(w.items(w.orderUri, kOrder, "total := twice(amount)",
+                "total := fee(m: amount, region: $$") == regions);
   // After the type's name and a dot.
   CHECK(w.items(w.notifyUri, kNotify, "Region.Domestic, ..", "Region.$$, ..") ==
         Json::array({item("Domestic", 20), item("International", 20)}));
@@ -178,7 +185,7 @@ TEST_CASE("completion: consumes, given and Ref[...]") {
   // The names `consumes X { ... }` may import, those listed left out.
   CHECK(labels(w.items(w.notifyUri, kNotify, "consumes shop.order",
                        "consumes shop.order { Paid, $$ }")) ==
-        Json::array({"Money", "Region", "twice", "Order"}));
+        Json::array({"Money", "Region", "twice", "fee", "Order"}));
   // Capabilities in `given` not listed yet: the context's, then the
   // first-party ones.
   CHECK(labels(w.items(w.notifyUri, kNotify, "Ref[Inbox], Mailer {",

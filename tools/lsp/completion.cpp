@@ -191,6 +191,57 @@ class Completer {
     }
     if (inGiven()) return;
     if (open != kNone && kind(open) == TokenKind::LBrace) braces(open);
+    if (open != kNone && kind(open) == TokenKind::LParen) arguments(open);
+  }
+
+  // `f(label: |`: the variants of the labelled parameter's sum type.
+  void arguments(std::size_t open) {
+    if (open == 0 || kind(open - 1) != TokenKind::Identifier || n_ < 2 ||
+        kind(n_ - 1) != TokenKind::Colon ||
+        kind(n_ - 2) != TokenKind::Identifier)
+      return;
+    const std::vector<FieldInfo>* params = paramsOf(open - 1);
+    if (params == nullptr) return;
+    std::string label = text(n_ - 2);
+    for (const FieldInfo& p : *params)
+      if (p.name == label) variantsOf(p.type);
+  }
+
+  void variantsOf(const check::Type* type) {
+    if (type == nullptr || type->kind != check::TypeKind::Named ||
+        type->named == nullptr)
+      return;
+    for (const check::VariantInfo& v : type->named->variants)
+      add(v.name, kItemEnumMember, check::typeText(type));
+  }
+
+  // The parameters of what the callee token `i` names: a fn, a handler, a
+  // capability's operation or a variant.
+  [[nodiscard]] const std::vector<FieldInfo>* paramsOf(std::size_t i) const {
+    const DeclInfo* decl = nullptr;
+    if (const check::NameUse* use = useAt(i)) {
+      const Declared* d = checked_.declarations().find(use->decl);
+      if (d == nullptr) return nullptr;
+      switch (d->kind) {
+        case Declared::Kind::Handler:
+          return &d->handler->params;
+        case Declared::Kind::Op:
+          return &d->op->sig.params;
+        case Declared::Kind::Variant:
+          return &d->variant->fields;
+        case Declared::Kind::Decl:
+          decl = d->decl;
+          break;
+        case Declared::Kind::Member:
+        case Declared::Kind::Context:
+          return nullptr;
+      }
+    } else if (kind(i - 1) != TokenKind::Dot) {
+      decl = resolve({text(i)});
+    }
+    if (const auto* fn = llvm::dyn_cast_or_null<check::FnInfo>(decl))
+      return &fn->sig.params;
+    return nullptr;
   }
 
   void add(const std::string& label, int itemKind, const std::string& detail) {
@@ -477,10 +528,7 @@ class Completer {
       return;
     std::string field = text(n_ - 2);
     for (const FieldInfo& f : *list)
-      if (f.name == field && f.type != nullptr &&
-          f.type->kind == check::TypeKind::Named && f.type->named != nullptr)
-        for (const check::VariantInfo& v : f.type->named->variants)
-          add(v.name, kItemEnumMember, check::typeText(f.type));
+      if (f.name == field) variantsOf(f.type);
   }
 
   // The fields of the record type, event or variant the name token `i`

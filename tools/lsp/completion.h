@@ -1,10 +1,11 @@
 // `textDocument/completion` where it saves typing: the fields of a record,
 // event or variant inside its braces (a literal or a subscription's
 // pattern) not yet written, the variants of a field's sum type after
-// `field:`, members after `Name.` (a sum's variants and static fns, a
-// capability's operations, a value's fields, the handlers of a `Ref`),
-// context names after `consumes`, the names a `consumes X { A, B }` may
-// import, capabilities in `given` and agents in `Ref[...]`.
+// `field:` and of a parameter's after a call's `label:`, members after
+// `Name.` (a sum's variants and static fns, a capability's operations, a
+// value's fields, the handlers of a `Ref`), context names after
+// `consumes`, the names a `consumes X { A, B }` may import, capabilities
+// in `given` and agents in `Ref[...]`.
 //
 // The user is typing, so the document usually does not parse at the
 // cursor. What the cursor stands in is read from the document's tokens
