@@ -76,6 +76,7 @@ struct ResolvedPattern;
 struct ParamView {
   llvm::StringRef name;
   const Type* type = nullptr;
+  SourceRange nameRange{};  // empty for a built-in method's parameter
 };
 
 // Where a body lives: the declaration that owns it and the agent,

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "checker/body_checker.h"
+#include "checker/record_use.h"
 
 namespace herald::check {
 
@@ -44,7 +45,7 @@ void BodyChecker::checkArgs(llvm::StringRef callee,
                             llvm::SmallVectorImpl<InstId>& out) {
   llvm::SmallVector<ParamView, 4> views;
   for (const FieldInfo& f : params)
-    views.push_back({llvm::StringRef(f.name), f.type});
+    views.push_back({llvm::StringRef(f.name), f.type, f.nameRange});
   checkArgs(callee, views, call, out);
 }
 
@@ -73,7 +74,11 @@ void BodyChecker::checkArgs(llvm::StringRef callee,
   for (std::size_t i = 0; i < call->args.size(); ++i) {
     const ast::Arg& arg = call->args[i];
     values.push_back(checkUsed(arg.value, params[i].type));
-    if (arg.label.empty() || arg.label.name == params[i].name) continue;
+    if (arg.label.empty()) continue;
+    if (arg.label.name == params[i].name) {
+      recordLabelUse(sema().program, arg.label, params[i].nameRange);
+      continue;
+    }
     auto report = sema().diags.report<diag::ArgumentLabel>(
         arg.label.range,
         fmt::format("argument {} of '{}' is labelled '{}', but parameter {} "

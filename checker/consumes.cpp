@@ -13,6 +13,7 @@
 
 #include "checker/lookup.h"
 #include "checker/names_util.h"
+#include "checker/record_use.h"
 #include "checker/sema.h"
 
 namespace herald::check {
@@ -60,6 +61,7 @@ void resolveLine(Sema& sema, ContextInfo& ctx, const ast::ConsumesDecl& decl) {
     }
   }
   if (info.target != nullptr) {
+    recordConsumesUses(sema.program, decl, *info.target);
     std::vector<std::string> candidates;
     for (const ast::Ident& name : decl.only) {
       if (name.empty() || info.target->lookup(name.name) != nullptr) continue;

@@ -8,6 +8,19 @@ void recordDeclUse(Program& program, llvm::ArrayRef<ast::Ident> parts,
   program.uses.record(parts.back().range, decl->nameRange);
 }
 
+void recordLabelUse(Program& program, const ast::Ident& label,
+                    SourceRange param) {
+  program.uses.record(label.range, param);
+}
+
+void recordConsumesUses(Program& program, const ast::ConsumesDecl& decl,
+                        const ContextInfo& target) {
+  if (!target.parts.empty())
+    program.uses.record(decl.context.range, target.parts.front()->name.range);
+  for (const ast::Ident& name : decl.only)
+    if (!name.empty()) recordDeclUse(program, name, target.lookup(name.name));
+}
+
 void recordResolution(Program& program, llvm::ArrayRef<ast::Ident> parts,
                       const Resolution& r) {
   if (r.partsUsed == 0 || r.partsUsed > parts.size()) return;

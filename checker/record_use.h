@@ -16,6 +16,17 @@ namespace herald::check {
 void recordDeclUse(Program& program, llvm::ArrayRef<ast::Ident> parts,
                    const DeclInfo* decl);
 
+// A call's argument label naming its parameter (`f(amount: x)`); nothing
+// for a built-in's parameter, which has no source.
+void recordLabelUse(Program& program, const ast::Ident& label,
+                    SourceRange param);
+
+// The names of a `consumes` line: the context (its whole qualified name,
+// denoting where the context is first opened) and each name of its
+// `{ A, B }` list the context declares.
+void recordConsumesUses(Program& program, const ast::ConsumesDecl& decl,
+                        const ContextInfo& target);
+
 // What a body's name or path resolved to: the local, parameter or
 // dependency it names, or the declaration and the member after it.
 void recordResolution(Program& program, llvm::ArrayRef<ast::Ident> parts,

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include "lsp_client.h"
+#include "lsp_text.h"
 
 namespace herald::lsp::test {
 namespace {
@@ -67,32 +68,6 @@ service OnPaid
 }
 )H";
 
-// Where `name` is written inside the first occurrence of `around` in
-// `text` (ASCII): its offset.
-std::size_t offsetOf(const std::string& text, const std::string& around,
-                     const std::string& name) {
-  std::size_t at = text.find(around);
-  REQUIRE(at != std::string::npos);
-  std::size_t inside = around.find(name);
-  REQUIRE(inside != std::string::npos);
-  return at + inside;
-}
-
-Json position(const std::string& text, std::size_t offset) {
-  std::size_t lineStart = text.rfind('\n', offset == 0 ? 0 : offset - 1);
-  lineStart = lineStart == std::string::npos || offset == 0 ? 0 : lineStart + 1;
-  std::size_t line = 0;
-  for (std::size_t i = 0; i < lineStart; ++i) line += text[i] == '\n' ? 1 : 0;
-  return {{"line", line}, {"character", offset - lineStart}};
-}
-
-Json rangeOf(const std::string& text, const std::string& around,
-             const std::string& name) {
-  std::size_t at = offsetOf(text, around, name);
-  return {{"start", position(text, at)},
-          {"end", position(text, at + name.size())}};
-}
-
 struct Workspace {
   TempDir root;
   std::string orderUri = fileUri(root.write("order.herald", kOrder));
@@ -127,11 +102,6 @@ struct Workspace {
     return result["contents"]["value"].get<std::string>();
   }
 };
-
-Json location(const std::string& uri, const std::string& text,
-              const std::string& around, const std::string& name) {
-  return {{"uri", uri}, {"range", rangeOf(text, around, name)}};
-}
 
 }  // namespace
 
@@ -308,7 +278,7 @@ TEST_CASE("hover: declarations with their doc, values with their types") {
         "```herald\ntotal: shop.order.Money\n```\n\nin "
         "`shop.order.Order`");
   // Nothing on whitespace, comments, keywords and strings.
-  CHECK(w.hover(n, kNotify, "\n\nconsumes", "\n").empty());
+  CHECK(w.hover(n, kNotify, "\n\nconsumes", "\nconsumes").empty());
   CHECK(w.hover(n, kNotify, "-- Mail goes", "Mail").empty());
   CHECK(w.hover(n, kNotify, "consumes shop", "consumes").empty());
   CHECK(w.hover(n, kNotify, "\"paid", "paid").empty());

@@ -11,6 +11,7 @@
 // HERALD_LSP_PROGRAMS (default 20) and HERALD_LSP_EDITS (default 8, edits
 // per program) set the budget.
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -159,8 +160,8 @@ class Session {
   }
 
   // Every request a position or a document can take, at random positions
-  // of `uri`'s text. Now and then the formatting's edit is applied as an
-  // editor would.
+  // of `uri`'s text, and a workspace symbol query. Now and then the
+  // formatting's edit is applied as an editor would.
   void ask(Random& random, const std::string& uri, const std::string& where) {
     const std::string& text = documents_[uri];
     Json document = {{"uri", uri}};
@@ -179,6 +180,27 @@ class Session {
                  where);
     expectAnswer("textDocument/documentSymbol", {{"textDocument", document}},
                  where);
+    expectAnswer("textDocument/completion",
+                 {{"textDocument", document},
+                  {"position", randomPosition(random, text)}},
+                 where);
+    expectAnswer("textDocument/prepareRename",
+                 {{"textDocument", document},
+                  {"position", randomPosition(random, text)}},
+                 where);
+    expectAnswer("textDocument/rename",
+                 {{"textDocument", document},
+                  {"position", randomPosition(random, text)},
+                  {"newName", random.oneIn(2) ? "renamed" : "on"}},
+                 where);
+    // A query from the text's letters (the text need not be UTF-8).
+    std::string query;
+    for (std::size_t i = random.upTo(text.size()); i < text.size(); ++i) {
+      if (query.size() == 3) break;
+      if (std::isalnum(static_cast<unsigned char>(text[i])) != 0)
+        query += text[i];
+    }
+    expectAnswer("workspace/symbol", {{"query", query}}, where);
     Json start = randomPosition(random, text);
     Json diagnostics =
         published_.count(uri) != 0 ? published_[uri] : Json::array();

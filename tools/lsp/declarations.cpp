@@ -83,8 +83,12 @@ void DeclarationIndex::addDecl(const DeclInfo& decl) {
 }
 
 DeclarationIndex::DeclarationIndex(const check::Program& program) {
-  for (const auto& context : program.contexts)
+  for (const auto& context : program.contexts) {
+    if (!context->parts.empty())
+      add({Declared::Kind::Context, context->parts.front()->name.range, nullptr,
+           nullptr, nullptr, nullptr, nullptr, context.get()});
     for (const auto& decl : context->decls) addDecl(*decl);
+  }
   std::sort(entries_.begin(), entries_.end(),
             [](const Declared& a, const Declared& b) {
               return key(a.name) < key(b.name);

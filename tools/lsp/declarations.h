@@ -1,5 +1,6 @@
 // The declarations of a checked program by the range of their names: every
-// context-level declaration and its members (fields, variants, parameters,
+// context (the first `context` line opening it), every context-level
+// declaration and its members (fields, variants, parameters,
 // keys, stores, handlers, capability operations, agent and service fns).
 // Built once per check, so what a hover says about a declaration is a
 // binary search away from the name under the cursor or a use's target.
@@ -20,6 +21,7 @@ struct Declared {
     Variant,  // `variant` of the sum `decl`
     Handler,  // `handler` of the agent or service `decl`
     Op,       // `op` of the capability `decl`
+    Context,  // `context` itself, where it is first opened
   };
   Kind kind = Kind::Decl;
   SourceRange name;
@@ -28,6 +30,7 @@ struct Declared {
   const check::VariantInfo* variant = nullptr;
   const check::HandlerInfo* handler = nullptr;
   const check::CapabilityOp* op = nullptr;
+  const check::ContextInfo* context = nullptr;
 };
 
 class DeclarationIndex {

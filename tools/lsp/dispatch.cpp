@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "tools/lsp/code_actions.h"
+#include "tools/lsp/completion.h"
 #include "tools/lsp/definition.h"
 #include "tools/lsp/document_symbols.h"
 #include "tools/lsp/formatting.h"
@@ -16,7 +17,9 @@
 #include "tools/lsp/params.h"
 #include "tools/lsp/protocol.h"
 #include "tools/lsp/references.h"
+#include "tools/lsp/rename.h"
 #include "tools/lsp/server.h"
+#include "tools/lsp/workspace_symbols.h"
 
 namespace herald::lsp {
 namespace {
@@ -135,11 +138,22 @@ nlohmann::json Server::answer(const std::string& method,
     return std::move(edits.edits);
   }
   if (method == "textDocument/codeAction") return quickFixes(params);
+  if (method == "workspace/symbol")
+    return workspaceSymbols(checked(), stringMember(params, "query"));
   if (method == "textDocument/definition" || method == "textDocument/hover" ||
-      method == "textDocument/references") {
+      method == "textDocument/references" ||
+      method == "textDocument/completion" ||
+      method == "textDocument/prepareRename" ||
+      method == "textDocument/rename") {
     std::string uri = documentUri(params);
     TextPosition position = documentPosition(params);
     if (method == "textDocument/hover") return hover(checked(), uri, position);
+    if (method == "textDocument/completion")
+      return completion(checked(), uri, position);
+    if (method == "textDocument/prepareRename")
+      return prepareRename(checked(), uri, position);
+    if (method == "textDocument/rename")
+      return rename(checked(), uri, position, stringMember(params, "newName"));
     if (method == "textDocument/references")
       return references(checked(), uri, position, includeDeclaration(params));
     return definition(checked(), uri, position);

@@ -9,28 +9,10 @@
 #include "frontend/parser.h"
 #include "frontend/source.h"
 #include "tools/lsp/position.h"
+#include "tools/lsp/symbol_kinds.h"
 
 namespace herald::lsp {
 namespace {
-
-// SymbolKind of LSP.
-enum SymbolKind : int {
-  kModule = 2,
-  kNamespace = 3,
-  kClass = 5,
-  kMethod = 6,
-  kProperty = 7,
-  kField = 8,
-  kEnum = 10,
-  kInterface = 11,
-  kFunction = 12,
-  kBoolean = 17,
-  kKey = 20,
-  kEnumMember = 22,
-  kStruct = 23,
-  kEvent = 24,
-  kTypeParameter = 26,
-};
 
 class Outline {
  public:

@@ -116,28 +116,36 @@ std::string describeDecl(const check::DeclInfo& decl,
 }
 
 std::string describe(const Declared& d, const SourceManager& sources) {
-  std::string owner = check::declText(d.decl);
+  // What a member belongs to (a context has no owner).
+  auto owner = [&] { return check::declText(d.decl); };
   switch (d.kind) {
+    case Declared::Kind::Context: {
+      const ast::ContextDecl* first = d.context->parts.front();
+      std::string text = code("context " + d.context->name);
+      if (!first->doc.empty())
+        text += "\n\n" + llvm::StringRef(first->doc).trim().str();
+      return text;
+    }
     case Declared::Kind::Decl:
       return describeDecl(*d.decl, sources);
     case Declared::Kind::Member:
       return code(d.field->name + ": " + check::typeText(d.field->type)) +
-             fmt::format("\n\nin `{}`", owner);
+             fmt::format("\n\nin `{}`", owner());
     case Declared::Kind::Variant:
       return code(d.variant->name +
                   (d.variant->fields.empty()
                        ? ""
                        : check::paramsText(d.variant->fields))) +
-             fmt::format("\n\nvariant of `{}`", owner);
+             fmt::format("\n\nvariant of `{}`", owner());
     case Declared::Kind::Handler:
       return code(std::string(d.handler->isCall ? "on call " : "on ") +
                   d.handler->name + check::paramsText(d.handler->params) +
                   result(d.handler->result)) +
-             doc(d.handler->decl) + fmt::format("\n\nhandler of `{}`", owner);
+             doc(d.handler->decl) + fmt::format("\n\nhandler of `{}`", owner());
     case Declared::Kind::Op:
       return code("fn " + d.op->name + check::paramsText(d.op->sig.params) +
                   result(d.op->sig.result)) +
-             fmt::format("\n\noperation of capability `{}`", owner);
+             fmt::format("\n\noperation of capability `{}`", owner());
   }
   return {};
 }

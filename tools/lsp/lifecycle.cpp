@@ -43,6 +43,13 @@ nlohmann::json initializeResult(const std::string& version) {
            {"definitionProvider", true},
            {"hoverProvider", true},
            {"referencesProvider", true},
+           {"workspaceSymbolProvider", true},
+           {"renameProvider", {{"prepareProvider", true}}},
+           // `.` opens a member list, `{` and `,` a list of fields or names,
+           // `:` a field's value or a `given` item, `[` a Ref's agent.
+           {"completionProvider",
+            {{"triggerCharacters",
+              nlohmann::json::array({".", "{", ",", ":", "["})}}},
            {"codeActionProvider",
             {{"codeActionKinds", nlohmann::json::array({"quickfix"})}}},
        }},
