@@ -30,6 +30,7 @@ bool BodyChecker::checkFieldInits(const ast::RecordLitExpr* e,
     if (index == fields.size()) {
       if (!init.name.empty()) {
         std::vector<std::string> names;
+        names.reserve(fields.size());
         for (const FieldInfo& f : fields) names.push_back(f.name);
         auto report = sema().diags.report<diag::UnknownField>(
             init.name.range, typeName, init.name.name);

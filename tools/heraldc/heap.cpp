@@ -45,15 +45,16 @@ void prepareHeap(std::size_t inputBytes) {
   void* const after = sbrk(0);
   std::free(block);
   mallopt(M_TOP_PAD, 64 << 20);
-  if (before == reinterpret_cast<void*>(-1) || after <= before) return;
+  const auto from = reinterpret_cast<std::uintptr_t>(before);
+  const auto to = reinterpret_cast<std::uintptr_t>(after);
+  if (from == UINTPTR_MAX || to <= from) return;  // sbrk failed or no growth
   // Advise the whole 2 MiB pages of what was added; the rest of the run
   // carves its allocations from there.
-  const std::uintptr_t first =
-      (reinterpret_cast<std::uintptr_t>(before) + kHuge - 1) & ~(kHuge - 1);
-  const std::uintptr_t last =
-      reinterpret_cast<std::uintptr_t>(after) & ~(kHuge - 1);
+  const std::uintptr_t first = (from + kHuge - 1) & ~(kHuge - 1);
+  const std::uintptr_t last = to & ~(kHuge - 1);
   if (last > first)
-    (void)madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+    (void)madvise(static_cast<char*>(before) + (first - from), last - first,
+                  MADV_HUGEPAGE);
 #else
   (void)inputBytes;
 #endif
