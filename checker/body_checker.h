@@ -292,9 +292,11 @@ class BodyChecker {
   InstId checkString(const ast::StringLitExpr* e);
   // One value per declared field, in declaration order (FieldDefault for
   // an event field left to its default, Invalid for a missing one); false
-  // when a field was missing.
+  // when a field was missing. Each initialiser finds its field through the
+  // declaration's `index` (one probe, not a scan of the fields).
   bool checkFieldInits(const ast::RecordLitExpr* e, llvm::StringRef typeName,
-                       llvm::ArrayRef<FieldInfo> fields, const EventInfo* event,
+                       const std::vector<FieldInfo>& fields,
+                       const MemberIndex& index, const EventInfo* event,
                        llvm::SmallVectorImpl<InstId>& out);
 
   // --- operators (check_operator.cpp) ---------------------------------------

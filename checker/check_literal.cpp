@@ -15,19 +15,22 @@ using llvm::dyn_cast;
 
 bool BodyChecker::checkFieldInits(const ast::RecordLitExpr* e,
                                   llvm::StringRef typeName,
-                                  llvm::ArrayRef<FieldInfo> fields,
+                                  const std::vector<FieldInfo>& fields,
+                                  const MemberIndex& fieldIndex,
                                   const EventInfo* event,
                                   llvm::SmallVectorImpl<InstId>& out) {
   bool eventDefaults = event != nullptr;
   llvm::SmallVector<const ast::FieldInit*, 8> given(fields.size(), nullptr);
   out.assign(fields.size(), InstId{});
   for (const ast::FieldInit& init : e->fields) {
-    std::size_t index = fields.size();
-    for (std::size_t i = 0; i < fields.size(); ++i)
-      if (fields[i].name == init.name.name) index = i;
+    const FieldInfo* field = fieldIndex.find(fields, init.name.name);
+    const std::size_t index =
+        field != nullptr ? static_cast<std::size_t>(field - fields.data())
+                         : fields.size();
     if (index == fields.size()) {
       if (!init.name.empty()) {
         std::vector<std::string> names;
+        names.reserve(fields.size());
         for (const FieldInfo& f : fields) names.push_back(f.name);
         auto report = sema().diags.report<diag::UnknownField>(
             init.name.range, typeName, init.name.name);
@@ -146,12 +149,14 @@ InstId BodyChecker::checkRecordLit(const ast::RecordLitExpr* e) {
   if (t != nullptr && t->kind == TypeKind::Named &&
       t->named->def == TypeDefKind::Record) {
     llvm::SmallVector<InstId, 8> values;
-    checkFieldInits(e, t->named->name, t->named->fields, nullptr, values);
+    checkFieldInits(e, t->named->name, t->named->fields, t->named->fieldIndex,
+                    nullptr, values);
     return emit(InstKind::RecordLit, t, e->range, list(values));
   }
   if (t != nullptr && t->kind == TypeKind::Event) {
     llvm::SmallVector<InstId, 8> values;
-    checkFieldInits(e, t->event->name, t->event->fields, t->event, values);
+    checkFieldInits(e, t->event->name, t->event->fields, t->event->fieldIndex,
+                    t->event, values);
     return emit(InstKind::EventLit, t, e->range, list(values));
   }
   if (t != nullptr && quiet(t)) return quietFields();

@@ -14,8 +14,8 @@ namespace herald {
 namespace {
 
 constexpr bool kSanitized = PagePool::kSanitized;
-// Regions are mapped 32 MiB at a time; only the pages touched count as
-// memory in use.
+// Regions are mapped 32 MiB at a time, advised for transparent huge pages;
+// only the (huge) pages touched count as memory in use.
 constexpr std::size_t kRegionBytes = std::size_t{32} << 20;
 // Slabs of 1..kClasses times kSlabBytes (up to 4 MiB) come from regions and
 // are kept for reuse; anything else is an ordinary heap block.
@@ -72,6 +72,7 @@ class Pool {
     void* raw = mmap(nullptr, kRegionBytes, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (raw == MAP_FAILED) return false;
+    (void)madvise(raw, kRegionBytes, MADV_HUGEPAGE);
     next_ = static_cast<char*>(raw);
     end_ = next_ + kRegionBytes;
     return true;

@@ -1,10 +1,11 @@
 // Memory for the compiler's large, short-lived arenas (the ASTs, the
 // parser's list storage, the pattern arenas), in slabs carved from big
 // anonymous regions and reused after release, so that an arena's growth is
-// neither a malloc per slab nor a fresh mapping per file. The regions use
-// ordinary pages: advised for 2 MiB transparent huge pages they cost more
-// than they saved (the kernel zeroes each huge page whole on first touch;
-// bench/README.md has the measurements).
+// neither a malloc per slab nor a fresh mapping per file. The regions are
+// advised for 2 MiB transparent huge pages: where a page fault is dear (on
+// virtual machines, ~7-15 us each) one fault per 2 MiB costs less than the
+// kernel's zeroing of each huge page whole on first touch (bench/README.md,
+// section "Schema", has both measurements).
 #pragma once
 
 #include <cstddef>

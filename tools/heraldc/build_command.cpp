@@ -2,6 +2,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -10,6 +11,7 @@
 #include "registry/report.h"
 #include "tools/heraldc/commands.h"
 #include "tools/heraldc/display_paths.h"
+#include "tools/heraldc/heap.h"
 #include "tools/heraldc/outputs.h"
 #include "tools/heraldc/pipeline.h"
 #include "tools/heraldc/schema_lock.h"
@@ -68,6 +70,7 @@ int runBuild(const GlobalOptions& global, const BuildOptions& options) {
   // only verifies it.
   if (!session.failed() && !options.schemaLock.locked)
     writeSchemaLock(session, *lock);
+  keepUntilExit(std::move(checked));
   const int status = session.finish();
   // The evolution report: on stdout, unless stdout holds the JSON
   // diagnostics.

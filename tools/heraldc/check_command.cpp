@@ -1,5 +1,8 @@
+#include <utility>
+
 #include "ir/dump.h"
 #include "tools/heraldc/commands.h"
+#include "tools/heraldc/heap.h"
 #include "tools/heraldc/pipeline.h"
 #include "tools/heraldc/schema_lock.h"
 #include "tools/heraldc/session.h"
@@ -26,6 +29,7 @@ int runCheck(const GlobalOptions& global, const CheckOptions& options) {
   // With errors the IR is incomplete; the diagnostics say why.
   if (options.dumpIr && !session.diags().hasErrors())
     writeOut(check::dumpIr(*checked.program, session.sources()));
+  keepUntilExit(std::move(checked));
   return session.finish();
 }
 

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "frontend/diagnostic_render.h"
+#include "tools/heraldc/heap.h"
 #include "tools/heraldc/inputs.h"
 #include <unistd.h>
 
@@ -57,6 +58,9 @@ bool Session::load(const std::vector<std::string>& paths) {
     (void)finish();
     return false;
   }
+  std::size_t bytes = 0;
+  for (const InputFile& file : inputs.files) bytes += file.text.size();
+  prepareHeap(bytes);
   for (InputFile& file : inputs.files)
     sources_.addFile(std::move(file.name), std::move(file.text));
   return true;
