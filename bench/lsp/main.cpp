@@ -136,7 +136,7 @@ std::size_t waitDiagnostics(Client& client, const std::string& uri,
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
   CLI::App app{"heraldc lsp responsiveness"};
   std::string server;
   std::string project;
