@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <string>
 
 #include <sys/resource.h>
 
@@ -16,12 +17,14 @@ std::size_t peakRssFromRusage() {
   return static_cast<std::size_t>(usage.ru_maxrss) * 1024;
 }
 
-std::size_t procStatusBytes(std::string_view key) {
+std::size_t procStatusBytes(std::string_view key, int pid) {
   struct Closer {
     void operator()(std::FILE* f) const { std::fclose(f); }
   };
-  std::unique_ptr<std::FILE, Closer> status(
-      std::fopen("/proc/self/status", "r"));
+  std::unique_ptr<std::FILE, Closer> status(std::fopen(
+      pid == 0 ? "/proc/self/status"
+               : ("/proc/" + std::to_string(pid) + "/status").c_str(),
+      "r"));
   if (!status) return 0;
   char line[256];
   while (std::fgets(line, sizeof line, status.get()) != nullptr) {

@@ -1,75 +1,24 @@
-// A scripted LSP client for the tests: `heraldc lsp` as a child process on
-// pipes. Every wait is bounded, so a server that hangs fails the test
-// instead of blocking it.
+// The scripted client of tools/lsp/client, starting the `heraldc` under
+// test; and temporary workspaces. Every wait is bounded, so a server that
+// hangs fails the test instead of blocking it.
 #pragma once
 
-#include <chrono>
-#include <deque>
-#include <functional>
-#include <optional>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include <sys/types.h>
+#include "tools/lsp/client/client.h"
 
 namespace herald::lsp::test {
 
-using Json = nlohmann::json;
+using client::fileUri;
+using client::Json;
+using client::kTimeout;
 
-inline constexpr std::chrono::milliseconds kTimeout{20000};
-
-class LspClient {
+class LspClient : public client::Client {
  public:
   // Starts HERALDC (a compile definition) with `lsp` and `extraArgs`.
   explicit LspClient(const std::vector<std::string>& extraArgs = {});
-  ~LspClient();
-  LspClient(const LspClient&) = delete;
-  LspClient& operator=(const LspClient&) = delete;
-
-  // Raw bytes, as a client would write them (frames included).
-  void sendRaw(const std::string& bytes);
-  void send(const Json& message);
-  void notify(const std::string& method, Json params);
-  // Sends a request and waits for its response; the notifications that
-  // arrive before it are kept for waitNotification().
-  [[nodiscard]] Json request(const std::string& method, Json params);
-  // `initialize` with `root` as the workspace folder, then `initialized`.
-  Json initialize(const std::string& root);
-
-  // The next message of any kind; nothing on timeout or end of output.
-  [[nodiscard]] std::optional<Json> next(
-      std::chrono::milliseconds timeout = kTimeout);
-  // The first notification `method` (kept ones first) for which `match`
-  // holds; those skipped are dropped.
-  [[nodiscard]] std::optional<Json> waitNotification(
-      const std::string& method,
-      const std::function<bool(const Json&)>& match = nullptr,
-      std::chrono::milliseconds timeout = kTimeout);
-  // The notifications received and not yet taken.
-  [[nodiscard]] std::deque<Json>& kept() { return kept_; }
-
-  void closeInput();
-  // The exit status, or nothing if the server has not exited in time.
-  [[nodiscard]] std::optional<int> waitExit(
-      std::chrono::milliseconds timeout = kTimeout);
-
- private:
-  // Reads what the server wrote within `deadline`; false on timeout or EOF.
-  bool fill(std::chrono::steady_clock::time_point deadline);
-
-  pid_t pid_ = -1;
-  int in_ = -1;   // the server's standard input
-  int out_ = -1;  // its standard output
-  std::string buffer_;
-  std::deque<Json> kept_;
-  int nextId_ = 1;
-  std::optional<int> status_;
 };
-
-// A `file:` URI for an absolute path (no characters needing escapes).
-[[nodiscard]] std::string fileUri(const std::string& path);
 
 // A fresh directory under the system's temporary directory, removed with
 // everything in it when the object goes.

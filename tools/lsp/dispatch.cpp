@@ -173,7 +173,7 @@ void Server::notify(const std::string& method, const nlohmann::json& params) {
     if (method == "textDocument/didOpen") {
       const nlohmann::json& document = objectMember(params, "textDocument");
       workspace_.open(stringMember(document, "uri"),
-                      stringMember(document, "text"));
+                      stringMember(document, "text"), documentVersion(params));
       stale_ = true;
     } else if (method == "textDocument/didChange") {
       std::string uri = documentUri(params);
@@ -187,7 +187,7 @@ void Server::notify(const std::string& method, const nlohmann::json& params) {
         throw RpcError(ErrorCode::InvalidParams,
                        "incremental changes are not supported; the server "
                        "asked for full documents");
-      workspace_.open(uri, stringMember(last, "text"));
+      workspace_.open(uri, stringMember(last, "text"), documentVersion(params));
       stale_ = true;
     } else if (method == "textDocument/didClose") {
       workspace_.close(documentUri(params));

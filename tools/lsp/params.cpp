@@ -44,6 +44,15 @@ std::string documentUri(const nlohmann::json& params) {
   return stringMember(objectMember(params, "textDocument"), "uri");
 }
 
+std::optional<std::int64_t> documentVersion(const nlohmann::json& params) {
+  auto document = params.find("textDocument");
+  if (document == params.end() || !document->is_object()) return std::nullopt;
+  auto version = document->find("version");
+  if (version == document->end() || !version->is_number_integer())
+    return std::nullopt;
+  return version->get<std::int64_t>();
+}
+
 TextPosition documentPosition(const nlohmann::json& params) {
   const nlohmann::json& position = objectMember(params, "position");
   auto number = [&](std::string_view key) {

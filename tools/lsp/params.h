@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -19,6 +20,10 @@ namespace herald::lsp {
                                        std::string_view key);
 // `params.textDocument.uri`.
 [[nodiscard]] std::string documentUri(const nlohmann::json& params);
+// `params.textDocument.version` when it is an integer (didOpen and
+// didChange carry it; diagnostics name the version they are for).
+[[nodiscard]] std::optional<std::int64_t> documentVersion(
+    const nlohmann::json& params);
 
 // An LSP Position: a 0-based line and a UTF-16 character offset in it.
 struct TextPosition {

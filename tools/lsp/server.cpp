@@ -1,6 +1,7 @@
 #include "tools/lsp/server.h"
 
 #include <exception>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -41,9 +42,14 @@ int Server::run() {
 
 void Server::publishDiagnostics() {
   stale_ = false;
-  checked_.reset();
   try {
-    checked_ = std::make_unique<CheckedWorkspace>(workspace_.documents());
+    // The files the last check parsed from the same text are not parsed
+    // again; the rest of that check goes first.
+    std::vector<std::shared_ptr<const ParsedFile>> reusable;
+    if (checked_ != nullptr) reusable = checked_->parsedFiles();
+    checked_.reset();
+    checked_ =
+        std::make_unique<CheckedWorkspace>(workspace_.documents(), reusable);
   } catch (const std::exception& e) {
     // A failure of the compiler on one text must not end the session: the
     // next change is checked afresh.
@@ -54,19 +60,24 @@ void Server::publishDiagnostics() {
           std::string("heraldc could not check the workspace: ") + e.what()}}));
     return;
   }
-  std::map<std::string, nlohmann::json> now;
+  std::map<std::string, Published> now;
   for (FileDiagnostics& file : checked_->takeDiagnostics()) {
     auto last = published_.find(file.uri);
-    if (last == published_.end() || last->second != file.diagnostics)
-      send(
-          notification("textDocument/publishDiagnostics",
-                       {{"uri", file.uri}, {"diagnostics", file.diagnostics}}));
-    now.emplace(std::move(file.uri), std::move(file.diagnostics));
+    if (last == published_.end() ||
+        last->second.diagnostics != file.diagnostics ||
+        last->second.version != file.version) {
+      nlohmann::json params = {{"uri", file.uri},
+                               {"diagnostics", file.diagnostics}};
+      if (file.version) params["version"] = *file.version;
+      send(notification("textDocument/publishDiagnostics", std::move(params)));
+    }
+    now.emplace(std::move(file.uri),
+                Published{file.version, std::move(file.diagnostics)});
   }
   // A file gone from the workspace (closed and not on disk, or deleted)
   // keeps no diagnostics in the client.
-  for (const auto& [uri, diagnostics] : published_) {
-    if (now.count(uri) == 0 && !diagnostics.empty())
+  for (const auto& [uri, published] : published_) {
+    if (now.count(uri) == 0 && !published.diagnostics.empty())
       send(notification(
           "textDocument/publishDiagnostics",
           {{"uri", uri}, {"diagnostics", nlohmann::json::array()}}));

@@ -2,8 +2,10 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -38,7 +40,9 @@ class Server {
   void notify(const std::string& method, const nlohmann::json& params);
 
   // Checks the workspace, keeps the result and publishes each file's
-  // diagnostics that differ from what the client was last sent.
+  // diagnostics that differ from what the client was last sent, or that
+  // are for a new version of an open document (so that a client waiting
+  // for the diagnostics of a version gets them).
   void publishDiagnostics();
   // The check of the documents as they are now: the kept one, or a new
   // one when they changed since. A RequestFailed error when the check
@@ -56,7 +60,11 @@ class Server {
   bool outputClosed_ = false;
   // The documents changed since diagnostics were last published.
   bool stale_ = false;
-  std::map<std::string, nlohmann::json> published_;  // by URI
+  struct Published {
+    std::optional<std::int64_t> version;
+    nlohmann::json diagnostics;
+  };
+  std::map<std::string, Published> published_;  // by URI
   // The last check, for the requests about positions; null before the
   // first and after a check that failed.
   std::unique_ptr<CheckedWorkspace> checked_;

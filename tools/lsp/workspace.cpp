@@ -51,8 +51,9 @@ void Workspace::setFolders(std::vector<std::string> folders) {
   folders_ = std::move(folders);
 }
 
-void Workspace::open(const std::string& uri, std::string text) {
-  open_[key(uri)] = {uri, std::move(text)};
+void Workspace::open(const std::string& uri, std::string text,
+                     std::optional<std::int64_t> version) {
+  open_[key(uri)] = {uri, std::move(text), version};
 }
 
 void Workspace::close(const std::string& uri) { open_.erase(key(uri)); }
@@ -79,16 +80,17 @@ std::vector<Document> Workspace::documents() const {
   for (std::string& path : paths) {
     if (auto it = unseen.find(path); it != unseen.end()) {
       documents.push_back({std::move(it->second.uri), std::move(path),
-                           std::move(it->second.text)});
+                           std::move(it->second.text), it->second.version});
       unseen.erase(it);
       continue;
     }
     if (std::optional<std::string> text = readFile(path))
-      documents.push_back({pathToUri(path), std::move(path), std::move(*text)});
+      documents.push_back(
+          {pathToUri(path), std::move(path), std::move(*text), std::nullopt});
   }
   for (auto& [path, document] : unseen)
-    documents.push_back(
-        {std::move(document.uri), path, std::move(document.text)});
+    documents.push_back({std::move(document.uri), path,
+                         std::move(document.text), document.version});
   std::sort(
       documents.begin(), documents.end(),
       [](const Document& a, const Document& b) { return a.path < b.path; });

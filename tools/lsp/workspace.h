@@ -3,6 +3,7 @@
 // the files on disk (and added when they are not under a folder).
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -14,6 +15,9 @@ struct Document {
   std::string uri;
   std::string path;  // what the compiler names it
   std::string text;
+  // The client's version of an open document (none for a file read from
+  // disk, or when the client gave none).
+  std::optional<std::int64_t> version;
 };
 
 class Workspace {
@@ -25,7 +29,8 @@ class Workspace {
   // A document is known by its path when its URI is a `file:` one, so two
   // spellings of one URI are one document; diagnostics name it by the URI
   // the client gave.
-  void open(const std::string& uri, std::string text);
+  void open(const std::string& uri, std::string text,
+            std::optional<std::int64_t> version);
   void close(const std::string& uri);
   [[nodiscard]] bool isOpen(const std::string& uri) const;
 
@@ -43,6 +48,7 @@ class Workspace {
   struct Open {
     std::string uri;  // as the client spelled it
     std::string text;
+    std::optional<std::int64_t> version;
   };
   std::vector<std::string> folders_;
   std::map<std::string, Open> open_;  // by path, or by URI if not a file
