@@ -129,6 +129,38 @@ pid_t spawn(const std::string& role, const NodeSpec& spec,
   ::_exit(127);
 }
 
+pid_t spawn_program(const std::string& path,
+                    const std::vector<std::string>& args,
+                    const std::vector<std::string>& environment,
+                    const std::string& output) {
+  std::vector<std::string> words = {path};
+  words.insert(words.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  argv.reserve(words.size() + 1);
+  for (std::string& word : words) argv.push_back(word.data());
+  argv.push_back(nullptr);
+  std::vector<std::string> env = environment;
+  for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
+  std::vector<char*> envp;
+  envp.reserve(env.size() + 1);
+  for (std::string& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  std::fflush(nullptr);
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid != 0) return pid;
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) ::_exit(1);
+  const int fd = ::open(output.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+  if (fd < 0 || ::dup2(fd, STDOUT_FILENO) < 0 || ::dup2(fd, STDERR_FILENO) < 0)
+    ::_exit(126);
+  ::close(fd);
+  // Environment entries given first win over this process's (execve takes
+  // the first of a name).
+  ::execve(path.c_str(), argv.data(), envp.data());
+  ::_exit(127);
+}
+
 std::string node_log(const NodeSpec& spec) { return spec.database + ".log"; }
 
 std::string node_log_tail(const NodeSpec& spec, std::size_t lines) {

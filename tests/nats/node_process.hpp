@@ -52,6 +52,14 @@ inline constexpr const char* kNodeFlag = "--herald-node";
 pid_t spawn(const std::string& role, const NodeSpec& spec,
             const NodeArgs& args = {});
 
+// A child process running the program `path` with `args` and, besides
+// this process's environment, `environment` ("NAME=value"); its stdout and
+// stderr are appended to `output`. It dies with the test process.
+pid_t spawn_program(const std::string& path,
+                    const std::vector<std::string>& args,
+                    const std::vector<std::string>& environment,
+                    const std::string& output);
+
 // The file of a node's log lines: its database's path and ".log".
 std::string node_log(const NodeSpec& spec);
 

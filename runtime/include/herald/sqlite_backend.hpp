@@ -76,6 +76,17 @@ class SqliteTransportStore {
   virtual void append_mirrored(ContextLog& log,
                                const std::vector<MirroredEvent>& events,
                                std::string_view name, std::int64_t value) = 0;
+  // Adds `messages` (sent by other processes to agents this store holds,
+  // in their order) to the pending agent messages and writes the mark
+  // `name` = `value`, in one transaction. A message whose id is pending
+  // here, or was received here before and is remembered (until
+  // `remember_until`), is left out. Returns the messages added.
+  virtual std::vector<AgentMessage> append_received(
+      std::vector<AgentMessage> messages, Instant now, Instant remember_until,
+      std::string_view name, std::int64_t value) = 0;
+  // Removes the pending messages `ids` (carried to the process that hosts
+  // their agents), in one transaction.
+  virtual void remove_carried(const std::vector<MessageId>& ids) = 0;
 };
 
 // The SqliteTransportStore of a backend make_sqlite_backend returned.

@@ -39,6 +39,7 @@ namespace herald {
 
 class ContextLog;
 class Executor;
+struct AgentMessage;
 
 struct DeadLetter {
   std::string subscription;
@@ -134,6 +135,23 @@ class Publication {
                       const std::vector<LogEntryPtr>& unsettled) = 0;
 };
 
+// The runtime's side of the agent messages another process sends to the
+// agents installed here.
+class MessageSink {
+ public:
+  virtual ~MessageSink() = default;
+  // `messages`, in the order their senders sent them, are pending in this
+  // process's store: run them. Called from any thread.
+  virtual void received(std::vector<AgentMessage>& messages) noexcept = 0;
+};
+
+// What a transport runs for the runtime's incoming messages, until the
+// runtime drops it.
+class MessageIntake {
+ public:
+  virtual ~MessageIntake() = default;
+};
+
 struct PublicationOptions {
   Executor* executor = nullptr;  // runs the publication's work
   // How long an entry every subscription settled is kept (for replay).
@@ -161,6 +179,26 @@ class Transport {
   virtual std::unique_ptr<Publication> attach_mirror(
       std::string_view context, const std::vector<std::string>& event_types,
       ContextLog& log, Router& router, PublicationOptions options);
+
+  // Agent messages between processes. Whether messages to the agents of
+  // `context`, which this process does not install, are carried by this
+  // transport to the process hosting it: they then stay pending in this
+  // store until the transport has carried them (and are neither run nor
+  // dead-lettered here). false (the in-process transports): such a message
+  // has nowhere to go.
+  virtual bool carries_messages_to(std::string_view context);
+  // A commit left messages pending for agents this transport carries
+  // messages to.
+  virtual void messages_committed();
+  // Called once at recovery, after the pending messages were posted, with
+  // the installed contexts that have agent kinds: a transport that carries
+  // messages brings those other processes send to these agents into this
+  // store (pending, as a local commit leaves them) and hands them to
+  // `sink`, until the returned intake is dropped. nullptr (the in-process
+  // transports): none arrive.
+  virtual std::unique_ptr<MessageIntake> receive_messages(
+      const std::vector<std::string>& contexts, MessageSink& sink,
+      PublicationOptions options);
 };
 
 // The in-process publication of the local backends: an actor on the

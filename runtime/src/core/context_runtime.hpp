@@ -3,6 +3,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "context_router.hpp"
@@ -32,9 +33,16 @@ struct ContextRuntime {
   // The user capabilities its handlers reach, by qualified name.
   std::map<std::string, CapabilitySpec, std::less<>> capabilities;
   // The agent kinds its handlers may send messages to: its own and those it
-  // declared with Context::uses_agent.
+  // declared with Context::uses_agent, when installed here ...
   std::vector<const AgentKindBase*> message_targets;
+  // ... or when the transport carries messages to the process hosting
+  // their context (Transport::carries_messages_to): qualified names.
+  std::vector<std::string> carried_targets;
 };
+
+// The context of an agent kind's qualified name ("chat.rooms" of
+// "chat.rooms.Room").
+std::string_view agent_context(std::string_view agent_kind);
 
 namespace detail {
 // An emptied outbox vector with its capacity, kept per thread: each

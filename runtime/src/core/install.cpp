@@ -20,7 +20,12 @@ void RuntimeImpl::install(std::vector<Context> contexts) {
     install_one(contexts[i], std::move(targets[i]));
 }
 
-std::vector<std::vector<const AgentKindBase*>> RuntimeImpl::check_batch(
+std::string_view agent_context(std::string_view agent_kind) {
+  const auto dot = agent_kind.rfind('.');
+  return dot == std::string_view::npos ? agent_kind : agent_kind.substr(0, dot);
+}
+
+std::vector<MessageTargets> RuntimeImpl::check_batch(
     const std::vector<Context>& batch) const {
   std::set<std::string_view> names;
   std::map<std::string_view, const AgentKindBase*> batch_kinds;
@@ -55,10 +60,12 @@ std::vector<std::vector<const AgentKindBase*>> RuntimeImpl::check_batch(
       }
     }
   }
-  std::vector<std::vector<const AgentKindBase*>> targets;
+  std::vector<MessageTargets> targets;
   targets.reserve(batch.size());
   for (const Context& ctx : batch) {
-    std::vector<const AgentKindBase*>& own = targets.emplace_back(ctx.agents());
+    MessageTargets& context_targets = targets.emplace_back();
+    std::vector<const AgentKindBase*>& own = context_targets.installed;
+    own = ctx.agents();
     for (const std::string& used : ctx.used_agents()) {
       const AgentKindBase* kind = nullptr;
       if (auto it = agent_kinds_.find(used); it != agent_kinds_.end()) {
@@ -66,13 +73,15 @@ std::vector<std::vector<const AgentKindBase*>> RuntimeImpl::check_batch(
       } else if (auto in_batch = batch_kinds.find(used);
                  in_batch != batch_kinds.end()) {
         kind = in_batch->second;
+      } else if (transport_->carries_messages_to(agent_context(used))) {
+        // Hosted by another process: its messages go there.
+        context_targets.carried.push_back(used);
+        continue;
       } else {
-        const auto dot = used.rfind('.');
         throw RegistrationError(
             fmt::format("context {} sends messages to agent {}, which no "
                         "installed context declares; install {} first",
-                        ctx.name(), used,
-                        dot == std::string::npos ? used : used.substr(0, dot)));
+                        ctx.name(), used, agent_context(used)));
       }
       if (std::find(own.begin(), own.end(), kind) == own.end())
         own.push_back(kind);
@@ -81,12 +90,12 @@ std::vector<std::vector<const AgentKindBase*>> RuntimeImpl::check_batch(
   return targets;
 }
 
-void RuntimeImpl::install_one(
-    Context& ctx, std::vector<const AgentKindBase*> message_targets) {
+void RuntimeImpl::install_one(Context& ctx, MessageTargets message_targets) {
   auto owned = std::make_unique<ContextRuntime>();
   ContextRuntime& cr = *owned;
   cr.name = ctx.name();
-  cr.message_targets = std::move(message_targets);
+  cr.message_targets = std::move(message_targets.installed);
+  cr.carried_targets = std::move(message_targets.carried);
   for (const CapabilitySpec& c : ctx.capabilities())
     cr.capabilities.emplace(c.name, c);
   cr.log = &store_->context_log(cr.name);

@@ -69,7 +69,10 @@ void detail::refuse_host_call(std::string_view called) {
 void Invocation::send(const AgentKindBase& kind, std::string key,
                       std::string_view handler, nlohmann::json args) {
   const auto& targets = site_.context_runtime->message_targets;
-  if (std::find(targets.begin(), targets.end(), &kind) == targets.end()) {
+  const auto& carried = site_.context_runtime->carried_targets;
+  if (std::find(targets.begin(), targets.end(), &kind) == targets.end() &&
+      std::find(carried.begin(), carried.end(), kind.qualified()) ==
+          carried.end()) {
     throw RegistrationError(
         fmt::format("{} sends {} to agent {}, which context {} neither owns "
                     "nor declares (Context::uses_agent)",

@@ -126,11 +126,4 @@ std::unique_ptr<Publication> make_local_publication(
   return std::make_unique<FanoutActor>(log, router, options);
 }
 
-std::unique_ptr<Publication> Transport::attach_mirror(
-    std::string_view /*context*/,
-    const std::vector<std::string>& /*event_types*/, ContextLog& /*log*/,
-    Router& /*router*/, PublicationOptions /*options*/) {
-  return nullptr;
-}
-
 }  // namespace herald

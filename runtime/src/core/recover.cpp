@@ -39,6 +39,12 @@ void RuntimeImpl::recover_from_store() {
   // message a redelivered event sends (per-agent order of one sender's
   // messages).
   for (AgentMessage& m : store_->pending_messages()) {
+    if (!agent_kinds_.contains(m.agent_kind) &&
+        transport_->carries_messages_to(agent_context(m.agent_kind))) {
+      // For an agent another process hosts: the transport carries it
+      // there.
+      continue;
+    }
     if (!agent_kinds_.contains(m.agent_kind)) {
       // Sent by a build that has the kind (a rolled-back deployment): no
       // attempt can run it here, and the messages behind it must still
@@ -104,6 +110,22 @@ void RuntimeImpl::recover_from_store() {
       sub->redrive(std::move(letter));
       ++report.redrives_resumed;
     }
+  }
+  {
+    std::vector<std::string> with_agents;
+    for (const auto& entry : contexts_) {
+      const std::string& context = entry.first;
+      if (entry.second->mirror) continue;
+      const bool has_agents = std::any_of(
+          agent_kinds_.begin(), agent_kinds_.end(),
+          [&](const auto& kind) { return kind.second->context() == context; });
+      if (has_agents) with_agents.push_back(context);
+    }
+    // Messages other processes send to these agents, from here on (they
+    // are queued behind the pending ones posted above).
+    intake_ = transport_->receive_messages(
+        with_agents, *this,
+        PublicationOptions{&executor_, config_.backend_log_retention});
   }
   recovery_ = report;
   const bool found = report.deliveries_redriven + report.redrives_resumed +

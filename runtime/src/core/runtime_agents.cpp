@@ -25,6 +25,21 @@ void RuntimeImpl::post_message(AgentMessage message) {
 }
 
 void RuntimeImpl::post_messages(std::vector<AgentMessage>& messages) noexcept {
+  bool carried = false;
+  for (AgentMessage& m : messages) {
+    if (!agent_kinds_.contains(m.agent_kind) &&
+        transport_->carries_messages_to(agent_context(m.agent_kind))) {
+      // Pending in the store until the transport has carried it to the
+      // process hosting the agent.
+      carried = true;
+      continue;
+    }
+    post_message_or_keep(m);
+  }
+  if (carried) transport_->messages_committed();
+}
+
+void RuntimeImpl::received(std::vector<AgentMessage>& messages) noexcept {
   for (AgentMessage& m : messages) post_message_or_keep(m);
 }
 

@@ -42,14 +42,20 @@ enum class PurgeFailure {
 };
 std::string_view purge_failure_name(PurgeFailure reason);
 
-class RuntimeImpl {
+// The message targets of one context being installed.
+struct MessageTargets {
+  std::vector<const AgentKindBase*> installed;
+  std::vector<std::string> carried;
+};
+
+class RuntimeImpl final : public MessageSink {
  public:
   // `runtime` is the handle that owns this implementation: invocations and
   // agent instances are given it, and reach back here through impl().
   RuntimeImpl(Runtime& runtime, RuntimeConfig config, Executor& executor,
               std::shared_ptr<LocalStore> store,
               std::shared_ptr<Transport> transport, LogSink* log_sink);
-  ~RuntimeImpl();
+  ~RuntimeImpl() override;
   RuntimeImpl(const RuntimeImpl&) = delete;
   RuntimeImpl& operator=(const RuntimeImpl&) = delete;
 
@@ -154,7 +160,7 @@ class RuntimeImpl {
   // Checks what install must refuse before anything of `batch` is
   // installed; returns, per context, the agent kinds its handlers may send
   // messages to.
-  std::vector<std::vector<const AgentKindBase*>> check_batch(
+  std::vector<MessageTargets> check_batch(
       const std::vector<Context>& batch) const;
   // Encodes the payload to check limits.payload_bytes.
   void check_payload_bytes(const EventType& type, const void* payload,
@@ -162,11 +168,12 @@ class RuntimeImpl {
   // routes_of for an entry that is not routed (logged once per type).
   const std::vector<SubscriptionActor*>* unrouted(const LogEntry& entry);
   void call_taps(const LogEntry& entry) noexcept;
-  void install_one(Context& ctx,
-                   std::vector<const AgentKindBase*> message_targets);
+  void install_one(Context& ctx, MessageTargets message_targets);
   // After a commit: nothing here throws (a message that cannot be posted
   // stays pending in the store and is posted by the next recovery).
   void post_messages(std::vector<AgentMessage>& messages) noexcept;
+  // MessageSink: messages other processes sent to agents installed here.
+  void received(std::vector<AgentMessage>& messages) noexcept override;
   void post_message(AgentMessage message);
   // Posts one message; if that fails it stays pending in the store.
   void post_message_or_keep(AgentMessage& message) noexcept;
@@ -226,6 +233,8 @@ class RuntimeImpl {
   std::set<std::string, std::less<>> unrouted_types_;  // warned about
 
   RecoveryReport recovery_;
+  // Declared last, so stopped first: it hands messages to this runtime.
+  std::unique_ptr<MessageIntake> intake_;
 };
 
 }  // namespace herald

@@ -8,6 +8,7 @@
 #include "herald/errors.hpp"
 #include "herald/executor.hpp"
 #include "herald/nearest_name.hpp"
+#include "ingest_sinks.hpp"
 #include "outbox_relay.hpp"
 #include "stream_ingest.hpp"
 
@@ -188,7 +189,7 @@ std::unique_ptr<Publication> NatsBackend::attach(std::string_view context,
                     "backend did not give",
                     context));
   }
-  ensure_stream(client_.jetstream(), context, stream_settings_);
+  ensure_stream(client_.jetstream(), event_stream(context), stream_settings_);
   {
     std::lock_guard lock(attached_mutex_);
     attached_.emplace(context);
@@ -212,12 +213,74 @@ std::unique_ptr<Publication> NatsBackend::attach_mirror(
   auto mirror = std::make_unique<MirrorPublication>(
       local_->attach(context, log, router, options));
   Publication& local = mirror->local();
+  ensure_stream(client_.jetstream(), event_stream(context), stream_settings_);
   for (const std::string& type : event_types) {
+    const ConsumerSpec consumer = event_consumer(context, options_.node, type);
     mirror->add(std::make_unique<StreamIngest>(
-        client_, *transport_store_, log, stream_settings_, std::string(context),
-        options_.node, type, [&local] { local.wake(); }));
+        client_, *transport_store_, consumer,
+        fmt::format("ingest.{}", consumer.name),
+        std::make_unique<MirrorSink>(*transport_store_, log,
+                                     [&local] { local.wake(); })));
   }
   return mirror;
+}
+
+bool NatsBackend::carries_messages_to(std::string_view context) {
+  return !hosts(context);
+}
+
+void NatsBackend::messages_committed() {
+  if (message_relay_) message_relay_->wake();
+}
+
+namespace {
+
+// The ingests of the messages other nodes send to the hosted contexts'
+// agents.
+class MessageIngests final : public MessageIntake {
+ public:
+  void add(std::unique_ptr<StreamIngest> ingest) {
+    ingests_.push_back(std::move(ingest));
+  }
+  void start() {
+    for (auto& ingest : ingests_) ingest->start();
+  }
+
+ private:
+  std::vector<std::unique_ptr<StreamIngest>> ingests_;
+};
+
+}  // namespace
+
+std::unique_ptr<MessageIntake> NatsBackend::receive_messages(
+    const std::vector<std::string>& contexts, MessageSink& sink,
+    PublicationOptions options) {
+  if (!message_relay_) {
+    message_relay_ = std::make_unique<MessageRelay>(
+        client_, *local_, *transport_store_, options_.node,
+        [this](std::string_view context) { return !hosts(context); },
+        stream_settings_, options_.timeout);
+    message_relay_->start();
+  }
+  if (contexts.empty() || options.executor == nullptr ||
+      !options.executor->concurrent())
+    return nullptr;
+  // A received message's id is remembered for as long as the stream may
+  // still hold an earlier copy of it, and at least a week.
+  const Duration remember =
+      std::max<Duration>(stream_settings_.max_age, std::chrono::hours(24 * 7));
+  auto ingests = std::make_unique<MessageIngests>();
+  for (const std::string& context : contexts) {
+    ensure_stream(client_.jetstream(), message_stream(context),
+                  stream_settings_);
+    const ConsumerSpec consumer = message_consumer(context, options_.node);
+    ingests->add(std::make_unique<StreamIngest>(
+        client_, *transport_store_, consumer,
+        fmt::format("ingest.{}", consumer.stream),
+        std::make_unique<ReceivedMessages>(*transport_store_, sink, remember)));
+  }
+  ingests->start();
+  return ingests;
 }
 
 SubscriptionStore& NatsBackend::subscription_store(

@@ -7,7 +7,11 @@
 // host. A hosted context's log is relayed to its stream (OutboxRelay,
 // through a RelayedLog); a context hosted elsewhere whose events this
 // node's subscriptions take is mirrored from its stream (attach_mirror,
-// one StreamIngest per event type).
+// one StreamIngest per event type). Agent messages to a context hosted
+// elsewhere stay pending in the local store until the MessageRelay has
+// published them to that context's message stream; those other nodes send
+// to the agents of the hosted contexts come in through one StreamIngest per
+// such context (receive_messages).
 #include <map>
 #include <memory>
 #include <mutex>
@@ -17,6 +21,7 @@
 
 #include "context_leases.hpp"
 #include "herald/nats_backend.hpp"
+#include "message_relay.hpp"
 #include "nats_client.hpp"
 #include "relayed_log.hpp"
 #include "stream_layout.hpp"
@@ -58,6 +63,16 @@ class NatsBackend final : public Backend {
   std::unique_ptr<Publication> attach_mirror(
       std::string_view context, const std::vector<std::string>& event_types,
       ContextLog& log, Router& router, PublicationOptions options) override;
+  // A context this node does not host.
+  bool carries_messages_to(std::string_view context) override;
+  void messages_committed() override;
+  // Starts the message relay. The ingest of each hosted context's messages
+  // needs a concurrent executor (it hands them to the runtime from its own
+  // thread): with a deterministic one nothing is ingested and messages to
+  // this node's agents wait in their streams for a threaded run.
+  std::unique_ptr<MessageIntake> receive_messages(
+      const std::vector<std::string>& contexts, MessageSink& sink,
+      PublicationOptions options) override;
 
   // At recovery (the first Publication::resume): every hosted context must
   // have been installed. Throws ConfigError naming the first that was not.
@@ -75,6 +90,8 @@ class NatsBackend final : public Backend {
   std::mutex attached_mutex_;
   std::set<std::string, std::less<>> attached_;
   std::map<std::string, std::unique_ptr<RelayedLog>, std::less<>> relayed_;
+  // Declared last, so stopped first: it reads local_.
+  std::unique_ptr<MessageRelay> message_relay_;
 };
 
 }  // namespace herald::nats_detail

@@ -6,7 +6,6 @@
 
 #include <fmt/format.h>
 
-#include "event_message.hpp"
 #include "herald/errors.hpp"
 #include "nats_client.hpp"
 #include "stream_layout.hpp"
@@ -37,31 +36,25 @@ std::uint64_t stream_sequence(natsMsg* msg) {
 }  // namespace
 
 StreamIngest::StreamIngest(NatsClient& client, SqliteTransportStore& store,
-                           ContextLog& mirror, const StreamSettings& settings,
-                           std::string context, const std::string& node,
-                           const std::string& event_type,
-                           std::function<void()> appended)
+                           const ConsumerSpec& consumer, std::string mark,
+                           std::unique_ptr<IngestSink> sink)
     : client_(client),
-      store_(store),
-      mirror_(mirror),
-      context_(std::move(context)),
-      stream_(stream_name(context_)),
-      consumer_(consumer_name(node, event_type)),
-      mark_(fmt::format("ingest.{}", consumer_)),
-      appended_(std::move(appended)) {
-  ensure_stream(client.jetstream(), context_, settings);
-  ensure_consumer(client.jetstream(), context_, node, event_type);
+      stream_(consumer.stream),
+      consumer_(consumer.name),
+      mark_(std::move(mark)),
+      sink_(std::move(sink)) {
+  ensure_consumer(client.jetstream(), consumer);
   jsSubOptions options;
   jsSubOptions_Init(&options);
   // Bound: the consumer is used as it is, never created or changed here.
   options.Stream = stream_.c_str();
   options.Consumer = consumer_.c_str();
   jsErrCode code{};
-  const std::string filter = event_filter(event_type);
-  check(js_PullSubscribe(&subscription_, client.jetstream(), filter.c_str(),
-                         consumer_.c_str(), nullptr, &options, &code),
+  check(js_PullSubscribe(&subscription_, client.jetstream(),
+                         consumer.filter.c_str(), consumer_.c_str(), nullptr,
+                         &options, &code),
         fmt::format("consumer {} of stream {}", consumer_, stream_));
-  ingested_ = store_.transport_mark(mark_);
+  ingested_ = store.transport_mark(mark_);
 }
 
 StreamIngest::~StreamIngest() {
@@ -127,27 +120,27 @@ bool StreamIngest::ingest_batch() {
                                                    kBatch, kFetchWaitMs, &code);
   if (status == NATS_TIMEOUT) return true;
   check(status, fmt::format("fetching from consumer {}", consumer_));
-  std::vector<MirroredEvent> events;
+  std::vector<natsMsg*> fresh;
   std::int64_t reached = ingested_;
   for (int i = 0; i < batch.list.Count; ++i) {
     natsMsg* msg = batch.list.Msgs[i];
     const auto sequence = static_cast<std::int64_t>(stream_sequence(msg));
-    if (sequence <= ingested_) continue;  // in the mirror already
-    events.push_back(mirrored_event(msg));
+    if (sequence <= ingested_) continue;  // in the store already
+    fresh.push_back(msg);
     reached = std::max(reached, sequence);
   }
   try {
-    if (!events.empty()) {
-      store_.append_mirrored(mirror_, events, mark_, reached);
+    if (!fresh.empty()) {
+      sink_->append(fresh, mark_, reached);
       ingested_ = reached;
     }
   } catch (...) {
-    // Not in the mirror: delivered again (first) once the ack wait passed.
+    // Not in the store: delivered again (first) once the ack wait passed.
     for (int i = 0; i < batch.list.Count; ++i)
       natsMsg_Nak(batch.list.Msgs[i], nullptr);
     throw;
   }
-  if (!events.empty()) appended_();
+  if (!fresh.empty()) sink_->appended();
   // Committed: acknowledged (an acknowledgement lost brings the message
   // back, and the mark drops it).
   for (int i = 0; i < batch.list.Count; ++i)

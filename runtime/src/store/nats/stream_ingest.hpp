@@ -1,10 +1,12 @@
 #pragma once
-// Internal to the nats backend: the ingest of one event type of a context
-// another node hosts, into this node's mirror of that context's log. One
-// durable pull consumer per (node, event type) (stream_layout.hpp), created
-// or checked at construction; a thread fetches batches, appends each to the
-// mirror in one local transaction together with the stream sequence it
-// reached (SqliteTransportStore, 'ingest.<consumer>'), and acknowledges the
+// Internal to the nats backend: the ingest of one durable pull consumer
+// (stream_layout.hpp) into this node's store: of one event type of a
+// context another node hosts, into this node's mirror of that context's log
+// (MirrorSink), or of the agent messages other nodes send to a hosted
+// context's agents, into the pending messages (MessageSink). The consumer
+// is created or checked at construction; a thread fetches batches, hands
+// each to its sink, which appends it in one local transaction together with
+// the stream sequence it reached (a transport mark), and acknowledges the
 // batch only after that commit. A message at or below the mark is already
 // in the mirror (its acknowledgement was lost): it is acknowledged again
 // and dropped. When a fetch failed, or a node starts with deliveries its
@@ -15,10 +17,12 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
-#include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
+#include <vector>
 
 #include "herald/local_store.hpp"
 #include "herald/sqlite_backend.hpp"
@@ -27,16 +31,29 @@
 namespace herald::nats_detail {
 
 class NatsClient;
-struct StreamSettings;
+struct ConsumerSpec;
+
+// Where an ingest puts a batch.
+class IngestSink {
+ public:
+  virtual ~IngestSink() = default;
+  // Appends `messages` (above the mark, in stream order) and writes the
+  // mark `mark` = `reached`, in one local transaction; throws when it did
+  // not commit. Nothing may be assumed to be done until it returns.
+  virtual void append(const std::vector<natsMsg*>& messages,
+                      std::string_view mark, std::int64_t reached) = 0;
+  // After append committed (and before the batch is acknowledged).
+  virtual void appended() noexcept = 0;
+};
 
 class StreamIngest {
  public:
-  // Creates or checks the context's stream and this node's consumer
-  // (ConfigError on a mismatch) and binds to the consumer.
+  // Creates or checks the consumer (ConfigError on a mismatch; its stream
+  // exists) and binds to it. `mark`: the transport mark of the sequence
+  // the store holds.
   StreamIngest(NatsClient& client, SqliteTransportStore& store,
-               ContextLog& mirror, const StreamSettings& settings,
-               std::string context, const std::string& node,
-               const std::string& event_type, std::function<void()> appended);
+               const ConsumerSpec& consumer, std::string mark,
+               std::unique_ptr<IngestSink> sink);
   ~StreamIngest();
   StreamIngest(const StreamIngest&) = delete;
   StreamIngest& operator=(const StreamIngest&) = delete;
@@ -53,13 +70,10 @@ class StreamIngest {
   bool sleep(std::chrono::milliseconds duration);
 
   NatsClient& client_;
-  SqliteTransportStore& store_;
-  ContextLog& mirror_;
-  std::string context_;
   std::string stream_;
   std::string consumer_;
   std::string mark_;
-  std::function<void()> appended_;
+  std::unique_ptr<IngestSink> sink_;
   natsSubscription* subscription_ = nullptr;
   std::int64_t ingested_ = 0;  // the stream sequence the mirror holds
 

@@ -32,8 +32,12 @@ void mismatch(std::string_view what, std::string_view setting,
 
 }  // namespace
 
+StreamSpec event_stream(std::string_view context) {
+  return {"HERALD_" + dashed(context), fmt::format("herald.{}.*.*", context)};
+}
+
 std::string stream_name(std::string_view context) {
-  return "HERALD_" + dashed(context);
+  return event_stream(context).name;
 }
 
 std::string event_subject(std::string_view event_type,
@@ -52,6 +56,26 @@ std::string event_filter(std::string_view event_type) {
 
 std::string consumer_name(std::string_view node, std::string_view event_type) {
   return fmt::format("{}_{}", node, dashed(event_type));
+}
+
+ConsumerSpec event_consumer(std::string_view context, std::string_view node,
+                            std::string_view event_type) {
+  return {stream_name(context), consumer_name(node, event_type),
+          event_filter(event_type)};
+}
+
+StreamSpec message_stream(std::string_view context) {
+  return {"HERALD_MSG_" + dashed(context),
+          fmt::format("herald_msg.{}.*", context)};
+}
+
+std::string message_subject(std::string_view context, std::string_view node) {
+  return fmt::format("herald_msg.{}.{}", context, node);
+}
+
+ConsumerSpec message_consumer(std::string_view context, std::string_view node) {
+  return {message_stream(context).name, fmt::format("{}_messages", node),
+          fmt::format("herald_msg.{}.*", context)};
 }
 
 namespace {
@@ -86,10 +110,10 @@ void with_retries(Once&& once) {
   }
 }
 
-void ensure_stream_once(jsCtx* js, std::string_view context,
+void ensure_stream_once(jsCtx* js, const StreamSpec& stream,
                         const StreamSettings& settings) {
-  const std::string name = stream_name(context);
-  const std::string subjects = fmt::format("herald.{}.*.*", context);
+  const std::string& name = stream.name;
+  const std::string& subjects = stream.subjects;
   const std::string what = fmt::format("stream {}", name);
   jsStreamInfo* raw = nullptr;
   jsErrCode code{};
@@ -114,7 +138,7 @@ void ensure_stream_once(jsCtx* js, std::string_view context,
       status = js_GetStreamInfo(&raw, js, name.c_str(), nullptr, &code);
     }
   }
-  check(status, fmt::format("{} of context '{}'", what, context));
+  check(status, what);
   const std::unique_ptr<jsStreamInfo, StreamInfoDeleter> info(raw);
   const jsStreamConfig& c = *info->Config;
   if (c.SubjectsLen != 1 || subjects != c.Subjects[0]) {
@@ -140,11 +164,10 @@ void ensure_stream_once(jsCtx* js, std::string_view context,
   }
 }
 
-void ensure_consumer_once(jsCtx* js, std::string_view context,
-                          std::string_view node, std::string_view event_type) {
-  const std::string stream = stream_name(context);
-  const std::string name = consumer_name(node, event_type);
-  const std::string filter = event_filter(event_type);
+void ensure_consumer_once(jsCtx* js, const ConsumerSpec& consumer) {
+  const std::string& stream = consumer.stream;
+  const std::string& name = consumer.name;
+  const std::string& filter = consumer.filter;
   const std::string what =
       fmt::format("consumer {} of stream {}", name, stream);
   jsConsumerInfo* raw = nullptr;
@@ -188,14 +211,13 @@ void ensure_consumer_once(jsCtx* js, std::string_view context,
 
 }  // namespace
 
-void ensure_stream(jsCtx* js, std::string_view context,
+void ensure_stream(jsCtx* js, const StreamSpec& stream,
                    const StreamSettings& settings) {
-  with_retries([&] { ensure_stream_once(js, context, settings); });
+  with_retries([&] { ensure_stream_once(js, stream, settings); });
 }
 
-void ensure_consumer(jsCtx* js, std::string_view context, std::string_view node,
-                     std::string_view event_type) {
-  with_retries([&] { ensure_consumer_once(js, context, node, event_type); });
+void ensure_consumer(jsCtx* js, const ConsumerSpec& consumer) {
+  with_retries([&] { ensure_consumer_once(js, consumer); });
 }
 
 }  // namespace herald::nats_detail

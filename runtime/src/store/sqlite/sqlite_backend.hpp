@@ -322,6 +322,11 @@ class SqliteBackend final : public LocalBackend, public SqliteTransportStore {
   void append_mirrored(ContextLog& log,
                        const std::vector<MirroredEvent>& events,
                        std::string_view name, std::int64_t value) override;
+  std::vector<AgentMessage> append_received(std::vector<AgentMessage> messages,
+                                            Instant now, Instant remember_until,
+                                            std::string_view name,
+                                            std::int64_t value) override;
+  void remove_carried(const std::vector<MessageId>& ids) override;
 
   // For the context logs and subscription stores: the connection's
   // statements, used under mutex().

@@ -1,6 +1,8 @@
 // The sqlite backend as a transport's store (SqliteTransportStore): the
-// transport's marks in herald_meta and the mirrors of other processes'
-// logs, appended with their envelopes.
+// transport's marks in herald_meta, the mirrors of other processes' logs,
+// appended with their envelopes, and the agent messages carried between
+// processes (received ones added as pending, remembered by id in the
+// idempotency table; carried ones removed).
 #include <fmt/format.h>
 
 #include "sqlite_backend.hpp"
@@ -25,6 +27,9 @@ namespace {
 std::string mark_key(std::string_view name) {
   return fmt::format("transport.{}", name);
 }
+
+// The idempotency scope that remembers the ids of received messages.
+constexpr std::string_view kReceivedScope = "transport.received_message";
 
 }  // namespace
 
@@ -104,6 +109,63 @@ void SqliteBackend::append_mirrored(ContextLog& log,
   // subscription settled since the fan-out last ran (a filtered-out entry
   // acknowledges nothing of its own).
   for (LogEntryPtr& entry : entries) mirror.committed(std::move(entry));
+}
+
+std::vector<AgentMessage> SqliteBackend::append_received(
+    std::vector<AgentMessage> messages, Instant now, Instant remember_until,
+    std::string_view name, std::int64_t value) {
+  std::vector<AgentMessage> added;
+  added.reserve(messages.size());
+  std::lock_guard lock(mutex_);
+  WriteTransaction tx(*sql_);
+  for (AgentMessage& m : messages) {
+    const std::string id = m.id.str();
+    {
+      Use q(sql_->message_get);
+      q->bind(1, id);
+      if (q->executeStep()) continue;  // pending here
+    }
+    {
+      Use q(sql_->idempotency_get);
+      q->bind(1, std::string(kReceivedScope));
+      q->bind(2, id);
+      if (q->executeStep() && q->getColumn(0).getInt64() > to_stored_time(now))
+        continue;  // received before (run, or dead)
+    }
+    {
+      Use q(sql_->message_insert);
+      bind_message(sql_->message_insert, m);
+      q->bind(9, to_stored_time(now));
+      q->exec();
+    }
+    {
+      Use q(sql_->idempotency_put);
+      q->bind(1, std::string(kReceivedScope));
+      q->bind(2, id);
+      q->bind(3, to_stored_time(remember_until));
+      q->exec();
+    }
+    added.push_back(std::move(m));
+  }
+  {
+    Use q(sql_->meta_put);
+    q->bind(1, mark_key(name));
+    q->bind(2, std::to_string(value));
+    q->exec();
+  }
+  tx.commit();
+  return added;
+}
+
+void SqliteBackend::remove_carried(const std::vector<MessageId>& ids) {
+  std::lock_guard lock(mutex_);
+  WriteTransaction tx(*sql_);
+  for (const MessageId& id : ids) {
+    Use q(sql_->message_delete);
+    q->bind(1, id.str());
+    q->exec();
+  }
+  tx.commit();
 }
 
 }  // namespace herald::sqlite_detail

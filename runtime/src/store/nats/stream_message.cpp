@@ -1,6 +1,7 @@
-#include "event_message.hpp"
+#include "stream_message.hpp"
 
 #include <charconv>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -104,6 +105,54 @@ MirroredEvent mirrored_event(natsMsg* msg) {
   e.payload.assign(natsMsg_GetData(msg),
                    static_cast<std::size_t>(natsMsg_GetDataLength(msg)));
   return e;
+}
+
+MsgPtr agent_message(const AgentMessage& message, const std::string& subject) {
+  const std::string body =
+      !message.malformed.empty() && message.args.is_string()
+          ? message.args.get<std::string>()
+          : message.args.dump();
+  natsMsg* raw = nullptr;
+  check(natsMsg_Create(&raw, subject.c_str(), nullptr, body.data(),
+                       static_cast<int>(body.size())),
+        "a stream message");
+  MsgPtr msg(raw);
+  set(raw, "Nats-Msg-Id", message.id.str());
+  set(raw, "Herald-Agent", message.agent_kind);
+  set(raw, "Herald-Key", message.key);
+  set(raw, "Herald-Handler", message.handler);
+  if (message.cause.causation)
+    set(raw, "Herald-Causation", message.cause.causation->str());
+  set(raw, "Herald-Correlation", message.cause.correlation.str());
+  set(raw, "Herald-Depth", std::to_string(message.cause.depth));
+  return msg;
+}
+
+AgentMessage received_message(natsMsg* msg) {
+  AgentMessage m;
+  m.id = event_id(msg, "Nats-Msg-Id");
+  m.agent_kind = std::string(required(msg, "Herald-Agent"));
+  m.key = std::string(required(msg, "Herald-Key"));
+  m.handler = std::string(required(msg, "Herald-Handler"));
+  if (header(msg, "Herald-Causation"))
+    m.cause.causation = event_id(msg, "Herald-Causation");
+  m.cause.correlation = event_id(msg, "Herald-Correlation");
+  m.cause.depth = integer(msg, "Herald-Depth");
+  std::string args(natsMsg_GetData(msg),
+                   static_cast<std::size_t>(natsMsg_GetDataLength(msg)));
+  try {
+    m.args = nlohmann::json::parse(args);
+  } catch (const nlohmann::json::exception& e) {
+    m.malformed = e.what();
+    m.args = std::move(args);
+  }
+  return m;
+}
+
+std::optional<EventId> message_id(natsMsg* msg) {
+  auto text = header(msg, "Nats-Msg-Id");
+  if (!text) return std::nullopt;
+  return EventId::parse(*text);
 }
 
 }  // namespace herald::nats_detail
