@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "event_message.hpp"
+#include "stream_message.hpp"
 #include "herald/errors.hpp"
 #include "nats_client.hpp"
 #include "stream_layout.hpp"
