@@ -1,7 +1,7 @@
 #pragma once
 // Internal to the nats backend: the outbox relay of one hosted context. A
 // thread reads the context's committed log entries and publishes them, in
-// log order, to the context's stream (stream_layout.hpp, event_message.hpp),
+// log order, to the context's stream (stream_layout.hpp, stream_message.hpp),
 // pipelined: each publish expects the stream's last sequence to be the one
 // before it, so a publish that fails makes every later one fail too and
 // nothing reorders. After any error it reads the stream's last message and
