@@ -9,6 +9,7 @@
 #include "herald/executor.hpp"
 #include "herald/nearest_name.hpp"
 #include "ingest_sinks.hpp"
+#include "message_intake.hpp"
 #include "outbox_relay.hpp"
 #include "stream_ingest.hpp"
 
@@ -233,25 +234,6 @@ void NatsBackend::messages_committed() {
   if (message_relay_) message_relay_->wake();
 }
 
-namespace {
-
-// The ingests of the messages other nodes send to the hosted contexts'
-// agents.
-class MessageIngests final : public MessageIntake {
- public:
-  void add(std::unique_ptr<StreamIngest> ingest) {
-    ingests_.push_back(std::move(ingest));
-  }
-  void start() {
-    for (auto& ingest : ingests_) ingest->start();
-  }
-
- private:
-  std::vector<std::unique_ptr<StreamIngest>> ingests_;
-};
-
-}  // namespace
-
 std::unique_ptr<MessageIntake> NatsBackend::receive_messages(
     const std::vector<std::string>& contexts, MessageSink& sink,
     PublicationOptions options) {
@@ -269,18 +251,9 @@ std::unique_ptr<MessageIntake> NatsBackend::receive_messages(
   // still hold an earlier copy of it, and at least a week.
   const Duration remember =
       std::max<Duration>(stream_settings_.max_age, std::chrono::hours(24 * 7));
-  auto ingests = std::make_unique<MessageIngests>();
-  for (const std::string& context : contexts) {
-    ensure_stream(client_.jetstream(), message_stream(context),
-                  stream_settings_);
-    const ConsumerSpec consumer = message_consumer(context, options_.node);
-    ingests->add(std::make_unique<StreamIngest>(
-        client_, *transport_store_, consumer,
-        fmt::format("ingest.{}", consumer.stream),
-        std::make_unique<ReceivedMessages>(*transport_store_, sink, remember)));
-  }
-  ingests->start();
-  return ingests;
+  return std::make_unique<MessageIngests>(client_, *transport_store_,
+                                          options_.node, contexts,
+                                          stream_settings_, sink, remember);
 }
 
 SubscriptionStore& NatsBackend::subscription_store(

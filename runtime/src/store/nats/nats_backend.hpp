@@ -11,7 +11,8 @@
 // elsewhere stay pending in the local store until the MessageRelay has
 // published them to that context's message stream; those other nodes send
 // to the agents of the hosted contexts come in through one StreamIngest per
-// such context (receive_messages).
+// such context, once a sender has created its message stream
+// (receive_messages, MessageIngests).
 #include <map>
 #include <memory>
 #include <mutex>
