@@ -36,6 +36,7 @@
 #include "commerce/order.h"
 #include "flaky_converter.hpp"
 #include "fx.h"
+#include "purchases.hpp"
 #include <herald/config.hpp>
 #include <herald/deterministic_executor.hpp>
 #include <herald/log.hpp>
@@ -47,19 +48,8 @@ namespace {
 using commerce::order::Money;
 using payment::FlakyConverter;
 
-struct Purchase {
-  const char* order;
-  const char* user;
-  std::int64_t cents;
-  const char* currency;
-};
-
-// `intl-` users pay internationally (regionOf in order.herald).
-constexpr Purchase kPurchases[] = {
-    {"o-1", "alice", 1250, "EUR"},     {"o-2", "intl-bob", 4000, "USD"},
-    {"o-3", "chloe", 899, "EUR"},      {"o-4", "intl-dana", 15000, "GBP"},
-    {"o-5", "intl-emil", 2500, "CHF"},
-};
+using payment::kPurchases;
+using payment::Purchase;
 
 std::string amountText(std::int64_t cents, const std::string& currency) {
   return fmt::format("{}.{:02} {}", cents / 100, cents % 100, currency);

@@ -40,6 +40,7 @@
 #include "commerce/order.h"
 #include "flaky_converter.hpp"
 #include "fx.h"
+#include "purchases.hpp"
 #include <herald/config.hpp>
 #include <herald/executor.hpp>
 #include <herald/log.hpp>
@@ -51,19 +52,8 @@ namespace {
 using namespace std::chrono_literals;
 using commerce::order::Money;
 
-struct Purchase {
-  const char* order;
-  const char* user;
-  std::int64_t cents;
-  const char* currency;
-};
-
-// The same five purchases as the single-process example (main.cpp).
-constexpr Purchase kPurchases[] = {
-    {"o-1", "alice", 1250, "EUR"},     {"o-2", "intl-bob", 4000, "USD"},
-    {"o-3", "chloe", 899, "EUR"},      {"o-4", "intl-dana", 15000, "GBP"},
-    {"o-5", "intl-emil", 2500, "CHF"},
-};
+using payment::kPurchases;
+using payment::Purchase;
 
 std::atomic<bool> g_stop{false};
 

@@ -16,24 +16,15 @@
 #include "commerce/order.h"
 #include "flaky_converter.hpp"
 #include "fx.h"
+#include "purchases.hpp"
 #include <herald/testing.hpp>
 
 namespace {
 
 namespace order = commerce::order;
 
-struct Purchase {
-  const char* order;
-  const char* user;
-  std::int64_t cents;
-  const char* currency;
-};
-
-constexpr Purchase kPurchases[] = {
-    {"o-1", "alice", 1250, "EUR"},     {"o-2", "intl-bob", 4000, "USD"},
-    {"o-3", "chloe", 899, "EUR"},      {"o-4", "intl-dana", 15000, "GBP"},
-    {"o-5", "intl-emil", 2500, "CHF"},
-};
+using payment::kPurchases;
+using payment::Purchase;
 
 int check(bool ok, const char* what) {
   if (!ok) std::fprintf(stderr, "payment_test: %s\n", what);

@@ -97,48 +97,24 @@ int int_arg(const NodeArgs& args, std::size_t index) {
   return std::stoi(args.at(index));
 }
 
-pid_t spawn(const std::string& role, const NodeSpec& spec,
-            const NodeArgs& args) {
-  // Everything the child needs is made before the fork: after it, the
-  // child only execs.
-  std::vector<std::string> words = {"herald_nats_tests",
-                                    kNodeFlag,
-                                    role,
-                                    spec.servers,
-                                    spec.node,
-                                    spec.context,
-                                    spec.database,
-                                    std::to_string(spec.replicas)};
-  words.insert(words.end(), args.begin(), args.end());
-  const std::string log = node_log(spec);
-  std::vector<char*> argv;
-  argv.reserve(words.size() + 1);
-  for (std::string& word : words) argv.push_back(word.data());
-  argv.push_back(nullptr);
-  std::fflush(nullptr);
-  const pid_t parent = ::getpid();
-  const pid_t pid = ::fork();
-  if (pid != 0) return pid;
-  // A node outlives no test: it dies with the test process.
-  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (::getppid() != parent) ::_exit(1);
-  const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-  if (fd < 0 || ::dup2(fd, STDERR_FILENO) < 0) ::_exit(126);
-  ::close(fd);
-  ::execv("/proc/self/exe", argv.data());
-  ::_exit(127);
-}
+namespace {
 
-pid_t spawn_program(const std::string& path,
-                    const std::vector<std::string>& args,
-                    const std::vector<std::string>& environment,
-                    const std::string& output) {
-  std::vector<std::string> words = {path};
-  words.insert(words.end(), args.begin(), args.end());
+// Which of the child's streams go to its output file.
+enum class Redirect { stderr_only, stdout_and_stderr };
+
+// Runs `path` with `words` (argv, its name first) and, ahead of this
+// process's environment, `environment`, in a child that dies with the test
+// process and appends `redirect`'s streams to `output`. Everything the
+// child needs is made before the fork: after it, the child only execs.
+pid_t fork_exec(const std::string& path, std::vector<std::string> words,
+                const std::vector<std::string>& environment,
+                const std::string& output, Redirect redirect) {
   std::vector<char*> argv;
   argv.reserve(words.size() + 1);
   for (std::string& word : words) argv.push_back(word.data());
   argv.push_back(nullptr);
+  // Entries given first win over this process's (execve's child takes the
+  // first of a name).
   std::vector<std::string> env = environment;
   for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
   std::vector<char*> envp;
@@ -152,13 +128,45 @@ pid_t spawn_program(const std::string& path,
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (::getppid() != parent) ::_exit(1);
   const int fd = ::open(output.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-  if (fd < 0 || ::dup2(fd, STDOUT_FILENO) < 0 || ::dup2(fd, STDERR_FILENO) < 0)
-    ::_exit(126);
+  if (fd < 0 || ::dup2(fd, STDERR_FILENO) < 0) ::_exit(126);
+  switch (redirect) {
+    case Redirect::stderr_only:
+      break;
+    case Redirect::stdout_and_stderr:
+      if (::dup2(fd, STDOUT_FILENO) < 0) ::_exit(126);
+      break;
+  }
   ::close(fd);
-  // Environment entries given first win over this process's (execve takes
-  // the first of a name).
   ::execve(path.c_str(), argv.data(), envp.data());
   ::_exit(127);
+}
+
+}  // namespace
+
+pid_t spawn(const std::string& role, const NodeSpec& spec,
+            const NodeArgs& args) {
+  std::vector<std::string> words = {"herald_nats_tests",
+                                    kNodeFlag,
+                                    role,
+                                    spec.servers,
+                                    spec.node,
+                                    spec.context,
+                                    spec.database,
+                                    std::to_string(spec.replicas)};
+  words.insert(words.end(), args.begin(), args.end());
+  // A node outlives no test: it dies with the test process.
+  return fork_exec("/proc/self/exe", std::move(words), {}, node_log(spec),
+                   Redirect::stderr_only);
+}
+
+pid_t spawn_program(const std::string& path,
+                    const std::vector<std::string>& args,
+                    const std::vector<std::string>& environment,
+                    const std::string& output) {
+  std::vector<std::string> words = {path};
+  words.insert(words.end(), args.begin(), args.end());
+  return fork_exec(path, std::move(words), environment, output,
+                   Redirect::stdout_and_stderr);
 }
 
 std::string node_log(const NodeSpec& spec) { return spec.database + ".log"; }

@@ -18,6 +18,17 @@
 
 namespace herald::driver {
 
+void keepFreedMemory() {
+#if defined(HERALD_HEAP_HUGE_PAGES)
+  if (PagePool::kSanitized) return;
+  // Large blocks (the IR's big vectors) come from the heap instead of a
+  // mapping of ordinary pages each, and freed space is kept, not returned
+  // to the kernel and faulted in again.
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, INT_MAX);
+#endif
+}
+
 void prepareHeap(std::size_t inputBytes) {
 #if defined(HERALD_HEAP_HUGE_PAGES)
   if (PagePool::kSanitized) return;
@@ -28,11 +39,7 @@ void prepareHeap(std::size_t inputBytes) {
   constexpr std::size_t kMaxReserve = std::size_t{1} << 30;
   const std::size_t reserve =
       std::min(kMaxReserve, inputBytes * 32 + (std::size_t{16} << 20));
-  // Large blocks (the IR's big vectors) come from the same heap instead of
-  // a mapping of ordinary pages each, and freed space is kept, not
-  // returned to the kernel and faulted in again.
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
-  mallopt(M_TRIM_THRESHOLD, INT_MAX);
+  keepFreedMemory();
   // The next growth of the heap reserves `reserve` bytes beyond what it
   // needs; a block larger than all the free space in the heap makes it
   // grow now (under the mmap threshold, so that the heap serves it).

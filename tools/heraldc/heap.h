@@ -16,6 +16,12 @@ namespace herald::driver {
 // allocator owns the heap) or where the platform lacks the calls.
 void prepareHeap(std::size_t inputBytes);
 
+// Keeps freed memory in the heap (large blocks too) instead of returning it
+// to the kernel, so that the next allocations fault nothing in: for a run,
+// and for the language server, whose every check allocates about what the
+// one before freed. Does nothing under a sanitizer.
+void keepFreedMemory();
+
 // Leaves `checked` to the end of the process instead of freeing it node by
 // node (a large run's IR, names and tables are millions of blocks; freeing
 // them took about 5% of a run and returns nothing anyone uses). Called by

@@ -1,8 +1,8 @@
 #include <csignal>
 
 #include "tools/heraldc/commands.h"
+#include "tools/heraldc/heap.h"
 #include "tools/lsp/server.h"
-#include <malloc.h>
 #include <unistd.h>
 
 namespace herald::driver {
@@ -17,8 +17,7 @@ int runLsp(const LspOptions& options) {
   // costs no page faults: a sixth of a check's time at 100k lines
   // (bench/README.md, "Language server"), for a resident set that stays at
   // its peak.
-  (void)mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
-  (void)mallopt(M_TRIM_THRESHOLD, 1024 * 1024 * 1024);
+  keepFreedMemory();
   lsp::Server server(STDIN_FILENO, STDOUT_FILENO,
                      {HERALD_VERSION, options.maxMessageBytes});
   return server.run();
