@@ -152,10 +152,49 @@ class MessageIntake {
   virtual ~MessageIntake() = default;
 };
 
+// What a transport's own threads (a relay to a broker, an ingest from it)
+// report: they retry on their own, so nothing is lost, but an operator must
+// see a failure without waiting for the lag to show it.
+enum class TransportFaultKind {
+  // Publishing to the broker failed; retried from the stream's last message.
+  relay_failed,
+  // Fetching from the broker, or appending what it gave to this store,
+  // failed; fetched again.
+  ingest_failed,
+  // A stream message that is no Herald event or agent message (its headers
+  // do not decode): acknowledged as terminated, so it does not stop the
+  // messages after it, and left in the stream for inspection.
+  message_rejected,
+  // What failed works again (after `failures` failures in `failing_for`).
+  recovered,
+};
+
+struct TransportFault {
+  TransportFaultKind kind = TransportFaultKind::relay_failed;
+  std::string context;
+  std::string stream;
+  std::string consumer;               // empty for a relay
+  std::uint64_t stream_sequence = 0;  // message_rejected: the message's
+  std::string error;                  // the failure, or why rejected
+  std::uint64_t failures = 0;         // since the last success
+  Duration failing_for{};             // since the first of them
+};
+
+// The runtime's side: writes each report to its structured log. Called from
+// the transport's threads; may outlive the runtime, which then ignores it.
+class TransportFaults {
+ public:
+  virtual ~TransportFaults() = default;
+  virtual void report(const TransportFault& fault) noexcept = 0;
+};
+
 struct PublicationOptions {
   Executor* executor = nullptr;  // runs the publication's work
   // How long an entry every subscription settled is kept (for replay).
   Duration retention{};
+  // Where the transport's threads report failures (never null from the
+  // runtime).
+  std::shared_ptr<TransportFaults> faults;
 };
 
 class Transport {

@@ -100,9 +100,8 @@ void RuntimeImpl::install_one(Context& ctx, MessageTargets message_targets) {
     cr.capabilities.emplace(c.name, c);
   cr.log = &store_->context_log(cr.name);
   cr.router = std::make_unique<ContextRouter>(*this, cr);
-  cr.publication = transport_->attach(
-      cr.name, *cr.log, *cr.router,
-      PublicationOptions{&executor_, config_.backend_log_retention});
+  cr.publication =
+      transport_->attach(cr.name, *cr.log, *cr.router, publication_options());
 
   auto grow = [this](std::uint32_t index) {
     if (owners_.size() <= index) {

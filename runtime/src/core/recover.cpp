@@ -123,9 +123,8 @@ void RuntimeImpl::recover_from_store() {
     }
     // Messages other processes send to these agents, from here on (they
     // are queued behind the pending ones posted above).
-    intake_ = transport_->receive_messages(
-        with_agents, *this,
-        PublicationOptions{&executor_, config_.backend_log_retention});
+    intake_ =
+        transport_->receive_messages(with_agents, *this, publication_options());
   }
   recovery_ = report;
   const bool found = report.deliveries_redriven + report.redrives_resumed +
@@ -164,8 +163,7 @@ void RuntimeImpl::attach_mirrors() {
     names.reserve(types.size());
     for (const EventType* type : types) names.emplace_back(type->name());
     cr.publication = transport_->attach_mirror(
-        cr.name, names, *cr.log, *cr.router,
-        PublicationOptions{&executor_, config_.backend_log_retention});
+        cr.name, names, *cr.log, *cr.router, publication_options());
     if (!cr.publication) continue;
     for (const EventType* type : types) {
       owners_[type->index()] = &cr;

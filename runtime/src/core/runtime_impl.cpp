@@ -33,7 +33,8 @@ RuntimeImpl::RuntimeImpl(Runtime& runtime, RuntimeConfig config,
                                       : nullptr),
       log_(log_sink == nullptr ? *owned_sink_ : *log_sink,
            parse_log_level(config_.log_level)),
-      node_id_(node_id(config_)) {
+      node_id_(node_id(config_)),
+      transport_faults_(log_, node_id_) {
   if (!store_ != !transport_) {
     throw RegistrationError(
         "a runtime needs both a local store and a transport, or neither (then "
@@ -65,6 +66,11 @@ ContextRuntime& RuntimeImpl::context(std::string_view name) {
 
 std::string_view RuntimeImpl::intern_publisher(std::string_view publisher_id) {
   return intern_publisher_id(publisher_id);
+}
+
+PublicationOptions RuntimeImpl::publication_options() {
+  return PublicationOptions{&executor_, config_.backend_log_retention,
+                            transport_faults_.shared()};
 }
 
 MessageId RuntimeImpl::mint_id() { return new_event_id(); }

@@ -29,6 +29,7 @@
 #include "herald/log.hpp"
 #include "herald/metrics.hpp"
 #include "herald/runtime.hpp"
+#include "transport_fault_log.hpp"
 
 namespace herald {
 
@@ -86,6 +87,9 @@ class RuntimeImpl final : public MessageSink {
   // report is true from start-up on.
   const RecoveryReport& recovery();
   void write_log(LogLevel level, nlohmann::json fields);
+  // What the transport is given with each publishing context, mirror and
+  // intake.
+  PublicationOptions publication_options();
 
   // The runtime's own parts.
   Runtime& runtime() { return runtime_; }
@@ -203,6 +207,9 @@ class RuntimeImpl final : public MessageSink {
   std::unique_ptr<LogSink> owned_sink_;
   RuntimeLog log_;
   std::string node_id_;  // on every log line
+  // Declared after the log: detached before it goes, after every
+  // publication and intake (declared later) stopped.
+  TransportFaultsHandle transport_faults_;
   Metrics metrics_;
   std::atomic<bool> sealed_{false};
   std::atomic<bool> stopped_{false};

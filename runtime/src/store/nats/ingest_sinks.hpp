@@ -23,8 +23,9 @@ class MirrorSink final : public IngestSink {
   MirrorSink(SqliteTransportStore& store, ContextLog& mirror,
              std::function<void()> wake)
       : store_(store), mirror_(mirror), wake_(std::move(wake)) {}
-  void append(const std::vector<natsMsg*>& messages, std::string_view mark,
-              std::int64_t reached) override;
+  std::vector<Rejection> append(const std::vector<natsMsg*>& messages,
+                                std::string_view mark,
+                                std::int64_t reached) override;
   void appended() noexcept override { wake_(); }
 
  private:
@@ -40,8 +41,9 @@ class ReceivedMessages final : public IngestSink {
   ReceivedMessages(SqliteTransportStore& store, MessageSink& runtime,
                    Duration remember)
       : store_(store), runtime_(runtime), remember_(remember) {}
-  void append(const std::vector<natsMsg*>& messages, std::string_view mark,
-              std::int64_t reached) override;
+  std::vector<Rejection> append(const std::vector<natsMsg*>& messages,
+                                std::string_view mark,
+                                std::int64_t reached) override;
   void appended() noexcept override;
 
  private:

@@ -16,14 +16,21 @@ MessageIngests::MessageIngests(NatsClient& client, SqliteTransportStore& store,
                                std::string node,
                                std::vector<std::string> contexts,
                                StreamSettings settings, MessageSink& sink,
-                               Duration remember)
+                               Duration remember,
+                               std::shared_ptr<TransportFaults> faults)
     : client_(client),
       store_(store),
       node_(std::move(node)),
       settings_(settings),
       sink_(sink),
       remember_(remember),
+      faults_(std::move(faults)),
       waiting_(std::move(contexts)) {
+  for (const std::string& context : waiting_) {
+    reporters_.emplace(context,
+                       FaultReporter(faults_, TransportFaultKind::ingest_failed,
+                                     context, message_stream(context).name));
+  }
   thread_ = std::thread([this] { run(); });
 }
 
@@ -51,7 +58,8 @@ bool MessageIngests::start_ingest(const std::string& context) {
   const ConsumerSpec consumer = message_consumer(context, node_);
   auto ingest = std::make_unique<StreamIngest>(
       client_, store_, consumer, fmt::format("ingest.{}", consumer.stream),
-      std::make_unique<ReceivedMessages>(store_, sink_, remember_));
+      std::make_unique<ReceivedMessages>(store_, sink_, remember_), faults_,
+      context);
   ingest->start();
   ingests_.push_back(std::move(ingest));
   return true;
@@ -63,9 +71,11 @@ void MessageIngests::run() {
       bool started = false;
       try {
         started = start_ingest(*it);
-      } catch (const std::exception&) {
+        reporters_.at(*it).succeeded();
+      } catch (const std::exception& e) {
         // The servers failed to answer, or disagree with the settings:
         // asked again at the next round.
+        reporters_.at(*it).failed(e);
       }
       it = started ? waiting_.erase(it) : it + 1;
     }

@@ -7,14 +7,18 @@
 // no consumer is made (on a cluster each is a replicated group the servers
 // keep running). A thread looks for the streams not found yet every 2 s and
 // starts a context's ingest once its stream exists: its consumer starts at
-// the stream's first message, so nothing sent before is missed.
+// the stream's first message, so nothing sent before is missed. A stream
+// that exists but cannot be read or checked is reported (ingest_failed) and
+// asked again at the next round.
 #include <condition_variable>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "fault_reporter.hpp"
 #include "herald/sqlite_backend.hpp"
 #include "herald/transport.hpp"
 #include "stream_ingest.hpp"
@@ -29,7 +33,8 @@ class MessageIngests final : public MessageIntake {
   // `remember`: how long a received message's id is kept (ReceivedMessages).
   MessageIngests(NatsClient& client, SqliteTransportStore& store,
                  std::string node, std::vector<std::string> contexts,
-                 StreamSettings settings, MessageSink& sink, Duration remember);
+                 StreamSettings settings, MessageSink& sink, Duration remember,
+                 std::shared_ptr<TransportFaults> faults);
   // Stops the thread, then the ingests.
   ~MessageIngests() override;
   MessageIngests(const MessageIngests&) = delete;
@@ -46,8 +51,11 @@ class MessageIngests final : public MessageIntake {
   StreamSettings settings_;
   MessageSink& sink_;
   Duration remember_;
+  std::shared_ptr<TransportFaults> faults_;
   // The thread's, until it stops.
   std::vector<std::string> waiting_;
+  // Per waiting context: how a failure to start its ingest is reported.
+  std::map<std::string, FaultReporter, std::less<>> reporters_;
   std::vector<std::unique_ptr<StreamIngest>> ingests_;
 
   std::mutex mutex_;

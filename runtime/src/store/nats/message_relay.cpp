@@ -30,14 +30,16 @@ std::int64_t millis(Duration d) {
 MessageRelay::MessageRelay(NatsClient& client, LocalStore& local,
                            SqliteTransportStore& store, std::string node,
                            std::function<bool(std::string_view)> carried,
-                           StreamSettings settings, Duration timeout)
+                           StreamSettings settings, Duration timeout,
+                           std::shared_ptr<TransportFaults> faults)
     : client_(client),
       local_(local),
       store_(store),
       node_(std::move(node)),
       carried_(std::move(carried)),
       settings_(settings),
-      timeout_(timeout) {}
+      timeout_(timeout),
+      faults_(std::move(faults), TransportFaultKind::relay_failed, {}, {}) {}
 
 MessageRelay::~MessageRelay() {
   {
@@ -75,8 +77,11 @@ void MessageRelay::run() {
     try {
       // Pending messages are also found without a wake: those an earlier
       // process committed, and those whose relay failed.
-      if (!relay_pending()) wait(1000ms);
-    } catch (const std::exception&) {
+      const bool relayed = relay_pending();
+      faults_.succeeded();
+      if (!relayed) wait(1000ms);
+    } catch (const std::exception& e) {
+      faults_.failed(e);
       // The servers or the local store failed: nothing after the subjects'
       // last messages is assumed published. Read them again.
       for (auto& [context, subject] : subjects_) subject.known = false;

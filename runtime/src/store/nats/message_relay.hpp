@@ -19,15 +19,18 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
 #include <thread>
 #include <vector>
 
+#include "fault_reporter.hpp"
 #include "herald/agent_message.hpp"
 #include "herald/local_store.hpp"
 #include "herald/sqlite_backend.hpp"
+#include "herald/transport.hpp"
 #include "stream_layout.hpp"
 #include <nats/nats.h>
 
@@ -42,7 +45,8 @@ class MessageRelay {
   MessageRelay(NatsClient& client, LocalStore& local,
                SqliteTransportStore& store, std::string node,
                std::function<bool(std::string_view)> carried,
-               StreamSettings settings, Duration timeout);
+               StreamSettings settings, Duration timeout,
+               std::shared_ptr<TransportFaults> faults);
   // Stops the thread (what it published and did not remove is found on the
   // subject by the next relay).
   ~MessageRelay();
@@ -80,6 +84,7 @@ class MessageRelay {
   std::function<bool(std::string_view)> carried_;
   StreamSettings settings_;
   Duration timeout_;
+  FaultReporter faults_;                                  // the thread's
   std::map<std::string, Subject, std::less<>> subjects_;  // the thread's
 
   std::mutex mutex_;

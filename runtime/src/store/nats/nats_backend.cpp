@@ -199,7 +199,7 @@ std::unique_ptr<Publication> NatsBackend::attach(std::string_view context,
       *this, local_->attach(context, log, router, options),
       std::make_unique<OutboxRelay>(client_, *transport_store_, *relayed,
                                     std::string(context), options_.timeout,
-                                    options_.relay_hook));
+                                    options_.relay_hook, options.faults));
 }
 
 std::unique_ptr<Publication> NatsBackend::attach_mirror(
@@ -221,7 +221,8 @@ std::unique_ptr<Publication> NatsBackend::attach_mirror(
         client_, *transport_store_, consumer,
         fmt::format("ingest.{}", consumer.name),
         std::make_unique<MirrorSink>(*transport_store_, log,
-                                     [&local] { local.wake(); })));
+                                     [&local] { local.wake(); }),
+        options.faults, std::string(context)));
   }
   return mirror;
 }
@@ -241,7 +242,7 @@ std::unique_ptr<MessageIntake> NatsBackend::receive_messages(
     message_relay_ = std::make_unique<MessageRelay>(
         client_, *local_, *transport_store_, options_.node,
         [this](std::string_view context) { return !hosts(context); },
-        stream_settings_, options_.timeout);
+        stream_settings_, options_.timeout, options.faults);
     message_relay_->start();
   }
   if (contexts.empty() || options.executor == nullptr ||
@@ -251,9 +252,9 @@ std::unique_ptr<MessageIntake> NatsBackend::receive_messages(
   // still hold an earlier copy of it, and at least a week.
   const Duration remember =
       std::max<Duration>(stream_settings_.max_age, std::chrono::hours(24 * 7));
-  return std::make_unique<MessageIngests>(client_, *transport_store_,
-                                          options_.node, contexts,
-                                          stream_settings_, sink, remember);
+  return std::make_unique<MessageIngests>(
+      client_, *transport_store_, options_.node, contexts, stream_settings_,
+      sink, remember, options.faults);
 }
 
 SubscriptionStore& NatsBackend::subscription_store(

@@ -6,10 +6,10 @@
 
 #include <fmt/format.h>
 
-#include "stream_message.hpp"
 #include "herald/errors.hpp"
 #include "nats_client.hpp"
 #include "stream_layout.hpp"
+#include "stream_message.hpp"
 
 namespace herald::nats_detail {
 namespace {
@@ -18,6 +18,9 @@ using namespace std::chrono_literals;
 
 // Entries per pipelined batch.
 constexpr std::size_t kBatch = 256;
+// Messages read back from the stream's end to find the last one a relay
+// published.
+constexpr std::uint64_t kResyncScan = 1000;
 
 std::int64_t millis(Duration d) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
@@ -28,14 +31,17 @@ std::int64_t millis(Duration d) {
 OutboxRelay::OutboxRelay(
     NatsClient& client, SqliteTransportStore& store, RelayedLog& log,
     std::string context, Duration timeout,
-    std::function<void(std::string_view, std::int64_t)> hook)
+    std::function<void(std::string_view, std::int64_t)> hook,
+    std::shared_ptr<TransportFaults> faults)
     : store_(store),
       log_(log),
       context_(std::move(context)),
       stream_(stream_name(context_)),
       mark_(fmt::format("relay.{}", context_)),
       timeout_(timeout),
-      hook_(std::move(hook)) {
+      hook_(std::move(hook)),
+      faults_(std::move(faults), TransportFaultKind::relay_failed, context_,
+              stream_) {
   jsOptions options;
   jsOptions_Init(&options);
   options.Wait = millis(timeout_);
@@ -87,6 +93,7 @@ void OutboxRelay::run() {
       entries.clear();
       log_.read(position_, kBatch, entries);
       if (entries.empty()) {
+        faults_.succeeded();
         wait(1000ms);
         continue;
       }
@@ -103,9 +110,11 @@ void OutboxRelay::run() {
       if (hook_) hook_(context_, position_);
       store_.write_transport_mark(mark_, position_);
       log_.set_relayed(position_);
-    } catch (const std::exception&) {
+      faults_.succeeded();
+    } catch (const std::exception& e) {
       // The servers, the stream or the local store failed: nothing after
       // the stream's last message is assumed sent. Read it again.
+      faults_.failed(e);
       position_ = -1;
       wait(250ms);
     }
@@ -119,19 +128,38 @@ void OutboxRelay::resync() {
         fmt::format("stream {}", stream_));
   const std::unique_ptr<jsStreamInfo, StreamInfoDeleter> info(raw);
   const std::uint64_t last = info->State.LastSeq;
-  std::int64_t position = store_.transport_mark(mark_);
-  if (last > 0) {
+  const std::int64_t marked = store_.transport_mark(mark_);
+  std::int64_t position = marked;
+  // The last message a relay of Herald published: messages something else
+  // published to the stream's subjects carry no position and are passed
+  // over, kResyncScan at most.
+  const std::uint64_t first = info->State.FirstSeq;
+  std::uint64_t scanned = 0;
+  for (std::uint64_t seq = last; seq > 0 && seq >= first; --seq) {
+    if (++scanned > kResyncScan) {
+      throw Error(fmt::format(
+          "the last {} messages of stream {} carry no Herald log position "
+          "(something else publishes to its subjects)",
+          kResyncScan, stream_));
+    }
     natsMsg* msg = nullptr;
+    code = jsErrCode{};
     const natsStatus status =
-        js_GetMsg(&msg, js_, stream_.c_str(), last, nullptr, &code);
+        js_GetMsg(&msg, js_, stream_.c_str(), seq, nullptr, &code);
     if (status == NATS_OK) {
       const MsgPtr owned(msg);
-      position = message_position(msg);
-    } else if (status != NATS_NOT_FOUND && code != JSNoMessageFoundErr) {
-      check(status, fmt::format("the last message of stream {}", stream_));
+      try {
+        // Never behind the mark (written only after a publish).
+        position = std::max(marked, message_position(msg));
+        break;
+      } catch (const MalformedMessage&) {
+        continue;  // not Herald's
+      }
     }
-    // Not found: aged out of the stream, which then held everything up to
-    // the local mark.
+    if (status != NATS_NOT_FOUND && code != JSNoMessageFoundErr)
+      check(status, fmt::format("message {} of stream {}", seq, stream_));
+    // Not found: deleted, or aged out of the stream, which then held
+    // everything up to the local mark.
   }
   last_sequence_ = last;
   position_ = position;

@@ -16,14 +16,17 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
 #include <thread>
 #include <vector>
 
+#include "fault_reporter.hpp"
 #include "herald/local_store.hpp"
 #include "herald/sqlite_backend.hpp"
+#include "herald/transport.hpp"
 #include "relayed_log.hpp"
 #include <nats/nats.h>
 
@@ -35,7 +38,8 @@ class OutboxRelay {
  public:
   OutboxRelay(NatsClient& client, SqliteTransportStore& store, RelayedLog& log,
               std::string context, Duration timeout,
-              std::function<void(std::string_view, std::int64_t)> hook);
+              std::function<void(std::string_view, std::int64_t)> hook,
+              std::shared_ptr<TransportFaults> faults);
   // Stops the thread (what it published and did not mark is found in the
   // stream by the next relay).
   ~OutboxRelay();
@@ -66,6 +70,7 @@ class OutboxRelay {
   std::string mark_;
   Duration timeout_;
   std::function<void(std::string_view, std::int64_t)> hook_;
+  FaultReporter faults_;  // the relay thread's
   jsCtx* js_ = nullptr;
   // The relay thread's: where the stream ends (position < 0: unknown).
   std::int64_t position_ = -1;

@@ -37,12 +37,16 @@ std::uint64_t stream_sequence(natsMsg* msg) {
 
 StreamIngest::StreamIngest(NatsClient& client, SqliteTransportStore& store,
                            const ConsumerSpec& consumer, std::string mark,
-                           std::unique_ptr<IngestSink> sink)
+                           std::unique_ptr<IngestSink> sink,
+                           std::shared_ptr<TransportFaults> faults,
+                           std::string context)
     : client_(client),
       stream_(consumer.stream),
       consumer_(consumer.name),
       mark_(std::move(mark)),
-      sink_(std::move(sink)) {
+      sink_(std::move(sink)),
+      faults_(std::move(faults), TransportFaultKind::ingest_failed,
+              std::move(context), stream_, consumer_) {
   ensure_consumer(client.jetstream(), consumer);
   jsSubOptions options;
   jsSubOptions_Init(&options);
@@ -106,7 +110,9 @@ void StreamIngest::run() {
         suspect = false;
       }
       if (!ingest_batch()) suspect = true;
-    } catch (const std::exception&) {
+      faults_.succeeded();
+    } catch (const std::exception& e) {
+      faults_.failed(e);
       suspect = true;
       if (!sleep(250ms)) return;
     }
@@ -129,9 +135,10 @@ bool StreamIngest::ingest_batch() {
     fresh.push_back(msg);
     reached = std::max(reached, sequence);
   }
+  std::vector<Rejection> rejected;
   try {
     if (!fresh.empty()) {
-      sink_->append(fresh, mark_, reached);
+      rejected = sink_->append(fresh, mark_, reached);
       ingested_ = reached;
     }
   } catch (...) {
@@ -142,9 +149,20 @@ bool StreamIngest::ingest_batch() {
   }
   if (!fresh.empty()) sink_->appended();
   // Committed: acknowledged (an acknowledgement lost brings the message
-  // back, and the mark drops it).
-  for (int i = 0; i < batch.list.Count; ++i)
-    natsMsg_Ack(batch.list.Msgs[i], nullptr);
+  // back, and the mark drops it); a rejected message is terminated, so the
+  // server does not deliver it again either, and reported.
+  for (int i = 0; i < batch.list.Count; ++i) {
+    natsMsg* msg = batch.list.Msgs[i];
+    const auto rejection =
+        std::find_if(rejected.begin(), rejected.end(),
+                     [msg](const Rejection& r) { return r.message == msg; });
+    if (rejection == rejected.end()) {
+      natsMsg_Ack(msg, nullptr);
+    } else {
+      natsMsg_Term(msg, nullptr);
+      faults_.rejected(stream_sequence(msg), rejection->why);
+    }
+  }
   return true;
 }
 

@@ -12,7 +12,9 @@
 // and dropped. When a fetch failed, or a node starts with deliveries its
 // earlier process did not acknowledge, the ingest waits for them to be
 // redelivered (the consumer's ack wait) before it fetches anything newer,
-// so the mirror keeps the stream's order. The node's fan-out, queues,
+// so the mirror keeps the stream's order. A message that is no Herald
+// message is rejected (below) rather than stopping the ingest; failures are
+// reported (fault_reporter.hpp) and retried. The node's fan-out, queues,
 // dedup, retries and dead letters then work on the mirror as on any log.
 #include <chrono>
 #include <condition_variable>
@@ -24,8 +26,10 @@
 #include <thread>
 #include <vector>
 
+#include "fault_reporter.hpp"
 #include "herald/local_store.hpp"
 #include "herald/sqlite_backend.hpp"
+#include "herald/transport.hpp"
 #include <nats/nats.h>
 
 namespace herald::nats_detail {
@@ -33,15 +37,25 @@ namespace herald::nats_detail {
 class NatsClient;
 struct ConsumerSpec;
 
+// A message of a batch that is no Herald message (its headers do not
+// decode): left out of the append, terminated on the consumer (never
+// delivered again, kept in the stream) and reported.
+struct Rejection {
+  natsMsg* message = nullptr;
+  std::string why;
+};
+
 // Where an ingest puts a batch.
 class IngestSink {
  public:
   virtual ~IngestSink() = default;
-  // Appends `messages` (above the mark, in stream order) and writes the
-  // mark `mark` = `reached`, in one local transaction; throws when it did
-  // not commit. Nothing may be assumed to be done until it returns.
-  virtual void append(const std::vector<natsMsg*>& messages,
-                      std::string_view mark, std::int64_t reached) = 0;
+  // Appends `messages` (above the mark, in stream order) but the ones it
+  // returns as rejected, and writes the mark `mark` = `reached`, in one
+  // local transaction; throws when it did not commit. Nothing may be
+  // assumed to be done until it returns.
+  virtual std::vector<Rejection> append(const std::vector<natsMsg*>& messages,
+                                        std::string_view mark,
+                                        std::int64_t reached) = 0;
   // After append committed (and before the batch is acknowledged).
   virtual void appended() noexcept = 0;
 };
@@ -51,9 +65,12 @@ class StreamIngest {
   // Creates or checks the consumer (ConfigError on a mismatch; its stream
   // exists) and binds to it. `mark`: the transport mark of the sequence
   // the store holds.
+  // `faults`: where failures and rejected messages are reported, as of
+  // `context`.
   StreamIngest(NatsClient& client, SqliteTransportStore& store,
                const ConsumerSpec& consumer, std::string mark,
-               std::unique_ptr<IngestSink> sink);
+               std::unique_ptr<IngestSink> sink,
+               std::shared_ptr<TransportFaults> faults, std::string context);
   ~StreamIngest();
   StreamIngest(const StreamIngest&) = delete;
   StreamIngest& operator=(const StreamIngest&) = delete;
@@ -74,6 +91,7 @@ class StreamIngest {
   std::string consumer_;
   std::string mark_;
   std::unique_ptr<IngestSink> sink_;
+  FaultReporter faults_;  // the thread's
   natsSubscription* subscription_ = nullptr;
   std::int64_t ingested_ = 0;  // the stream sequence the mirror holds
 

@@ -30,8 +30,9 @@ std::optional<std::string_view> header(natsMsg* msg, const char* key) {
 std::string_view required(natsMsg* msg, const char* key) {
   auto value = header(msg, key);
   if (!value) {
-    throw Error(fmt::format("a message on subject {} has no {} header",
-                            natsMsg_GetSubject(msg), key));
+    throw MalformedMessage(
+        fmt::format("a message on subject {} has no {} header",
+                    natsMsg_GetSubject(msg), key));
   }
   return *value;
 }
@@ -42,7 +43,7 @@ std::int64_t integer(natsMsg* msg, const char* key) {
   const auto [end, error] =
       std::from_chars(text.data(), text.data() + text.size(), value);
   if (error != std::errc() || end != text.data() + text.size()) {
-    throw Error(
+    throw MalformedMessage(
         fmt::format("a message on subject {} has {} '{}', not an "
                     "integer",
                     natsMsg_GetSubject(msg), key, text));
@@ -54,8 +55,9 @@ EventId event_id(natsMsg* msg, const char* key) {
   const std::string_view text = required(msg, key);
   auto id = EventId::parse(text);
   if (!id) {
-    throw Error(fmt::format("a message on subject {} has {} '{}', not an id",
-                            natsMsg_GetSubject(msg), key, text));
+    throw MalformedMessage(
+        fmt::format("a message on subject {} has {} '{}', not an id",
+                    natsMsg_GetSubject(msg), key, text));
   }
   return *id;
 }

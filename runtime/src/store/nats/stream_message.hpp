@@ -16,11 +16,19 @@
 #include <string>
 
 #include "herald/agent_message.hpp"
+#include "herald/errors.hpp"
 #include "herald/log_entry.hpp"
 #include "herald/sqlite_backend.hpp"
 #include <nats/nats.h>
 
 namespace herald::nats_detail {
+
+// A stream message whose headers are not those of a Herald event or agent
+// message (published to the subject by something else than Herald).
+class MalformedMessage final : public Error {
+ public:
+  using Error::Error;
+};
 
 struct MsgDeleter {
   void operator()(natsMsg* msg) const { natsMsg_Destroy(msg); }
@@ -31,12 +39,12 @@ using MsgPtr = std::unique_ptr<natsMsg, MsgDeleter>;
 // herald::Error when its payload does not encode).
 MsgPtr event_message(const LogEntry& entry);
 
-// The log position a message of the stream carries; throws herald::Error
+// The log position a message of the stream carries; throws MalformedMessage
 // when it carries none (a message no relay of Herald published).
 std::int64_t message_position(natsMsg* msg);
 
-// The event a message carries; throws herald::Error naming the missing or
-// malformed header.
+// The event a message carries; throws MalformedMessage naming the missing
+// or malformed header.
 MirroredEvent mirrored_event(natsMsg* msg);
 
 // An agent message: the body is the handler's encoded arguments (as the
@@ -49,8 +57,8 @@ MsgPtr agent_message(const AgentMessage& message, const std::string& subject);
 
 // The agent message a message carries (arguments that are not JSON are kept
 // as text and marked malformed, as a store reads them back: the receiving
-// node dead-letters it); throws herald::Error naming a missing or malformed
-// header.
+// node dead-letters it); throws MalformedMessage naming a missing or
+// malformed header.
 AgentMessage received_message(natsMsg* msg);
 
 // The id a message carries in Nats-Msg-Id; nullopt when it has none.
