@@ -15,11 +15,14 @@ void ExprTypeTable::record(SourceRange range, const Type* type) {
 void ExprTypeTable::finish() {
   // By file and start; of two expressions starting together, the longer
   // (the one around the other) first.
-  std::stable_sort(
-      exprs_.begin(), exprs_.end(), [](const ExprType& a, const ExprType& b) {
-        return std::make_tuple(a.range.file, a.range.begin, b.range.end) <
-               std::make_tuple(b.range.file, b.range.begin, a.range.end);
-      });
+  std::stable_sort(exprs_.begin(), exprs_.end(),
+                   [](const ExprType& a, const ExprType& b) {
+                     if (a.range.file != b.range.file)
+                       return a.range.file < b.range.file;
+                     if (a.range.begin != b.range.begin)
+                       return a.range.begin < b.range.begin;
+                     return a.range.end > b.range.end;
+                   });
   exprs_.erase(std::unique(exprs_.begin(), exprs_.end(),
                            [](const ExprType& a, const ExprType& b) {
                              return a.range == b.range;
