@@ -3,6 +3,7 @@
 // checker inferred for it, with its range; names keep their own hover, and
 // blanks and keywords outside expressions show nothing.
 #include <string>
+#include <utility>
 
 #include <doctest/doctest.h>
 
@@ -50,10 +51,13 @@ agent Order {
 )H";
 
 struct Hovering {
+  std::string text;
   TempDir root;
-  std::string uri = fileUri(root.write("order.herald", kOrder));
+  std::string uri = fileUri(root.write("order.herald", text));
   LspClient client;
-  Hovering() { client.initialize(root.path()); }
+  explicit Hovering(std::string document = kOrder) : text(std::move(document)) {
+    client.initialize(root.path());
+  }
 
   // The hover with the cursor on `at` inside the first `around`, `shift`
   // bytes into it: null, or its contents and range.
@@ -61,7 +65,7 @@ struct Hovering {
           std::size_t shift = 0) {
     Json params = {
         {"textDocument", {{"uri", uri}}},
-        {"position", position(kOrder, offsetOf(kOrder, around, at) + shift)}};
+        {"position", position(text, offsetOf(text, around, at) + shift)}};
     Json response = client.request("textDocument/hover", params);
     REQUIRE(response.contains("result"));
     return response["result"];
@@ -171,6 +175,16 @@ TEST_CASE("hover: names as before, nothing on blanks and outer keywords") {
   CHECK(h.at("fn twice", "fn").is_null());
   CHECK(h.at("given Events", "given").is_null());
   CHECK(h.at("total := twice", ":=").is_null());
+}
+
+TEST_CASE("hover: a long expression is cut, as a hover is a glance") {
+  std::string sum = "1";
+  for (int i = 0; i < 100; ++i) sum += " + 1";
+  Hovering h("context t\n\nfn f() -> Int {\n  " + sum + "\n}\n");
+  Json shown = h.at(sum, "+", sum.size() - 5);
+  CHECK(shown["contents"]["value"] ==
+        "```herald\n" + sum.substr(0, 200) + " ...: Int\n```");
+  CHECK(shown["range"] == rangeOf(h.text, sum, sum));
 }
 
 }  // namespace herald::lsp::test

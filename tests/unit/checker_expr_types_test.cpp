@@ -189,7 +189,7 @@ TEST_CASE("a chain of operators is one record per operator") {
   // Every literal and every `+`.
   CHECK(c.program->exprTypes.all().size() == 2 * kLinks + 1);
   CHECK(c.at(sum, "1", sum.size() - 1) == "1: Int");
-  CHECK(c.at(sum, "+", sum.size() - 4) == sum + ": Int");
+  CHECK(c.at(sum, "+", sum.size() - 5) == sum + ": Int");
   CHECK(c.at(sum, "+") == "1 + 1: Int");
 }
 
