@@ -187,4 +187,15 @@ TEST_CASE("hover: a long expression is cut, as a hover is a glance") {
   CHECK(shown["range"] == rangeOf(h.text, sum, sum));
 }
 
+TEST_CASE("hover: a long expression is cut before a character, not inside") {
+  // 1 + 150 * 2 bytes: the 200th byte begins the 100th `é`.
+  std::string text = "\"";
+  for (int i = 0; i < 150; ++i) text += "\u00e9";
+  text += "\"";
+  Hovering h("context t\n\nfn f() -> String {\n  " + text + "\n}\n");
+  Json shown = h.at(text, "\"");
+  CHECK(shown["contents"]["value"] ==
+        "```herald\n" + text.substr(0, 199) + " ...: String\n```");
+}
+
 }  // namespace herald::lsp::test

@@ -24,9 +24,14 @@ using check::DeclInfoKind;
 // A signature longer than this is cut, as a hover is a glance.
 constexpr std::size_t kMaxLine = 200;
 
+// Cut before a character, not inside one: the bytes after the cut that
+// continue a UTF-8 sequence go with the character they belong to.
 std::string clip(std::string line) {
   if (line.size() <= kMaxLine) return line;
-  line.resize(kMaxLine);
+  std::size_t cut = kMaxLine;
+  while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0U) == 0x80U)
+    --cut;
+  line.resize(cut);
   return line + " ...";
 }
 
