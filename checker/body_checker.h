@@ -136,6 +136,12 @@ class BodyChecker {
   // when `e` is a statement whose value is discarded: an `if`, `match` or
   // block there passes it on to its branches.
   InstId check(const ast::Expr* e, const Type* expected, bool discard = false);
+  // `v`, the value of `e`, returned as is and recorded with its type when
+  // the program records expression types (Program::exprTypes). Each
+  // expression node is recorded once, where its value is made: by check
+  // for most kinds, by the loops over a postfix chain, an operator chain,
+  // a run of `!` and `-` and an `else if` chain for each of their links.
+  InstId typed(const ast::Expr* e, InstId v);
   // check + the value is used (message-result-used) + it must fit
   // `expected` (type-mismatch, refinement of constants); the value after
   // its coercion.

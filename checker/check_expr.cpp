@@ -52,6 +52,12 @@ const Type* BodyChecker::typeOf(InstId id) const {
   return pass_.sema.program.types.byId(body.insts[id.index()].type);
 }
 
+InstId BodyChecker::typed(const ast::Expr* e, InstId v) {
+  ExprTypeTable& table = pass_.sema.program.exprTypes;
+  if (e != nullptr && table.recording()) table.record(e->range, typeOf(v));
+  return v;
+}
+
 SlotId BodyChecker::newSlot(llvm::StringRef name, const Type* type,
                             bool fromPattern) {
   std::vector<Slot>& slots = ir().slots;
@@ -129,23 +135,24 @@ InstId BodyChecker::check(const ast::Expr* e, const Type* expected,
   switch (e->kind) {
     case ast::ExprKind::IntLit: {
       std::uint64_t v = cast<ast::IntLitExpr>(e)->value;
-      return emit(InstKind::IntLit, tt.intType(), e->range, low(v), high(v));
+      return typed(
+          e, emit(InstKind::IntLit, tt.intType(), e->range, low(v), high(v)));
     }
     case ast::ExprKind::FloatLit: {
       std::uint64_t v = 0;
       double d = cast<ast::FloatLitExpr>(e)->value;
       static_assert(sizeof v == sizeof d);
       std::memcpy(&v, &d, sizeof v);
-      return emit(InstKind::FloatLit, tt.floatType(), e->range, low(v),
-                  high(v));
+      return typed(e, emit(InstKind::FloatLit, tt.floatType(), e->range, low(v),
+                           high(v)));
     }
     case ast::ExprKind::BoolLit:
-      return emit(InstKind::BoolLit, tt.boolType(), e->range, 0, 0,
-                  cast<ast::BoolLitExpr>(e)->value ? 1 : 0);
+      return typed(e, emit(InstKind::BoolLit, tt.boolType(), e->range, 0, 0,
+                           cast<ast::BoolLitExpr>(e)->value ? 1 : 0));
     case ast::ExprKind::StringLit:
-      return checkString(cast<ast::StringLitExpr>(e));
+      return typed(e, checkString(cast<ast::StringLitExpr>(e)));
     case ast::ExprKind::UnitLit:
-      return emit(InstKind::UnitLit, tt.unit(), e->range);
+      return typed(e, emit(InstKind::UnitLit, tt.unit(), e->range));
     case ast::ExprKind::DurationLit: {
       const auto* lit = cast<ast::DurationLitExpr>(e);
       std::optional<std::int64_t> ms = durationMillis(lit->value, lit->unit);
@@ -153,16 +160,17 @@ InstId BodyChecker::check(const ast::Expr* e, const Type* expected,
         // A constant that would wrap: the same error as constant arithmetic.
         reportConstFold(sema().diags, sema().sources, Folded::Status::Overflow,
                         e->range, tt.duration());
-        return invalid(e->range, tt.duration());
+        return typed(e, invalid(e->range, tt.duration()));
       }
       auto v = static_cast<std::uint64_t>(*ms);
-      return emit(InstKind::DurationLit, tt.duration(), e->range, low(v),
-                  high(v));
+      return typed(e, emit(InstKind::DurationLit, tt.duration(), e->range,
+                           low(v), high(v)));
     }
     case ast::ExprKind::Name:
-      return checkName(cast<ast::NameExpr>(e), expected);
+      return typed(e, checkName(cast<ast::NameExpr>(e), expected));
     case ast::ExprKind::Field:
     case ast::ExprKind::Call:
+      // Records each link of the chain, this one too.
       return checkPostfix(e, expected);
     case ast::ExprKind::TypeApply: {
       // `Events.emit[E]` is only meaningful as a callee.
@@ -173,26 +181,30 @@ InstId BodyChecker::check(const ast::Expr* e, const Type* expected,
       return invalid(e->range);
     }
     case ast::ExprKind::RecordLit:
-      return checkRecordLit(cast<ast::RecordLitExpr>(e));
+      return typed(e, checkRecordLit(cast<ast::RecordLitExpr>(e)));
     case ast::ExprKind::ListLit:
-      return checkListLit(cast<ast::ListLitExpr>(e), expected);
+      return typed(e, checkListLit(cast<ast::ListLitExpr>(e), expected));
     case ast::ExprKind::MapLit:
-      return checkMapLit(cast<ast::MapLitExpr>(e), expected);
+      return typed(e, checkMapLit(cast<ast::MapLitExpr>(e), expected));
     case ast::ExprKind::If:
+      // Records each `if` of an `else if` chain, this one too.
       return checkIf(cast<ast::IfExpr>(e), expected, discard);
     case ast::ExprKind::Match:
-      return checkMatch(cast<ast::MatchExpr>(e), expected, discard);
+      return typed(e, checkMatch(cast<ast::MatchExpr>(e), expected, discard));
     case ast::ExprKind::Block:
+      // Not recorded (ir/expr_types.h says why).
       return checkBlock(cast<ast::BlockExpr>(e), expected, !discard);
     case ast::ExprKind::Unary:
+      // Records each operator of the run, this one too.
       return checkUnary(cast<ast::UnaryExpr>(e));
     case ast::ExprKind::Binary:
+      // Records each operator of the chain, this one too.
       return checkBinary(cast<ast::BinaryExpr>(e));
     case ast::ExprKind::Paren:
       // Parentheses only group: the inner value stands for them.
-      return check(cast<ast::ParenExpr>(e)->inner, expected, discard);
+      return typed(e, check(cast<ast::ParenExpr>(e)->inner, expected, discard));
     case ast::ExprKind::Fail:
-      return checkFail(cast<ast::FailExpr>(e));
+      return typed(e, checkFail(cast<ast::FailExpr>(e)));
     case ast::ExprKind::Error:
       return invalid(e->range);
   }
@@ -424,8 +436,8 @@ InstId BodyChecker::checkIf(const ast::IfExpr* top, const Type* expected,
     InstId cond = checkAgainst(e->cond, tt.boolType());
     if (e->elseExpr == nullptr) {
       InstId then = checkBlock(e->thenBlock, nullptr, false);
-      value =
-          emit(InstKind::If, tt.unit(), e->range, cond.index(), then.index());
+      value = typed(e, emit(InstKind::If, tt.unit(), e->range, cond.index(),
+                            then.index()));
       break;
     }
     InstId then = checkBlock(e->thenBlock,
@@ -447,7 +459,8 @@ InstId BodyChecker::checkIf(const ast::IfExpr* top, const Type* expected,
     e = next;
   }
   for (auto it = chain.rbegin(); it != chain.rend(); ++it)
-    value = joinIf(it->e, it->expected, it->cond, it->then, it->thenT, value);
+    value = typed(it->e, joinIf(it->e, it->expected, it->cond, it->then,
+                                it->thenT, value));
   return value;
 }
 
@@ -500,7 +513,7 @@ InstId BodyChecker::checkUnary(const ast::UnaryExpr* top) {
   InstId operand = checkUsed(run.back()->operand, nullptr);
   for (auto it = run.rbegin(); it != run.rend(); ++it) {
     if (it != run.rbegin()) reportMessageUse((*it)->operand, operand);
-    operand = unaryLink(*it, operand);
+    operand = typed(*it, unaryLink(*it, operand));
   }
   return operand;
 }

@@ -488,7 +488,8 @@ InstId BodyChecker::checkPostfix(const ast::Expr* top, const Type* expected) {
                       const Resolution& r) -> InstId {
     for (; parts.size() > 1; parts = parts.drop_back()) {
       const auto* field = llvm::cast<ast::FieldExpr>(link);
-      if (std::optional<InstId> v = pathLink(field, parts, r)) return *v;
+      if (std::optional<InstId> v = pathLink(field, parts, r))
+        return typed(field, *v);
       pending.push_back({PendingLink::Kind::Field, field});
       link = field->base;
     }
@@ -523,15 +524,15 @@ InstId BodyChecker::checkPostfix(const ast::Expr* top, const Type* expected) {
     }
     const ast::Expr* callee = call->callee;
     if (callee == nullptr || llvm::isa<ast::ErrorExpr>(callee)) {
-      value = checkArgsQuietly(call);
+      value = typed(call, checkArgsQuietly(call));
       break;
     }
     if (const auto* apply = dyn_cast<ast::TypeApplyExpr>(callee)) {
-      value = checkAppliedCall(call, apply);
+      value = typed(call, checkAppliedCall(call, apply));
       break;
     }
     if (const auto* name = dyn_cast<ast::NameExpr>(callee)) {
-      value = checkNameCall(call, name, want);
+      value = typed(call, checkNameCall(call, name, want));
       break;
     }
     const auto* member = dyn_cast<ast::FieldExpr>(callee);
@@ -553,7 +554,7 @@ InstId BodyChecker::checkPostfix(const ast::Expr* top, const Type* expected) {
         bool handled = false;
         InstId v = checkPathCall(call, want, parts, r, handled);
         if (handled) {
-          value = v;
+          value = typed(call, v);
           break;
         }
         // Not a declaration's call: a member of what the shorter path
@@ -571,23 +572,26 @@ InstId BodyChecker::checkPostfix(const ast::Expr* top, const Type* expected) {
     switch (it->kind) {
       case PendingLink::Kind::Field: {
         const auto* field = llvm::cast<ast::FieldExpr>(it->node);
-        value = checkValueField(field, value, typeOf(value));
+        value = typed(field, checkValueField(field, value, typeOf(value)));
         break;
       }
       case PendingLink::Kind::BrokenField:
-        value = invalid(it->node->range);
+        value = typed(it->node, invalid(it->node->range));
         break;
       case PendingLink::Kind::Member: {
         const auto* call = llvm::cast<ast::CallExpr>(it->node);
-        value =
-            callMember(call, llvm::cast<ast::FieldExpr>(call->callee), value);
+        value = typed(
+            call,
+            callMember(call, llvm::cast<ast::FieldExpr>(call->callee), value));
         break;
       }
       case PendingLink::Kind::BrokenMember:
-        value = checkArgsQuietly(llvm::cast<ast::CallExpr>(it->node));
+        value = typed(it->node,
+                      checkArgsQuietly(llvm::cast<ast::CallExpr>(it->node)));
         break;
       case PendingLink::Kind::Value:
-        value = callValue(llvm::cast<ast::CallExpr>(it->node), value);
+        value = typed(it->node,
+                      callValue(llvm::cast<ast::CallExpr>(it->node), value));
         break;
     }
   }

@@ -227,7 +227,7 @@ InstId BodyChecker::checkBinary(const ast::BinaryExpr* top) {
   };
   std::optional<InstId> below;
   for (auto it = spine.rbegin(); it != spine.rend(); ++it)
-    below = link(*it, below);
+    below = typed(*it, link(*it, below));
   return *below;
 }
 

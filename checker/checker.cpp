@@ -9,7 +9,10 @@ std::unique_ptr<Program> checkProgram(llvm::ArrayRef<const ast::File*> files,
                                       DiagnosticEngine& diags,
                                       CheckOptions options) {
   auto program = std::make_unique<Program>();
-  if (options.recordUses) program->uses.startRecording();
+  if (options.recordUses) {
+    program->uses.startRecording();
+    program->exprTypes.startRecording();
+  }
   Sema sema{*program, diags, sources, files};
   collectDeclarations(sema);
   resolveConsumes(sema);
@@ -19,6 +22,7 @@ std::unique_ptr<Program> checkProgram(llvm::ArrayRef<const ast::File*> files,
   checkBodies(sema);
   buildFlowGraph(sema);
   program->uses.finish();
+  program->exprTypes.finish();
   return program;
 }
 

@@ -15,8 +15,9 @@
 namespace herald::check {
 
 struct CheckOptions {
-  // Fill Program::uses (ir/uses.h), where each name written points, for
-  // tools that navigate the source; a compilation does not need it.
+  // Fill Program::uses (ir/uses.h), where each name written points, and
+  // Program::exprTypes (ir/expr_types.h), the type of each expression, for
+  // tools that navigate the source; a compilation needs neither.
   bool recordUses = false;
 };
 

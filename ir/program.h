@@ -23,6 +23,7 @@
 #include "frontend/source.h"
 #include "ir/body.h"
 #include "ir/const_value.h"
+#include "ir/expr_types.h"
 #include "ir/predicate.h"
 #include "ir/types.h"
 #include "ir/uses.h"
@@ -433,6 +434,9 @@ struct Program {
   // Every resolved use of a name and the declaration it denotes, for
   // tools that navigate the source (the language server).
   UseTable uses;
+  // The type of every expression of every body, by its range, for the
+  // same tools (the type of an expression under the cursor).
+  ExprTypeTable exprTypes;
 
   [[nodiscard]] ContextInfo* context(llvm::StringRef name) const;
 };

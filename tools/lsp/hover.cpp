@@ -1,10 +1,17 @@
 #include "tools/lsp/hover.h"
 
+#include <algorithm>
+#include <cctype>
 #include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
 
 #include <fmt/format.h>
 #include <llvm/Support/Casting.h>
 
+#include "frontend/lexer.h"
+#include "frontend/source.h"
 #include "ir/text.h"
 #include "tools/lsp/declarations.h"
 #include "tools/lsp/position.h"
@@ -17,9 +24,14 @@ using check::DeclInfoKind;
 // A signature longer than this is cut, as a hover is a glance.
 constexpr std::size_t kMaxLine = 200;
 
+// Cut before a character, not inside one: the bytes after the cut that
+// continue a UTF-8 sequence go with the character they belong to.
 std::string clip(std::string line) {
   if (line.size() <= kMaxLine) return line;
-  line.resize(kMaxLine);
+  std::size_t cut = kMaxLine;
+  while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0U) == 0x80U)
+    --cut;
+  line.resize(cut);
   return line + " ...";
 }
 
@@ -150,6 +162,59 @@ std::string describe(const Declared& d, const SourceManager& sources) {
   return {};
 }
 
+// Whether the cursor at `offset` stands on `name`, or just after it where
+// the next character belongs to no expression of its own: on a blank, at
+// the end of the text, or where no expression reaches (an editor's cursor
+// stands after the name it was typing). A punctuation mark right after a
+// name (`order.amount`, `f(x)`) belongs to the expression around both.
+bool onName(SourceRange name, std::uint32_t offset, std::string_view text,
+            const check::ExprType* expr) {
+  return offset < name.end || expr == nullptr || offset >= text.size() ||
+         std::isspace(static_cast<unsigned char>(text[offset])) != 0;
+}
+
+// The text of an expression on one line, each run of blanks one space and
+// its `--` comments left out (on one line, a comment would seem to hide
+// what follows it); nothing when the byte at `at` (from the expression's
+// start) is in one of those comments, which are no part of it.
+std::optional<std::string> exprLine(std::string_view text, std::uint32_t at) {
+  std::string kept(text);
+  for (SourceRange comment : collectComments(SourceFile(0, {}, kept))) {
+    if (comment.begin <= at && at < comment.end) return std::nullopt;
+    std::fill(kept.begin() + comment.begin, kept.begin() + comment.end, ' ');
+  }
+  std::string line;
+  bool blank = false;
+  for (char c : kept) {
+    if (std::isspace(static_cast<unsigned char>(c)) != 0) {
+      blank = !line.empty();
+      continue;
+    }
+    if (blank) line += ' ';
+    blank = false;
+    line += c;
+  }
+  return line;
+}
+
+// The innermost expression at the cursor, with its type as the checker
+// inferred it; null on a blank or a comment (inside an expression or not).
+nlohmann::json describeExpr(const CheckedWorkspace& checked,
+                            const SourceFile& source, std::uint32_t offset,
+                            const check::ExprType* expr) {
+  std::string_view text = source.text();
+  if (expr == nullptr || offset >= text.size() ||
+      std::isspace(static_cast<unsigned char>(text[offset])) != 0)
+    return nullptr;
+  std::optional<std::string> line = exprLine(
+      checked.sources().textOf(expr->range), offset - expr->range.begin);
+  if (!line) return nullptr;
+  std::string shown =
+      code(clip(std::move(*line)) + ": " + check::typeText(expr->type));
+  return {{"contents", {{"kind", "markdown"}, {"value", shown}}},
+          {"range", toRange(source, expr->range)}};
+}
+
 }  // namespace
 
 nlohmann::json hover(const CheckedWorkspace& checked, const std::string& uri,
@@ -162,7 +227,12 @@ nlohmann::json hover(const CheckedWorkspace& checked, const std::string& uri,
   const Declared* declared = use != nullptr
                                  ? checked.declarations().find(use->decl)
                                  : checked.declarations().at(*file, offset);
-  if (use == nullptr && declared == nullptr) return nullptr;
+  const check::ExprType* expr = checked.program().exprTypes.at(*file, offset);
+  if (use == nullptr && declared == nullptr)
+    return describeExpr(checked, source, offset, expr);
+  SourceRange range = use != nullptr ? use->use : declared->name;
+  if (!onName(range, offset, source.text(), expr))
+    return describeExpr(checked, source, offset, expr);
   std::string text;
   if (use != nullptr && use->type != nullptr) {
     // A value: its type, and where it is declared when that is a member.
@@ -173,9 +243,8 @@ nlohmann::json hover(const CheckedWorkspace& checked, const std::string& uri,
   } else if (declared != nullptr) {
     text = describe(*declared, checked.sources());
   } else {
-    return nullptr;
+    return describeExpr(checked, source, offset, expr);
   }
-  SourceRange range = use != nullptr ? use->use : declared->name;
   return {{"contents", {{"kind", "markdown"}, {"value", text}}},
           {"range", toRange(source, range)}};
 }
