@@ -6,10 +6,10 @@
 
 #include <fmt/format.h>
 
-#include "stream_message.hpp"
 #include "herald/errors.hpp"
 #include "nats_client.hpp"
 #include "stream_layout.hpp"
+#include "stream_message.hpp"
 
 namespace herald::nats_detail {
 namespace {
@@ -25,10 +25,9 @@ std::int64_t millis(Duration d) {
 
 }  // namespace
 
-OutboxRelay::OutboxRelay(
-    NatsClient& client, SqliteTransportStore& store, RelayedLog& log,
-    std::string context, Duration timeout,
-    std::function<void(std::string_view, std::int64_t)> hook)
+OutboxRelay::OutboxRelay(NatsClient& client, SqliteTransportStore& store,
+                         RelayedLog& log, std::string context, Duration timeout,
+                         std::function<void(const RelayPoint&)> hook)
     : store_(store),
       log_(log),
       context_(std::move(context)),
@@ -100,7 +99,11 @@ void OutboxRelay::run() {
       }
       publish(publishable);
       position_ = entries.back()->position;
-      if (hook_) hook_(context_, position_);
+      if (hook_) {
+        hook_(RelayPoint{RelayPoint::Kind::events_published, context_,
+                         position_,
+                         static_cast<std::int64_t>(publishable.size())});
+      }
       store_.write_transport_mark(mark_, position_);
       log_.set_relayed(position_);
     } catch (const std::exception&) {

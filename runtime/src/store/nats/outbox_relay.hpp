@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "herald/local_store.hpp"
+#include "herald/nats_backend.hpp"
 #include "herald/sqlite_backend.hpp"
 #include "relayed_log.hpp"
 #include <nats/nats.h>
@@ -35,7 +36,7 @@ class OutboxRelay {
  public:
   OutboxRelay(NatsClient& client, SqliteTransportStore& store, RelayedLog& log,
               std::string context, Duration timeout,
-              std::function<void(std::string_view, std::int64_t)> hook);
+              std::function<void(const RelayPoint&)> hook);
   // Stops the thread (what it published and did not mark is found in the
   // stream by the next relay).
   ~OutboxRelay();
@@ -65,7 +66,7 @@ class OutboxRelay {
   std::string stream_;
   std::string mark_;
   Duration timeout_;
-  std::function<void(std::string_view, std::int64_t)> hook_;
+  std::function<void(const RelayPoint&)> hook_;
   jsCtx* js_ = nullptr;
   // The relay thread's: where the stream ends (position < 0: unknown).
   std::int64_t position_ = -1;
