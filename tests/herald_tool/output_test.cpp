@@ -96,6 +96,108 @@ TEST_CASE("status text and JSON") {
   CHECK(j["agent_messages"]["dead"] == 1);
 }
 
+TEST_CASE(
+    "a nats node's status shows its message relays and intakes, a message "
+    "stream not created yet, and what the servers did not say") {
+  Sample s;
+  Database db(s.path);
+  herald::op::NodeStatus node;
+  node.node = "rooms-1";
+  node.servers = {"nats://127.0.0.1:4222"};
+  node.local = db.status();
+  herald::op::MessageRelayStatus relay;
+  relay.context = "chat.rooms";
+  relay.stream = "HERALD_MSG_chat-rooms";
+  relay.subject = "herald_msg.chat.rooms.rooms-1";
+  relay.pending = 3;
+  relay.state = herald::op::StreamState{};
+  relay.state->messages = 12;
+  relay.state->last_sequence = 12;
+  relay.last_sequence = 9;
+  node.message_relays.push_back(relay);
+  herald::op::MessageIntakeStatus rooms;
+  rooms.context = "chat.lobby";
+  rooms.stream = "HERALD_MSG_chat-lobby";
+  rooms.consumer = "rooms-1_messages";
+  rooms.received = 5;
+  rooms.state = herald::op::StreamState{};
+  rooms.state->last_sequence = 8;
+  rooms.consumer_state = herald::op::ConsumerState{6, 5, 2, 1, 0};
+  rooms.lag = 3;
+  node.message_intakes.push_back(rooms);
+  herald::op::MessageIntakeStatus quiet;
+  quiet.context = "chat.quiet";
+  quiet.stream = "HERALD_MSG_chat-quiet";
+  quiet.consumer = "rooms-1_messages";
+  quiet.lag = 0;
+  node.message_intakes.push_back(quiet);
+
+  const std::string text = herald::tool::node_status_text(node);
+  CHECK(
+      text.find("Message relays (agent messages to contexts other nodes "
+                "host)\n"
+                "CONTEXT     STREAM                 SUBJECT                    "
+                "    LAST SEQ  PENDING\n"
+                "chat.rooms  HERALD_MSG_chat-rooms  "
+                "herald_msg.chat.rooms.rooms-1         9        3\n") !=
+      std::string::npos);
+  CHECK(
+      text.find("chat.lobby  HERALD_MSG_chat-lobby  rooms-1_messages          "
+                "6          5        2            1         5    3\n") !=
+      std::string::npos);
+  CHECK(
+      text.find("chat.quiet  HERALD_MSG_chat-quiet  rooms-1_messages          "
+                "-          -        -            -         0    0\n") !=
+      std::string::npos);
+  CHECK(text.ends_with(
+      "Stream HERALD_MSG_chat-quiet: not created yet: no sender so far\n"));
+  CHECK(text.find("HERALD_MSG_chat-lobby: not created") == std::string::npos);
+
+  Json j = Json::parse(herald::tool::node_status_json(node).dump());
+  REQUIRE(j["node"]["message_relays"].size() == 1);
+  const Json& r = j["node"]["message_relays"][0];
+  CHECK(r["subject"] == "herald_msg.chat.rooms.rooms-1");
+  CHECK(r["pending"] == 3);
+  CHECK(r["last_sequence"] == 9);
+  CHECK(r["stream_created"] == true);
+  CHECK(r["stream_state"]["messages"] == 12);
+  REQUIRE(j["node"]["message_intakes"].size() == 2);
+  const Json& lobby = j["node"]["message_intakes"][0];
+  CHECK(lobby["received"] == 5);
+  CHECK(lobby["consumer_state"]["delivered"] == 6);
+  CHECK(lobby["consumer_state"]["ack_floor"] == 5);
+  CHECK(lobby["consumer_state"]["pending"] == 2);
+  CHECK(lobby["lag"] == 3);
+  const Json& empty = j["node"]["message_intakes"][1];
+  CHECK(empty["stream_created"] == false);
+  CHECK(empty["stream_state"].is_null());
+  CHECK(empty["consumer_state"].is_null());
+  CHECK(empty["lag"] == 0);
+
+  // The servers were not read: '?' for what only they know, nothing said
+  // of streams not created.
+  node.broker_error = "no servers available for connection";
+  node.message_relays[0].state.reset();
+  node.message_relays[0].last_sequence.reset();
+  node.message_intakes[0].state.reset();
+  node.message_intakes[0].consumer_state.reset();
+  node.message_intakes[0].lag.reset();
+  node.message_intakes[1].lag.reset();
+  const std::string partial = herald::tool::node_status_text(node);
+  CHECK(partial.find("chat.rooms  HERALD_MSG_chat-rooms  "
+                     "herald_msg.chat.rooms.rooms-1         ?        3\n") !=
+        std::string::npos);
+  CHECK(partial.find(
+            "chat.lobby  HERALD_MSG_chat-lobby  rooms-1_messages     "
+            "     ?          ?        ?            ?         5    ?\n") !=
+        std::string::npos);
+  CHECK(partial.find("not created yet") == std::string::npos);
+  j = Json::parse(herald::tool::node_status_json(node).dump());
+  CHECK(j["node"]["message_relays"][0]["stream_created"].is_null());
+  CHECK(j["node"]["message_relays"][0]["last_sequence"].is_null());
+  CHECK(j["node"]["message_intakes"][1]["lag"].is_null());
+}
+
 TEST_CASE("dead letter text and JSON keep the payload and the whole error") {
   Sample s;
   Database db(s.path);

@@ -64,6 +64,9 @@ TEST_CASE("status counts subscriptions, agents, logs and messages") {
   CHECK(status.logs[1].oldest_position == 1);
 
   CHECK(status.pending_messages == 1);
+  REQUIRE(status.pending_by_kind.size() == 1);
+  CHECK(status.pending_by_kind[0].agent_kind == "commerce.order.Order");
+  CHECK(status.pending_by_kind[0].messages == 1);
   CHECK(status.dead_messages == 1);
 }
 

@@ -40,7 +40,8 @@ int killed_before_mark(const NodeSpec& spec, const NodeArgs& /*args*/) {
   StderrLogSink log;
   const RuntimeConfig config = spec.config();
   NatsBackendOptions options = nats_backend_options(config);
-  options.relay_hook = [committed](std::string_view, std::int64_t) {
+  options.relay_hook = [committed](const RelayPoint& point) {
+    if (point.kind != RelayPoint::Kind::events_published) return;
     while (!committed->load()) std::this_thread::sleep_for(1ms);
     std::raise(SIGKILL);
   };

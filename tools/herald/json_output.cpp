@@ -12,6 +12,29 @@ Json mark_change(const std::optional<op::CursorMarks>& before,
   return j;
 }
 
+Json stream_state_json(const std::optional<op::StreamState>& state) {
+  if (!state) return nullptr;
+  const op::StreamState& s = *state;
+  Json j = {{"messages", s.messages},
+            {"bytes", s.bytes},
+            {"first_sequence", s.first_sequence},
+            {"last_sequence", s.last_sequence},
+            {"replicas", s.replicas}};
+  j["leader"] = s.leader ? Json(*s.leader) : Json(nullptr);
+  j["last_position"] = s.last_position ? Json(*s.last_position) : Json(nullptr);
+  return j;
+}
+
+Json consumer_state_json(const std::optional<op::ConsumerState>& state) {
+  if (!state) return nullptr;
+  const op::ConsumerState& c = *state;
+  return {{"delivered", c.delivered},
+          {"ack_floor", c.ack_floor},
+          {"pending", c.pending},
+          {"ack_pending", c.ack_pending},
+          {"redelivered", c.redelivered}};
+}
+
 }  // namespace
 
 Json status_json(const op::Status& status) {
@@ -70,19 +93,7 @@ Json node_status_json(const op::NodeStatus& status) {
                   {"head", r.head},
                   {"relayed", r.relayed},
                   {"lag", r.lag}};
-    relay["stream_state"] = nullptr;
-    if (r.state) {
-      const op::StreamState& s = *r.state;
-      relay["stream_state"] = {{"messages", s.messages},
-                               {"bytes", s.bytes},
-                               {"first_sequence", s.first_sequence},
-                               {"last_sequence", s.last_sequence},
-                               {"replicas", s.replicas}};
-      relay["stream_state"]["leader"] =
-          s.leader ? Json(*s.leader) : Json(nullptr);
-      relay["stream_state"]["last_position"] =
-          s.last_position ? Json(*s.last_position) : Json(nullptr);
-    }
+    relay["stream_state"] = stream_state_json(r.state);
     node["relays"].push_back(std::move(relay));
   }
   node["ingests"] = Json::array();
@@ -90,17 +101,37 @@ Json node_status_json(const op::NodeStatus& status) {
     Json ingest = {{"consumer", i.consumer}, {"stream", i.stream},
                    {"context", i.context},   {"event_type", i.event_type},
                    {"ingested", i.ingested}, {"mirror_head", i.mirror_head}};
-    ingest["consumer_state"] = nullptr;
-    if (i.state) {
-      const op::ConsumerState& c = *i.state;
-      ingest["consumer_state"] = {{"delivered", c.delivered},
-                                  {"ack_floor", c.ack_floor},
-                                  {"pending", c.pending},
-                                  {"ack_pending", c.ack_pending},
-                                  {"redelivered", c.redelivered}};
-    }
+    ingest["consumer_state"] = consumer_state_json(i.state);
     ingest["lag"] = i.lag ? Json(*i.lag) : Json(nullptr);
     node["ingests"].push_back(std::move(ingest));
+  }
+  // Whether a stream was created: unknown when the servers were not read.
+  const auto created = [&](bool there) {
+    return status.broker_error ? Json(nullptr) : Json(there);
+  };
+  node["message_relays"] = Json::array();
+  for (const op::MessageRelayStatus& r : status.message_relays) {
+    Json relay = {{"context", r.context},
+                  {"stream", r.stream},
+                  {"subject", r.subject},
+                  {"pending", r.pending}};
+    relay["stream_created"] = created(r.state.has_value());
+    relay["stream_state"] = stream_state_json(r.state);
+    relay["last_sequence"] =
+        r.last_sequence ? Json(*r.last_sequence) : Json(nullptr);
+    node["message_relays"].push_back(std::move(relay));
+  }
+  node["message_intakes"] = Json::array();
+  for (const op::MessageIntakeStatus& i : status.message_intakes) {
+    Json intake = {{"context", i.context},
+                   {"stream", i.stream},
+                   {"consumer", i.consumer},
+                   {"received", i.received}};
+    intake["stream_created"] = created(i.state.has_value());
+    intake["stream_state"] = stream_state_json(i.state);
+    intake["consumer_state"] = consumer_state_json(i.consumer_state);
+    intake["lag"] = i.lag ? Json(*i.lag) : Json(nullptr);
+    node["message_intakes"].push_back(std::move(intake));
   }
   j["node"] = std::move(node);
   return j;

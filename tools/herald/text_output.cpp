@@ -163,6 +163,39 @@ std::string node_status_text(const op::NodeStatus& status) {
                      c ? number(c->ack_pending) : none, number(i.ingested),
                      number(i.mirror_head), i.lag ? number(*i.lag) : "?"});
   }
+  Table message_relays({{"CONTEXT"},
+                        {"STREAM"},
+                        {"SUBJECT"},
+                        {"LAST SEQ", Align::Right},
+                        {"PENDING", Align::Right}});
+  for (const op::MessageRelayStatus& r : status.message_relays) {
+    message_relays.add_row(
+        {r.context, r.stream, r.subject,
+         r.last_sequence ? fmt::to_string(*r.last_sequence) : none,
+         number(r.pending)});
+  }
+  Table message_intakes({{"CONTEXT"},
+                         {"STREAM"},
+                         {"CONSUMER"},
+                         {"DELIVERED", Align::Right},
+                         {"ACK FLOOR", Align::Right},
+                         {"PENDING", Align::Right},
+                         {"ACK PENDING", Align::Right},
+                         {"RECEIVED", Align::Right},
+                         {"LAG", Align::Right}});
+  std::string not_created;
+  for (const op::MessageIntakeStatus& i : status.message_intakes) {
+    const auto& c = i.consumer_state;
+    message_intakes.add_row({i.context, i.stream, i.consumer,
+                             c ? fmt::to_string(c->delivered) : none,
+                             c ? fmt::to_string(c->ack_floor) : none,
+                             c ? fmt::to_string(c->pending) : none,
+                             c ? number(c->ack_pending) : none,
+                             number(i.received), i.lag ? number(*i.lag) : "?"});
+    if (!status.broker_error && !i.state)
+      not_created += fmt::format(
+          "Stream {}: not created yet: no sender so far\n", i.stream);
+  }
   std::string servers;
   for (const std::string& url : status.servers)
     servers += (servers.empty() ? "" : ",") + url;
@@ -171,16 +204,22 @@ std::string node_status_text(const op::NodeStatus& status) {
           ? fmt::format(
                 "Broker: unavailable ({}). Stream and consumer columns show "
                 "'?'; relay lags count from this node's marks only; ingest "
-                "lags are unknown.\n\n",
+                "and message intake lags are unknown.\n\n",
                 *status.broker_error)
           : std::string();
   return fmt::format(
-      "{}\nNode {} (servers {})\n\n{}{}\n{}", status_text(status.local),
-      status.node, servers, broker,
+      "{}\nNode {} (servers {})\n\n{}{}\n{}\n{}\n{}{}",
+      status_text(status.local), status.node, servers, broker,
       section("Relays (hosted contexts to their streams)", relays),
       section("Ingests (other nodes' streams into this node's "
               "mirrors)",
-              ingests));
+              ingests),
+      section("Message relays (agent messages to contexts other nodes host)",
+              message_relays),
+      section("Message intakes (agent messages other nodes send to hosted "
+              "contexts)",
+              message_intakes),
+      not_created);
 }
 
 std::string dead_letter_list_text(const std::vector<op::DeadLetter>& letters) {

@@ -8,11 +8,9 @@
 // hosted by one live node at a time. A program that links the library can
 // name it by configuration alone (backend.kind = nats).
 //
-// What this build does: the leases, and every installed context must be
-// one the node hosts (its events are delivered in the node, through its
-// local store). Relaying a context's log to a JetStream stream and
-// ingesting other nodes' streams (cross-node delivery) are not built yet;
-// runtime/README.md, "Backends", says what is.
+// Every installed context must be one the node hosts; events and agent
+// messages cross to the other nodes through JetStream streams
+// (runtime/docs/deployment.md says what is built).
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -27,6 +25,33 @@
 namespace herald {
 
 struct RuntimeConfig;
+
+// A point of a relay's work, told to NatsBackendOptions::relay_hook from the
+// relay's thread.
+struct RelayPoint {
+  enum class Kind {
+    // A batch of `count` events of the hosted `context` is in its stream;
+    // the outbox relay has not committed its local mark yet. `position`:
+    // the batch's last log position.
+    events_published,
+    // A batch of `count` agent messages to the agents of `context` (hosted
+    // elsewhere) is acknowledged on this node's subject of the context's
+    // message stream; the message relay has not removed them from the
+    // local store yet. `position`: the subject's last sequence the relay
+    // knows.
+    messages_published,
+    // The message relay read this node's subject's last message (at
+    // start, or after an error) and removed the `count` pending messages
+    // up to the one it carries, which an earlier relay published and did
+    // not remove, without publishing them again. `position`: that
+    // message's sequence.
+    messages_resynced,
+  };
+  Kind kind = Kind::events_published;
+  std::string_view context;
+  std::int64_t position = 0;
+  std::int64_t count = 0;
+};
 
 struct NatsBackendOptions {
   std::vector<std::string> servers;   // URLs: nats://host:port, tls://...
@@ -43,11 +68,10 @@ struct NatsBackendOptions {
   std::string tls_ca;       // CA certificates; set: TLS, servers verified
   std::string tls_cert;     // client certificate chain, with tls_key
   std::string tls_key;
-  // Called by a hosted context's outbox relay once a batch is in the
-  // context's stream, before the relay commits its local mark, with the
-  // context and the batch's last log position (tests: stop the process
-  // there).
-  std::function<void(std::string_view, std::int64_t)> relay_hook;
+  // Called by the relays at each RelayPoint (tests: stop the process
+  // between a publish and its local record, see what a restarted relay
+  // found).
+  std::function<void(const RelayPoint&)> relay_hook;
 };
 
 // The options the configuration names (backend.nats.*).

@@ -69,12 +69,50 @@ struct IngestStatus {
   std::optional<std::int64_t> lag;
 };
 
+// The agent messages this node sends to the agents of a context another
+// node hosts: what waits in its store beside its subject of the context's
+// message stream.
+struct MessageRelayStatus {
+  std::string context;
+  std::string stream;   // HERALD_MSG_<context>
+  std::string subject;  // herald_msg.<context>.<node>
+  // Messages to the context's agents pending in the local store: not yet
+  // relayed.
+  std::int64_t pending = 0;
+  std::optional<StreamState> state;  // unset: the broker was not read, or
+                                     // the stream does not exist yet
+  // The sequence of the subject's last message; unset when the broker was
+  // not read, or the subject holds none.
+  std::optional<std::uint64_t> last_sequence;
+};
+
+// The agent messages other nodes send to the agents of a hosted context:
+// the context's message stream and this node's consumer of it.
+struct MessageIntakeStatus {
+  std::string context;
+  std::string stream;    // HERALD_MSG_<context>
+  std::string consumer;  // <node>_messages
+  // The stream sequence the node's store holds (received into its pending
+  // messages): its mark.
+  std::int64_t received = 0;
+  // Unset: the broker was not read, or no node sent to the context's
+  // agents yet (the first sender creates the stream).
+  std::optional<StreamState> state;
+  std::optional<ConsumerState> consumer_state;  // unset: not read, or none
+  // Messages the stream holds above `received`: sent to this node's agents,
+  // not taken in yet. Unset when the broker was not read, or when more
+  // than kMaxAckPending messages would have to be walked to count it.
+  std::optional<std::int64_t> lag;
+};
+
 struct NodeStatus {
   std::string node;
   std::vector<std::string> servers;
   Status local;
   std::vector<RelayStatus> relays;    // by context: the hosted ones
   std::vector<IngestStatus> ingests;  // by consumer
+  std::vector<MessageRelayStatus> message_relays;    // by context
+  std::vector<MessageIntakeStatus> message_intakes;  // by context
   // Set when the broker part could not be read: why (the servers did not
   // answer, a request timed out). The local part is whole.
   std::optional<std::string> broker_error;
@@ -85,9 +123,14 @@ struct NodeStatus {
 namespace herald {
 
 // The status of the node `options` configures, whose database `db` is:
-// its local status, a relay per context it hosts, and an ingest per
-// consumer of the node (those its database holds a mark of, and those the
-// servers have on the Herald streams). Never throws for the broker part:
+// its local status, a relay per context it hosts, an ingest per consumer
+// of the node (those its database holds a mark of, and those the servers
+// have on the Herald streams), a message relay per context it does not
+// host that it sends agent messages to (messages to its agents pending in
+// the database, or the node's subject holding messages on its message
+// stream), and a message intake per hosted context with agents (agent
+// state or pending messages of its agent kinds, a received mark, or its
+// message stream on the servers). Never throws for the broker part:
 // what failed there is in broker_error.
 op::NodeStatus nats_node_status(SqliteOperator& db,
                                 const NatsBackendOptions& options);

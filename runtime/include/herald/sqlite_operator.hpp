@@ -73,6 +73,14 @@ struct AgentKindStatus {
   std::int64_t instances = 0;
 };
 
+// Agent messages pending in the store for one agent kind: not yet run
+// (or, on a node of the nats backend, not yet relayed to the node hosting
+// the kind's context).
+struct PendingMessages {
+  std::string agent_kind;
+  std::int64_t messages = 0;
+};
+
 // Entries of an event type the program that last truncated the log did not
 // know (logged by a newer build): kept, never delivered by that program.
 struct UnknownEventType {
@@ -104,6 +112,7 @@ struct Status {
   std::vector<AgentKindStatus> agents;            // by kind
   std::vector<LogStatus> logs;                    // by context
   std::int64_t pending_messages = 0;              // agent_message rows
+  std::vector<PendingMessages> pending_by_kind;   // the same, by agent kind
   std::int64_t dead_messages = 0;                 // dead_message rows
   std::vector<TransportMark> transport_marks;     // by name; none: empty
 };
@@ -230,7 +239,8 @@ class SqliteOperator {
   const std::string& path() const;
 
   // Where every subscription stands, agent instances per kind, each log's
-  // head and what it retains, agent messages pending and dead, and the
+  // head and what it retains, agent messages pending (in all and per agent
+  // kind) and dead, and the
   // marks a transport keeps in the database.
   op::Status status();
 

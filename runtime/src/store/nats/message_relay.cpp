@@ -31,6 +31,7 @@ MessageRelay::MessageRelay(NatsClient& client, LocalStore& local,
                            SqliteTransportStore& store, std::string node,
                            std::function<bool(std::string_view)> carried,
                            StreamSettings settings, Duration timeout,
+                           std::function<void(const RelayPoint&)> hook,
                            std::shared_ptr<TransportFaults> faults)
     : client_(client),
       local_(local),
@@ -39,6 +40,7 @@ MessageRelay::MessageRelay(NatsClient& client, LocalStore& local,
       carried_(std::move(carried)),
       settings_(settings),
       timeout_(timeout),
+      hook_(std::move(hook)),
       faults_(std::move(faults), TransportFaultKind::relay_failed, {}, {}) {}
 
 MessageRelay::~MessageRelay() {
@@ -117,6 +119,11 @@ void MessageRelay::relay(const std::string& context,
   std::vector<MessageId> published;
   auto remove_published = [&] {
     if (published.empty()) return;
+    if (hook_) {
+      hook_(RelayPoint{RelayPoint::Kind::messages_published, context,
+                       static_cast<std::int64_t>(subject.last),
+                       static_cast<std::int64_t>(published.size())});
+    }
     store_.remove_carried(published);
     published.clear();
   };
@@ -182,6 +189,11 @@ void MessageRelay::resync(const std::string& context, Subject& subject,
   for (auto m = messages.begin(); m != it + 1; ++m) published.push_back(m->id);
   store_.remove_carried(published);
   messages.erase(messages.begin(), it + 1);
+  if (hook_) {
+    hook_(RelayPoint{RelayPoint::Kind::messages_resynced, context,
+                     static_cast<std::int64_t>(subject.last),
+                     static_cast<std::int64_t>(published.size())});
+  }
 }
 
 }  // namespace herald::nats_detail

@@ -29,6 +29,7 @@
 #include "fault_reporter.hpp"
 #include "herald/agent_message.hpp"
 #include "herald/local_store.hpp"
+#include "herald/nats_backend.hpp"
 #include "herald/sqlite_backend.hpp"
 #include "herald/transport.hpp"
 #include "stream_layout.hpp"
@@ -41,11 +42,13 @@ class NatsClient;
 class MessageRelay {
  public:
   // `carried(context)`: whether this node relays messages to `context`'s
-  // agents (it does not host the context).
+  // agents (it does not host the context). `hook`: told of each batch
+  // published and each resync that removed messages (RelayPoint).
   MessageRelay(NatsClient& client, LocalStore& local,
                SqliteTransportStore& store, std::string node,
                std::function<bool(std::string_view)> carried,
                StreamSettings settings, Duration timeout,
+               std::function<void(const RelayPoint&)> hook,
                std::shared_ptr<TransportFaults> faults);
   // Stops the thread (what it published and did not remove is found on the
   // subject by the next relay).
@@ -84,6 +87,7 @@ class MessageRelay {
   std::function<bool(std::string_view)> carried_;
   StreamSettings settings_;
   Duration timeout_;
+  std::function<void(const RelayPoint&)> hook_;
   FaultReporter faults_;                                  // the thread's
   std::map<std::string, Subject, std::less<>> subjects_;  // the thread's
 

@@ -242,7 +242,8 @@ std::unique_ptr<MessageIntake> NatsBackend::receive_messages(
     message_relay_ = std::make_unique<MessageRelay>(
         client_, *local_, *transport_store_, options_.node,
         [this](std::string_view context) { return !hosts(context); },
-        stream_settings_, options_.timeout, options.faults);
+        stream_settings_, options_.timeout, options_.relay_hook,
+        options.faults);
     message_relay_->start();
   }
   if (contexts.empty() || options.executor == nullptr ||

@@ -9,10 +9,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "stream_message.hpp"
 #include "herald/errors.hpp"
 #include "nats_client.hpp"
 #include "stream_layout.hpp"
+#include "stream_message.hpp"
 
 namespace herald::nats_detail {
 namespace {
@@ -29,6 +29,7 @@ struct ConsumerNamesDeleter {
 };
 
 constexpr std::string_view kStreamPrefix = "HERALD_";
+constexpr std::string_view kMessageStreamPrefix = "HERALD_MSG_";
 
 // The inverse of the name mapping (stream_layout.hpp): Herald names hold
 // no '-'.
@@ -83,8 +84,26 @@ class Broker {
             std::chrono::duration_cast<std::chrono::milliseconds>(o.timeout)
                 .count()) {}
 
-  // Unset when the stream does not exist.
+  // Unset when the stream does not exist. The log position of the last
+  // message is read for a context's event stream only (agent messages
+  // carry none).
   std::optional<op::StreamState> stream(const std::string& name) {
+    std::optional<op::StreamState> s = stream_state(name);
+    if (!s || s->last_sequence == 0 || s->messages == 0) return s;
+    natsMsg* msg = nullptr;
+    jsErrCode code{};
+    const natsStatus got = js_GetMsg(&msg, client_.jetstream(), name.c_str(),
+                                     s->last_sequence, nullptr, &code);
+    if (got != NATS_NOT_FOUND && code != JSNoMessageFoundErr) {
+      check(got, fmt::format("the last message of stream {}", name));
+      const MsgPtr owned(msg);
+      s->last_position = message_position(msg);
+    }
+    return s;
+  }
+
+  // Unset when the stream does not exist; without `last_position`.
+  std::optional<op::StreamState> stream_state(const std::string& name) {
     jsStreamInfo* raw = nullptr;
     jsErrCode code{};
     const natsStatus status = js_GetStreamInfo(&raw, client_.jetstream(),
@@ -100,17 +119,25 @@ class Broker {
     s.replicas = info->Config->Replicas;
     if (info->Cluster != nullptr && info->Cluster->Leader != nullptr)
       s.leader = info->Cluster->Leader;
-    if (s.last_sequence > 0 && s.messages > 0) {
-      natsMsg* msg = nullptr;
-      const natsStatus got = js_GetMsg(&msg, client_.jetstream(), name.c_str(),
-                                       s.last_sequence, nullptr, &code);
-      if (got != NATS_NOT_FOUND && code != JSNoMessageFoundErr) {
-        check(got, fmt::format("the last message of stream {}", name));
-        const MsgPtr owned(msg);
-        s.last_position = message_position(msg);
-      }
-    }
     return s;
+  }
+
+  // The sequence of the last message of `subject` on `stream`; unset when
+  // the subject holds none (or the stream does not exist).
+  std::optional<std::uint64_t> last_on_subject(const std::string& stream,
+                                               const std::string& subject) {
+    natsMsg* raw = nullptr;
+    jsErrCode code{};
+    const natsStatus status =
+        js_GetLastMsg(&raw, client_.jetstream(), stream.c_str(),
+                      subject.c_str(), nullptr, &code);
+    if (status == NATS_NOT_FOUND || code == JSNoMessageFoundErr ||
+        code == JSStreamNotFoundErr)
+      return {};
+    check(status, fmt::format("the last message of subject {} of stream {}",
+                              subject, stream));
+    const MsgPtr owned(raw);
+    return natsMsg_GetSequence(raw);
   }
 
   // Unset when the consumer does not exist.
@@ -212,34 +239,78 @@ class Broker {
   std::int64_t timeout_ms_;
 };
 
-// The node's lag for an event type: the messages of the type the stream
-// holds above what the mirror holds. The consumer's pending count is
-// taken above its last delivery; the messages between that and the
-// mirror's mark are counted one by one (normally the deliveries of a batch
-// in flight, at most the consumer's max ack pending).
-std::optional<std::int64_t> ingest_lag(
-    Broker& broker, const op::IngestStatus& ingest,
+// The node's lag for a consumer: the messages of its `filter` that
+// `stream` holds above `ingested`, the sequence the node's store holds (an
+// event type's, into a mirror; a context's agent messages, into the
+// pending messages). The consumer's pending count is taken above its last
+// delivery; the messages between that and the store's mark are counted one
+// by one (normally the deliveries of a batch in flight, at most the
+// consumer's max ack pending).
+std::optional<std::int64_t> consumer_lag(
+    Broker& broker, const std::string& stream, const std::string& filter,
+    std::int64_t mark, const std::optional<op::ConsumerState>& consumer,
     const std::optional<op::StreamState>& s) {
-  const std::string filter = event_filter(ingest.event_type);
-  const auto ingested = static_cast<std::uint64_t>(ingest.ingested);
-  if (!ingest.state) {
+  const auto ingested = static_cast<std::uint64_t>(mark);
+  if (!consumer) {
     if (!s) return 0;
-    return broker.count_between(ingest.stream, filter, ingested,
-                                s->last_sequence, kMaxAckPending);
+    return broker.count_between(stream, filter, ingested, s->last_sequence,
+                                kMaxAckPending);
   }
-  const op::ConsumerState& c = *ingest.state;
+  const op::ConsumerState& c = *consumer;
   const auto pending = static_cast<std::int64_t>(c.pending);
   if (ingested == c.delivered) return pending;
   if (ingested < c.delivered) {
-    const auto between = broker.count_between(ingest.stream, filter, ingested,
+    const auto between = broker.count_between(stream, filter, ingested,
                                               c.delivered, kMaxAckPending);
     if (!between) return {};
     return pending + *between;
   }
-  const auto between = broker.count_between(ingest.stream, filter, c.delivered,
+  const auto between = broker.count_between(stream, filter, c.delivered,
                                             ingested, kMaxAckPending);
   if (!between) return {};
   return std::max<std::int64_t>(0, pending - *between);
+}
+
+bool contains(const std::vector<std::string>& names, std::string_view name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+// The message relays and intakes the database tells of: a relay per
+// context hosted elsewhere whose agents have messages pending here; an
+// intake per hosted context whose agents have state or pending messages
+// here, or whose messages this node received before.
+void local_message_parts(
+    const op::Status& local, const NatsBackendOptions& options,
+    std::map<std::string, op::MessageRelayStatus>& relays,
+    std::map<std::string, op::MessageIntakeStatus>& intakes) {
+  const auto intake = [&](const std::string& context) {
+    op::MessageIntakeStatus& in = intakes[context];
+    in.context = context;
+    in.stream = message_stream(context).name;
+    in.consumer = message_consumer(context, options.node).name;
+    in.received = mark_of(local, "ingest." + in.stream);
+  };
+  for (const op::PendingMessages& p : local.pending_by_kind) {
+    const std::string context = context_of(p.agent_kind);
+    if (contains(options.contexts, context)) {
+      intake(context);
+      continue;
+    }
+    op::MessageRelayStatus& relay = relays[context];
+    relay.context = context;
+    relay.stream = message_stream(context).name;
+    relay.subject = message_subject(context, options.node);
+    relay.pending += p.messages;
+  }
+  for (const op::AgentKindStatus& a : local.agents) {
+    const std::string context = context_of(a.kind);
+    if (contains(options.contexts, context)) intake(context);
+  }
+  for (const std::string& context : options.contexts) {
+    if (!intakes.contains(context) &&
+        mark_of(local, "ingest." + message_stream(context).name) > 0)
+      intake(context);
+  }
 }
 
 }  // namespace
@@ -284,8 +355,15 @@ op::NodeStatus nats_node_status(SqliteOperator& db,
     constexpr std::string_view kIngest = "ingest.";
     if (!mark.name.starts_with(kIngest)) continue;
     const std::string consumer = mark.name.substr(kIngest.size());
+    // A message stream's mark (ingest.HERALD_MSG_<context>) is the message
+    // intake's.
+    if (consumer.starts_with(nd::kMessageStreamPrefix)) continue;
     if (consumer.starts_with(prefix)) add_ingest(consumer);
   }
+
+  std::map<std::string, op::MessageRelayStatus> message_relays;
+  std::map<std::string, op::MessageIntakeStatus> message_intakes;
+  nd::local_message_parts(local, options, message_relays, message_intakes);
 
   try {
     nd::Broker broker(options);
@@ -299,7 +377,9 @@ op::NodeStatus nats_node_status(SqliteOperator& db,
       }
     }
     // ... and those the servers have on Herald's streams.
-    for (const std::string& stream : broker.herald_streams()) {
+    const std::vector<std::string> streams_there = broker.herald_streams();
+    for (const std::string& stream : streams_there) {
+      if (stream.starts_with(nd::kMessageStreamPrefix)) continue;
       for (const std::string& consumer : broker.consumers_of(stream)) {
         if (nd::is_consumer_of(consumer, options.node, stream) &&
             !ingests.contains(consumer))
@@ -313,9 +393,52 @@ op::NodeStatus nats_node_status(SqliteOperator& db,
       if (known == streams.end())
         known =
             streams.emplace(ingest.stream, broker.stream(ingest.stream)).first;
-      ingest.lag = nd::ingest_lag(broker, ingest, known->second);
+      ingest.lag = nd::consumer_lag(
+          broker, ingest.stream, nd::event_filter(ingest.event_type),
+          ingest.ingested, ingest.state, known->second);
+    }
+
+    // Agent messages: the message streams there are tell of the contexts
+    // this node sent to (its subject holds messages) and of the hosted
+    // contexts other nodes sent to.
+    std::map<std::string, op::MessageRelayStatus> sent = message_relays;
+    std::map<std::string, op::MessageIntakeStatus> received = message_intakes;
+    for (const std::string& stream : streams_there) {
+      if (!stream.starts_with(nd::kMessageStreamPrefix)) continue;
+      const std::string context =
+          nd::undashed(stream.substr(nd::kMessageStreamPrefix.size()));
+      if (nd::contains(options.contexts, context)) {
+        op::MessageIntakeStatus& in = received[context];
+        in.context = context;
+        in.stream = stream;
+        in.consumer = nd::message_consumer(context, options.node).name;
+        in.received = nd::mark_of(local, "ingest." + stream);
+        continue;
+      }
+      const std::string subject = nd::message_subject(context, options.node);
+      if (!sent.contains(context) && broker.last_on_subject(stream, subject)) {
+        op::MessageRelayStatus& relay = sent[context];
+        relay.context = context;
+        relay.stream = stream;
+        relay.subject = subject;
+      }
+    }
+    for (auto& [context, relay] : sent) {
+      relay.state = broker.stream_state(relay.stream);
+      if (relay.state)
+        relay.last_sequence =
+            broker.last_on_subject(relay.stream, relay.subject);
+    }
+    for (auto& [context, in] : received) {
+      in.state = broker.stream_state(in.stream);
+      if (in.state) in.consumer_state = broker.consumer(in.stream, in.consumer);
+      in.lag = nd::consumer_lag(
+          broker, in.stream, nd::message_consumer(context, options.node).filter,
+          in.received, in.consumer_state, in.state);
     }
     status.relays = std::move(relays);
+    message_relays = std::move(sent);
+    message_intakes = std::move(received);
   } catch (const std::exception& e) {
     status.broker_error = e.what();
     for (auto& [name, ingest] : ingests) {
@@ -325,6 +448,10 @@ op::NodeStatus nats_node_status(SqliteOperator& db,
   }
   for (auto& [name, ingest] : ingests)
     status.ingests.push_back(std::move(ingest));
+  for (auto& [context, relay] : message_relays)
+    status.message_relays.push_back(std::move(relay));
+  for (auto& [context, in] : message_intakes)
+    status.message_intakes.push_back(std::move(in));
   return status;
 }
 

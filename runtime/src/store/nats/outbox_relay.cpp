@@ -28,11 +28,10 @@ std::int64_t millis(Duration d) {
 
 }  // namespace
 
-OutboxRelay::OutboxRelay(
-    NatsClient& client, SqliteTransportStore& store, RelayedLog& log,
-    std::string context, Duration timeout,
-    std::function<void(std::string_view, std::int64_t)> hook,
-    std::shared_ptr<TransportFaults> faults)
+OutboxRelay::OutboxRelay(NatsClient& client, SqliteTransportStore& store,
+                         RelayedLog& log, std::string context, Duration timeout,
+                         std::function<void(const RelayPoint&)> hook,
+                         std::shared_ptr<TransportFaults> faults)
     : store_(store),
       log_(log),
       context_(std::move(context)),
@@ -107,7 +106,11 @@ void OutboxRelay::run() {
       }
       publish(publishable);
       position_ = entries.back()->position;
-      if (hook_) hook_(context_, position_);
+      if (hook_) {
+        hook_(RelayPoint{RelayPoint::Kind::events_published, context_,
+                         position_,
+                         static_cast<std::int64_t>(publishable.size())});
+      }
       store_.write_transport_mark(mark_, position_);
       log_.set_relayed(position_);
       faults_.succeeded();

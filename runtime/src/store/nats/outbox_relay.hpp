@@ -25,6 +25,7 @@
 
 #include "fault_reporter.hpp"
 #include "herald/local_store.hpp"
+#include "herald/nats_backend.hpp"
 #include "herald/sqlite_backend.hpp"
 #include "herald/transport.hpp"
 #include "relayed_log.hpp"
@@ -38,7 +39,7 @@ class OutboxRelay {
  public:
   OutboxRelay(NatsClient& client, SqliteTransportStore& store, RelayedLog& log,
               std::string context, Duration timeout,
-              std::function<void(std::string_view, std::int64_t)> hook,
+              std::function<void(const RelayPoint&)> hook,
               std::shared_ptr<TransportFaults> faults);
   // Stops the thread (what it published and did not mark is found in the
   // stream by the next relay).
@@ -69,7 +70,7 @@ class OutboxRelay {
   std::string stream_;
   std::string mark_;
   Duration timeout_;
-  std::function<void(std::string_view, std::int64_t)> hook_;
+  std::function<void(const RelayPoint&)> hook_;
   FaultReporter faults_;  // the relay thread's
   jsCtx* js_ = nullptr;
   // The relay thread's: where the stream ends (position < 0: unknown).

@@ -136,6 +136,12 @@ op::Status read_status(OperatorDatabase& db) {
   status.logs = logs(db);
   status.pending_messages =
       db.db().execAndGet("SELECT count(*) FROM agent_message").getInt64();
+  SQLite::Statement pending(db.db(),
+                            "SELECT agent_kind, count(*) FROM agent_message "
+                            "GROUP BY agent_kind ORDER BY agent_kind");
+  while (pending.executeStep())
+    status.pending_by_kind.push_back(
+        {pending.getColumn(0).getString(), pending.getColumn(1).getInt64()});
   status.dead_messages =
       db.db().execAndGet("SELECT count(*) FROM dead_message").getInt64();
   SQLite::Statement marks(db.db(),
