@@ -7,6 +7,7 @@ cmake_minimum_required(VERSION 3.25)
 #   cmake -DHERALDC=... -DCXX=... -DINCLUDES=dir;dir -DWORK=... \
 #         -DINPUTS=dir-or-file;... | -DGEN=herald_bench_gen -DGEN_LINES=N
 #         | -DDOC=file.md  [-DUNITY=ON] [-DCHECK_HEADERS=ON] [-DCHECK_STYLE=ON]
+#         [-DPCH=header (its .gch beside it, made with -std=c++20)]
 #         -P compile_program.cmake
 #
 # With UNITY, the sources of a program are compiled as one translation unit
@@ -47,6 +48,13 @@ if(DEFINED GEN)
 endif()
 
 set(flags -std=c++20 -Wall -Wextra -Wpedantic -Werror -fsyntax-only)
+# PCH: a header precompiled with this -std (CMakeLists.txt), force-included
+# in every compile of a source.
+set(pch_flags "")
+if(DEFINED PCH AND NOT PCH STREQUAL "")
+  set(pch_flags -Winvalid-pch -include "${PCH}")
+endif()
+list(APPEND flags ${pch_flags})
 foreach(dir ${INCLUDES})
   list(APPEND flags "-I${dir}")
 endforeach()
@@ -89,7 +97,8 @@ function(build_and_compile out)
       endif()
     endforeach()
     if(NOT UNITY)
-      set(lenient -std=c++20 -Wall -Wextra -Wpedantic -fsyntax-only "-I${out}")
+      set(lenient -std=c++20 -Wall -Wextra -Wpedantic -fsyntax-only ${pch_flags}
+                  "-I${out}")
       foreach(dir ${INCLUDES})
         list(APPEND lenient "-I${dir}")
       endforeach()
