@@ -31,7 +31,7 @@ std::string dotEscape(std::string_view text) {
 
 namespace {
 
-std::string quoted(std::string_view text) {
+std::string dotQuoted(std::string_view text) {
   return "\"" + dotEscape(text) + "\"";
 }
 
@@ -64,15 +64,15 @@ std::string nodeLine(const FlowGraph::Node& node) {
   switch (node.kind) {
     case FlowGraph::NodeKind::Handler:
       return fmt::format("{} [label={}, shape=box, style=rounded];",
-                         quoted(node.id), quoted(handlerLabel(node)));
+                         dotQuoted(node.id), dotQuoted(handlerLabel(node)));
     case FlowGraph::NodeKind::Event:
       return fmt::format(
           "{} [label={}, shape=ellipse, style=filled, fillcolor=lightyellow];",
-          quoted(node.id),
-          quoted(node.event != nullptr ? node.event->name : node.id));
+          dotQuoted(node.id),
+          dotQuoted(node.event != nullptr ? node.event->name : node.id));
     case FlowGraph::NodeKind::Subscription:
-      return fmt::format("{} [label={}, shape=tab];", quoted(node.id),
-                         quoted(subscriptionLabel(node)));
+      return fmt::format("{} [label={}, shape=tab];", dotQuoted(node.id),
+                         dotQuoted(subscriptionLabel(node)));
   }
   return {};
 }
@@ -110,9 +110,9 @@ std::string flowGraphDot(const Program& program) {
   out += "  node [fontname=\"Helvetica\"];\n";
   out += "  edge [fontname=\"Helvetica\", fontsize=10];\n";
   for (const auto& context : program.contexts) {
-    out +=
-        fmt::format("  subgraph {} {{\n", quoted("cluster_" + context->name));
-    out += fmt::format("    label={};\n", quoted(context->name));
+    out += fmt::format("  subgraph {} {{\n",
+                       dotQuoted("cluster_" + context->name));
+    out += fmt::format("    label={};\n", dotQuoted(context->name));
     bool any = false;
     for (const FlowGraph::Node& node : flow.nodes) {
       if (node.context != context.get()) continue;
@@ -124,7 +124,7 @@ std::string flowGraphDot(const Program& program) {
     if (!any)
       out += fmt::format(
           "    {} [label=\"no event flow\", shape=plaintext, fontsize=10];\n",
-          quoted(context->name + ":none"));
+          dotQuoted(context->name + ":none"));
     out += "  }\n";
   }
   for (const FlowGraph::Node& node : flow.nodes)
@@ -133,9 +133,9 @@ std::string flowGraphDot(const Program& program) {
     if (edge.from >= flow.nodes.size() || edge.to >= flow.nodes.size())
       continue;
     out += fmt::format("  {} -> {} [label={}{}];\n",
-                       quoted(flow.nodes[edge.from].id),
-                       quoted(flow.nodes[edge.to].id), quoted(edgeLabel(edge)),
-                       edgeStyle(edge.kind));
+                       dotQuoted(flow.nodes[edge.from].id),
+                       dotQuoted(flow.nodes[edge.to].id),
+                       dotQuoted(edgeLabel(edge)), edgeStyle(edge.kind));
   }
   out += "}\n";
   return out;

@@ -15,7 +15,16 @@ if(HERALD_HAVE_NATS)
   add_library(Herald::runtime_nats ALIAS herald_runtime_nats)
 endif()
 add_library(Herald::testing ALIAS herald_testing)
-add_executable(Herald::heraldc ALIAS heraldc)
+# HERALD_HERALDC names a heraldc built elsewhere from the same sources, which
+# herald_generate() then runs instead of building this tree's: the
+# ThreadSanitizer build of the runtime's tests uses the main build's.
+if(HERALD_HERALDC)
+  add_executable(Herald::heraldc IMPORTED GLOBAL)
+  set_target_properties(Herald::heraldc PROPERTIES IMPORTED_LOCATION
+                                                   ${HERALD_HERALDC})
+else()
+  add_executable(Herald::heraldc ALIAS heraldc)
+endif()
 add_executable(Herald::herald ALIAS herald)
 include(${CMAKE_CURRENT_LIST_DIR}/HeraldGenerate.cmake)
 

@@ -13,6 +13,7 @@
 #include <llvm/Support/Casting.h>
 
 #include "codegen/emit.h"
+#include "codegen/predicate.h"
 #include "ir/inst_views.h"
 
 namespace herald::codegen {
@@ -25,12 +26,6 @@ using check::HandlerInfo;
 using check::Type;
 using check::TypeDefKind;
 using check::TypeKind;
-
-bool layered(const Type* t) {
-  return t != nullptr && t->kind == TypeKind::Named &&
-         (t->named->def == TypeDefKind::Opaque ||
-          t->named->def == TypeDefKind::Refined);
-}
 
 // A fn of an agent that needs no invocation (as the body lowering calls
 // it): it reads stores at most.

@@ -48,9 +48,8 @@ void emitService(Emitter& e, const ServiceInfo& svc) {
   // it.
   if (!svc.handlers.empty()) sp.useHeader("<herald/invocation.hpp>");
   for (const HandlerInfo& h : svc.handlers) {
-    std::string body = !h.body.valid()
-                           ? std::string()
-                           : e.bodies.statements(h.body, 2);
+    std::string body =
+        !h.body.valid() ? std::string() : e.bodies.statements(h.body, 2);
     // The declaration's parameters, then the definition's.
     auto signature = [&](const std::string* used) {
       auto one = [&](const std::string& type, const std::string& n) {

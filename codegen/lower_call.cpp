@@ -13,7 +13,7 @@ using check::Type;
 
 namespace {
 
-Cpp make(std::string text, bool isVoid = false) {
+Cpp callExpr(std::string text, bool isVoid = false) {
   Cpp c;
   c.text = std::move(text);
   c.isVoid = isVoid;
@@ -76,7 +76,7 @@ Cpp Lowerer::call(const Inst& i) {
                    [&](const std::string& a) {
                      std::string all = lead;
                      if (!a.empty()) all += (all.empty() ? "" : ", ") + a;
-                     return make(callee + "(" + all + ")", isVoid);
+                     return callExpr(callee + "(" + all + ")", isVoid);
                    });
 }
 
@@ -84,7 +84,7 @@ Cpp Lowerer::variant(const Inst& i) {
   const check::Variant built = i.as<check::Variant>();
   const auto& [sum, v] = program_.bodies.variants[built.variant];
   std::string s = spelling_.decl(*sum);
-  if (isEnumSum(sum)) return make(s + "::" + cppName(v->name));
+  if (isEnumSum(sum)) return callExpr(s + "::" + cppName(v->name));
   spelling_.useHeader("<variant>");
   llvm::ArrayRef<InstId> ops = list(built.args);
   std::string fields;
@@ -93,7 +93,7 @@ Cpp Lowerer::variant(const Inst& i) {
     fields += "." + cppName(v->fields[k].name) + " = " +
               value(ops[k], v->fields[k].type);
   }
-  return make(s + "{" + s + "::" + cppName(v->name) + "{" + fields + "}}");
+  return callExpr(s + "{" + s + "::" + cppName(v->name) + "{" + fields + "}}");
 }
 
 Cpp Lowerer::capCall(const Inst& i) {
@@ -121,13 +121,14 @@ Cpp Lowerer::capCall(const Inst& i) {
       break;
     case FirstParty::Random:
       // `Random.uuid` is a String: the text form of the runtime's id.
-      if (op->name == "uuid") return make("tx.random().uuid().str()");
+      if (op->name == "uuid") return callExpr("tx.random().uuid().str()");
       callee = "tx.random().next_int";
       break;
   }
-  return arguments(
-      ops.drop_front(), op->sig.params, op->sig.result,
-      [&](const std::string& a) { return make(callee + "(" + a + ")", isVoid); });
+  return arguments(ops.drop_front(), op->sig.params, op->sig.result,
+                   [&](const std::string& a) {
+                     return callExpr(callee + "(" + a + ")", isVoid);
+                   });
 }
 
 Cpp Lowerer::message(const Inst& i) {
@@ -139,7 +140,8 @@ Cpp Lowerer::message(const Inst& i) {
       operand(ops[0], Prec::Primary) + "." + cppName(handler->name);
   return arguments(
       ops.drop_front(), handler->params, nullptr, [&](const std::string& a) {
-        return make(callee + "(tx" + (a.empty() ? "" : ", " + a) + ")", true);
+        return callExpr(callee + "(tx" + (a.empty() ? "" : ", " + a) + ")",
+                        true);
       });
 }
 
@@ -162,42 +164,42 @@ Cpp Lowerer::method(const Inst& i) {
     case BuiltinMethod::StringLen:
     case BuiltinMethod::ListLen:
     case BuiltinMethod::MapLen:
-      return make("herald::ops::len(" + value(recv) + ")");
+      return callExpr("herald::ops::len(" + value(recv) + ")");
     case BuiltinMethod::StringConcat: {
-      Cpp c = make(self() + " + " + operand(ops[1], Prec::Mul, rt));
+      Cpp c = callExpr(self() + " + " + operand(ops[1], Prec::Mul, rt));
       c.prec = Prec::Add;
       return c;
     }
     case BuiltinMethod::StringContains:
-      return make("herald::ops::contains(" + value(recv) + ", " +
-                  value(ops[1], rt) + ")");
+      return callExpr("herald::ops::contains(" + value(recv) + ", " +
+                      value(ops[1], rt) + ")");
     case BuiltinMethod::ListContains:
-      return make("herald::ops::contains(" + exact(recv) + ", " + arg(1, arg0) +
-                  ")");
+      return callExpr("herald::ops::contains(" + exact(recv) + ", " +
+                      arg(1, arg0) + ")");
     case BuiltinMethod::StringStartsWith:
-      return make(self() + ".starts_with(" + value(ops[1], rt) + ")");
+      return callExpr(self() + ".starts_with(" + value(ops[1], rt) + ")");
     case BuiltinMethod::StringUpper:
-      return make("herald::ops::upper(" + value(recv) + ")");
+      return callExpr("herald::ops::upper(" + value(recv) + ")");
     case BuiltinMethod::StringLower:
-      return make("herald::ops::lower(" + value(recv) + ")");
+      return callExpr("herald::ops::lower(" + value(recv) + ")");
     case BuiltinMethod::ListAppend:
-      return make("herald::ops::append(" + exact(recv) + ", " + arg(1, arg0) +
-                  ")");
+      return callExpr("herald::ops::append(" + exact(recv) + ", " +
+                      arg(1, arg0) + ")");
     case BuiltinMethod::OptionGetOr:
-      return make(self() + ".value_or(" + value(ops[1], arg0) + ")");
+      return callExpr(self() + ".value_or(" + value(ops[1], arg0) + ")");
     case BuiltinMethod::OptionIsSome:
-      return make(self() + ".has_value()");
+      return callExpr(self() + ".has_value()");
     case BuiltinMethod::MapGet:
-      return make("herald::ops::get(" + exact(recv) + ", " + arg(1, arg0) +
-                  ")");
+      return callExpr("herald::ops::get(" + exact(recv) + ", " + arg(1, arg0) +
+                      ")");
     case BuiltinMethod::MapPut:
-      return make("herald::ops::put(" + exact(recv) + ", " + arg(1, arg0) +
-                  ", " + arg(2, arg1) + ")");
+      return callExpr("herald::ops::put(" + exact(recv) + ", " + arg(1, arg0) +
+                      ", " + arg(2, arg1) + ")");
     case BuiltinMethod::MapRemove:
-      return make("herald::ops::remove(" + exact(recv) + ", " + arg(1, arg0) +
-                  ")");
+      return callExpr("herald::ops::remove(" + exact(recv) + ", " +
+                      arg(1, arg0) + ")");
   }
-  return make("");
+  return callExpr("");
 }
 
 }  // namespace herald::codegen::lower

@@ -20,12 +20,6 @@ using check::Type;
 using check::TypeDefKind;
 using check::TypeKind;
 
-bool layered(const Type* t) {
-  return t != nullptr && t->kind == TypeKind::Named &&
-         (t->named->def == TypeDefKind::Opaque ||
-          t->named->def == TypeDefKind::Refined);
-}
-
 // One opaque or refined layer off: `x.raw()` or `x.value()`.
 std::string unwrap(const Type* t, const std::string& expr) {
   return expr + (t->named->def == TypeDefKind::Opaque ? ".raw()" : ".value()");
@@ -105,6 +99,12 @@ std::string variantIs(Spelling& sp, const Type* t, const std::string& value,
 }
 
 }  // namespace
+
+bool layered(const Type* t) {
+  return t != nullptr && t->kind == TypeKind::Named &&
+         (t->named->def == TypeDefKind::Opaque ||
+          t->named->def == TypeDefKind::Refined);
+}
 
 std::string coreValue(const Type* type, const std::string& expr) {
   std::string out = expr;

@@ -20,6 +20,9 @@ namespace herald::codegen {
                                          const check::TypeInfo& type,
                                          const std::string& base);
 
+// Whether `type` is an opaque or refined type: a layer over its base.
+[[nodiscard]] bool layered(const check::Type* type);
+
 // `expr` unwrapped through every opaque and refined layer of `type` to the
 // value a refinement's `self` stands for.
 [[nodiscard]] std::string coreValue(const check::Type* type,

@@ -14,13 +14,6 @@ using herald::tool::Progress;
 
 namespace {
 
-struct Sample {
-  TempDir dir;
-  std::string path = dir.file("sample.db");
-  HeraldDbFixture fixture{path};
-  Sample() { fill_sample(fixture); }
-};
-
 // The event ids the fixture gives the sample's log entries, by position.
 std::string order_event(int position) {
   return fmt::format("0190a0b0-0000-7000-8000-{:012x}", position);

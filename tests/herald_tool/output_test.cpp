@@ -17,13 +17,6 @@ using herald::tool::Json;
 
 namespace {
 
-struct Sample {
-  TempDir dir;
-  std::string path = dir.file("sample.db");
-  HeraldDbFixture fixture{path};
-  Sample() { fill_sample(fixture); }
-};
-
 bool has_keys(const Json& j, std::initializer_list<const char*> keys) {
   for (const char* key : keys)
     if (!j.contains(key)) {

@@ -16,18 +16,11 @@ using herald::tool::Progress;
 
 namespace {
 
-struct Sample {
-  TempDir dir;
-  std::string path = dir.file("sample.db");
-  HeraldDbFixture fixture{path};
-  Sample() { fill_sample(fixture); }
-
-  ReplayResult replay(const ReplayRequest& request) {
-    Database db(path);
-    Progress quiet = Progress::quiet();
-    return db.replay(request, quiet);
-  }
-};
+ReplayResult replay(const Sample& sample, const ReplayRequest& request) {
+  Database db(sample.path);
+  Progress quiet = Progress::quiet();
+  return db.replay(request, quiet);
+}
 
 herald::Instant at(std::int64_t ns) {
   return herald::Instant(std::chrono::nanoseconds(ns));
@@ -38,7 +31,7 @@ herald::Instant at(std::int64_t ns) {
 TEST_CASE("replay from a sequence lowers acknowledged and keeps committed") {
   Sample s;
   const ReplayResult r =
-      s.replay({kNotifications, std::int64_t{2}, std::nullopt, false});
+      replay(s, {kNotifications, std::int64_t{2}, std::nullopt, false});
   CHECK(r.context == "commerce.order");
   REQUIRE(r.replayed.size() == 2);
   CHECK(r.replayed[0].publisher == "order-1");
@@ -64,7 +57,7 @@ TEST_CASE("replay from a sequence lowers acknowledged and keeps committed") {
 TEST_CASE("replay --force lowers committed too, so dedup skips nothing") {
   Sample s;
   const ReplayResult r =
-      s.replay({kNotifications, std::int64_t{2}, std::nullopt, true});
+      replay(s, {kNotifications, std::int64_t{2}, std::nullopt, true});
   REQUIRE(r.replayed.size() == 2);
   CHECK(r.replayed[0].dedup_skips == 0);
   CHECK(r.replayed[1].dedup_skips == 0);
@@ -74,8 +67,8 @@ TEST_CASE("replay --force lowers committed too, so dedup skips nothing") {
 
 TEST_CASE("replay only lowers: a cursor below the request stays as it is") {
   Sample s;
-  const ReplayResult r =
-      s.replay({kNotifications, std::int64_t{4}, std::string("order-1"), true});
+  const ReplayResult r = replay(
+      s, {kNotifications, std::int64_t{4}, std::string("order-1"), true});
   REQUIRE(r.replayed.size() == 1);
   CHECK(r.replayed[0].before == herald::op::CursorMarks{2, 3});
   CHECK(r.replayed[0].after == herald::op::CursorMarks{2, 3});
@@ -87,7 +80,7 @@ TEST_CASE("replay only lowers: a cursor below the request stays as it is") {
 TEST_CASE("replay lowers the start position below the first replayed entry") {
   Sample s;
   const ReplayResult r =
-      s.replay({kAudit, std::int64_t{1}, std::nullopt, false});
+      replay(s, {kAudit, std::int64_t{1}, std::nullopt, false});
   CHECK(r.start_position_before == 2);
   CHECK(r.start_position_after == 0);
   CHECK(s.fixture.start_position(kAudit) == 0);
@@ -157,9 +150,9 @@ TEST_CASE("replay inserts missing cursors and holds publishers not replayed") {
 TEST_CASE(
     "replay from a time picks each publisher's first entry at or after it") {
   Sample s;
-  const ReplayResult r =
-      s.replay({kNotifications, herald::parse_instant("2026-12-02T07:00:02.5Z"),
-                std::nullopt, false});
+  const ReplayResult r = replay(
+      s, {kNotifications, herald::parse_instant("2026-12-02T07:00:02.5Z"),
+          std::nullopt, false});
   REQUIRE(r.replayed.size() == 2);
   CHECK(r.replayed[0].first_sequence == 3);
   CHECK(r.replayed[0].first_position == 4);
@@ -172,15 +165,15 @@ TEST_CASE(
   CHECK(s.fixture.read_cursor(kNotifications, "order-2") == CursorRow{2, 1});
 
   SUBCASE("an instant on an entry includes it") {
-    const ReplayResult exact = s.replay(
-        {kNotifications, at(kSampleT0 + 5 * kSecond), std::nullopt, true});
+    const ReplayResult exact = replay(
+        s, {kNotifications, at(kSampleT0 + 5 * kSecond), std::nullopt, true});
     REQUIRE(exact.replayed.size() == 1);
     CHECK(exact.replayed[0].first_sequence == 4);
     CHECK(s.fixture.read_cursor(kNotifications, "order-1") == CursorRow{2, 2});
   }
   SUBCASE("a time after every entry changes nothing") {
-    const ReplayResult none = s.replay(
-        {kNotifications, at(kSampleT0 + 10 * kSecond), std::nullopt, true});
+    const ReplayResult none = replay(
+        s, {kNotifications, at(kSampleT0 + 10 * kSecond), std::nullopt, true});
     CHECK(none.replayed.empty());
     CHECK(s.fixture.read_cursor(kNotifications, "order-1") == CursorRow{2, 2});
   }
@@ -219,7 +212,7 @@ TEST_CASE("replay of truncated history is refused and changes nothing") {
   Sample s;
   SUBCASE("from a sequence") {
     CHECK_THROWS_WITH_AS(
-        s.replay({kLedger, std::int64_t{1}, std::nullopt, false}),
+        replay(s, {kLedger, std::int64_t{1}, std::nullopt, false}),
         "cannot replay publisher 'billing' from sequence 1: it was truncated "
         "from the log (the oldest retained entry of publisher 'billing' is "
         "sequence 2 at position 2; the oldest retained position of "
@@ -229,24 +222,24 @@ TEST_CASE("replay of truncated history is refused and changes nothing") {
     CHECK(s.fixture.read_cursor(kLedger, "billing") == CursorRow{2, 2});
     CHECK(s.fixture.start_position(kLedger) == 0);
     const ReplayResult ok =
-        s.replay({kLedger, std::int64_t{2}, std::nullopt, false});
+        replay(s, {kLedger, std::int64_t{2}, std::nullopt, false});
     CHECK(ok.replayed.size() == 1);
     CHECK(s.fixture.read_cursor(kLedger, "billing") == CursorRow{2, 1});
   }
   SUBCASE("from a time the truncated entries may be at or after") {
     CHECK_THROWS_WITH_AS(
-        s.replay({kLedger, at(kSampleT0 + kSecond / 2), std::nullopt, false}),
+        replay(s, {kLedger, at(kSampleT0 + kSecond / 2), std::nullopt, false}),
         doctest::Contains("backend.log_retention"), Refusal);
     CHECK(s.fixture.read_cursor(kLedger, "billing") == CursorRow{2, 2});
     // After the oldest retained entry: the truncated ones are before it.
     const ReplayResult later =
-        s.replay({kLedger, at(kSampleT0 + 2 * kSecond), std::nullopt, false});
+        replay(s, {kLedger, at(kSampleT0 + 2 * kSecond), std::nullopt, false});
     CHECK(later.replayed.empty());
   }
   SUBCASE("one truncated publisher refuses the whole replay") {
     s.fixture.truncate("commerce.order", 2);
     CHECK_THROWS_WITH_AS(
-        s.replay({kNotifications, std::int64_t{1}, std::nullopt, true}),
+        replay(s, {kNotifications, std::int64_t{1}, std::nullopt, true}),
         doctest::Contains("the oldest retained position of 'commerce.order' "
                           "is 3"),
         Refusal);
@@ -259,10 +252,10 @@ TEST_CASE("replay of truncated history is refused and changes nothing") {
 TEST_CASE("replay of an unknown subscription or publisher is refused") {
   Sample s;
   CHECK_THROWS_WITH_AS(
-      s.replay({"no.Such", std::int64_t{1}, std::nullopt, false}),
+      replay(s, {"no.Such", std::int64_t{1}, std::nullopt, false}),
       (s.path + ": no subscription 'no.Such'").c_str(), Refusal);
   CHECK_THROWS_WITH_AS(
-      s.replay({kAudit, std::int64_t{1}, std::string("billing"), false}),
+      replay(s, {kAudit, std::int64_t{1}, std::string("billing"), false}),
       (s.path + ": context 'commerce.order' has no publisher 'billing'")
           .c_str(),
       Refusal);

@@ -2,6 +2,7 @@
 // One small database that the tool's tests and its command-line tests share
 // (see sample_database.cpp for its rows and the numbers they imply).
 #include <cstdint>
+#include <string>
 
 #include "herald_db_fixture.hpp"
 
@@ -17,5 +18,13 @@ inline constexpr const char* kAudit = "commerce.audit.Trail";
 inline constexpr const char* kLedger = "billing.Ledger";
 
 void fill_sample(HeraldDbFixture& db);
+
+// The sample database, filled, in a directory of its own.
+struct Sample {
+  TempDir dir;
+  std::string path = dir.file("sample.db");
+  HeraldDbFixture fixture{path};
+  Sample() { fill_sample(fixture); }
+};
 
 }  // namespace herald::test_support

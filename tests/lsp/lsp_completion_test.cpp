@@ -7,7 +7,7 @@
 #include "lsp_client.h"
 #include "lsp_text.h"
 
-namespace herald::lsp::test {
+namespace herald::lsp::test::completion {
 namespace {
 
 const std::string kOrder = R"H(context shop.order
@@ -216,4 +216,4 @@ TEST_CASE("completion: nothing in comments, strings, keywords") {
   CHECK(response["result"]["items"] == Json::array());
 }
 
-}  // namespace herald::lsp::test
+}  // namespace herald::lsp::test::completion

@@ -7,7 +7,7 @@
 #include "lsp_client.h"
 #include "lsp_text.h"
 
-namespace herald::lsp::test {
+namespace herald::lsp::test::consumes_labels {
 namespace {
 
 const std::string kOrder = R"H(---
@@ -124,4 +124,4 @@ TEST_CASE("navigation: an argument's label is its parameter") {
                    })}}}});
 }
 
-}  // namespace herald::lsp::test
+}  // namespace herald::lsp::test::consumes_labels

@@ -10,7 +10,7 @@
 #include "lsp_client.h"
 #include "lsp_text.h"
 
-namespace herald::lsp::test {
+namespace herald::lsp::test::hover {
 namespace {
 
 const std::string kOrder = R"H(context shop.order
@@ -198,4 +198,4 @@ TEST_CASE("hover: a long expression is cut before a character, not inside") {
         "```herald\n" + text.substr(0, 199) + " ...: String\n```");
 }
 
-}  // namespace herald::lsp::test
+}  // namespace herald::lsp::test::hover

@@ -14,7 +14,7 @@
 
 #include "lsp_client.h"
 
-namespace herald::lsp::test {
+namespace herald::lsp::test::incremental {
 namespace {
 
 namespace fs = std::filesystem;
@@ -139,4 +139,4 @@ TEST_CASE(
   }
 }
 
-}  // namespace herald::lsp::test
+}  // namespace herald::lsp::test::incremental

@@ -8,7 +8,7 @@
 #include "lsp_client.h"
 #include "lsp_text.h"
 
-namespace herald::lsp::test {
+namespace herald::lsp::test::navigation {
 namespace {
 
 const std::string kOrder = R"H(context shop.order
@@ -329,4 +329,4 @@ TEST_CASE("references: every use across the workspace") {
         -32602);
 }
 
-}  // namespace herald::lsp::test
+}  // namespace herald::lsp::test::navigation

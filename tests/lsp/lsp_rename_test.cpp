@@ -7,7 +7,7 @@
 #include "lsp_client.h"
 #include "lsp_text.h"
 
-namespace herald::lsp::test {
+namespace herald::lsp::test::rename {
 namespace {
 
 const std::string kOrder = R"H(context shop.order
@@ -207,4 +207,4 @@ TEST_CASE("rename: refused with a reason") {
   CHECK(w.client.request("textDocument/rename", p)["error"]["code"] == -32602);
 }
 
-}  // namespace herald::lsp::test
+}  // namespace herald::lsp::test::rename

@@ -6,7 +6,7 @@
 
 #include "lsp_client.h"
 
-namespace herald::lsp::test {
+namespace herald::lsp::test::session {
 namespace {
 
 const Json* findSymbol(const Json& symbols, const std::string& name) {
@@ -503,4 +503,4 @@ TEST_CASE(
   CHECK(client.waitExit() == 0);
 }
 
-}  // namespace herald::lsp::test
+}  // namespace herald::lsp::test::session

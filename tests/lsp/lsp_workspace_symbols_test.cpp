@@ -8,7 +8,7 @@
 #include "lsp_client.h"
 #include "lsp_text.h"
 
-namespace herald::lsp::test {
+namespace herald::lsp::test::workspace_symbols {
 namespace {
 
 const std::string kBilling = R"H(context shop.billing
@@ -153,4 +153,4 @@ TEST_CASE("workspace symbols: the empty query lists everything, bounded") {
   CHECK(bad["error"]["code"] == -32602);
 }
 
-}  // namespace herald::lsp::test
+}  // namespace herald::lsp::test::workspace_symbols

@@ -23,12 +23,6 @@ using commerce::order::Order;
 using commerce::order::OrderId;
 using commerce::order::UserId;
 
-RuntimeConfig sqlite_config(const std::string& path) {
-  return deterministic_config({{"backend.kind", "sqlite"},
-                               {"backend.sqlite.path", path},
-                               {"log.level", "off"}});
-}
-
 void pay(Runtime& rt, const std::string& order) {
   Order o = Order::at(rt, OrderId::from_raw(order));
   o.place(UserId::from_raw("u"), Money{5, "EUR"});

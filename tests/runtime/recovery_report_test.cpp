@@ -24,12 +24,6 @@ class SilentGateway final : public commerce::notifications::Gateway {
   void notify(const UserId&, const std::string&) override {}
 };
 
-RuntimeConfig sqlite_config(const std::string& path) {
-  return deterministic_config({{"backend.kind", "sqlite"},
-                               {"backend.sqlite.path", path},
-                               {"log.level", "off"}});
-}
-
 }  // namespace
 
 TEST_CASE(

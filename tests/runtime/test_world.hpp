@@ -63,6 +63,13 @@ inline RuntimeConfig deterministic_config(
   return load_config(sources);
 }
 
+// The deterministic configuration on a sqlite database, without log lines.
+inline RuntimeConfig sqlite_config(const std::string& path) {
+  return deterministic_config({{"backend.kind", "sqlite"},
+                               {"backend.sqlite.path", path},
+                               {"log.level", "off"}});
+}
+
 // The runtime over a backend that outlives it: restart() is a real restart
 // (a new Runtime over the same store, then recover()), and a crash the
 // deterministic executor simulates stops the run until the test restarts.

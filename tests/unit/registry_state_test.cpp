@@ -13,41 +13,13 @@
 #include "registry/lock.h"
 #include "registry/registry.h"
 #include "registry/report.h"
+#include "registry_run.h"
 
 namespace herald::registry {
 namespace {
 
-std::vector<std::string> codes(const DiagnosticEngine& diags) {
-  std::vector<std::string> out;
-  for (const Diagnostic& d : diags.diagnostics())
-    out.push_back(std::string(diagInfo(d.kind).code));
-  return out;
-}
-
-struct Run {
-  SourceManager sources;
-  DiagnosticEngine diags;
-  std::unique_ptr<check::Program> program;
-  RegistryResult result;
-
-  Run(std::string text, const Lock& lock, RegistryOptions options = {}) {
-    FileId id = sources.addFile("input.herald", std::move(text));
-    ParseResult parsed = parse(sources.file(id), diags);
-    const ast::File* files[] = {parsed.file};
-    program = check::checkProgram(files, sources, diags);
-    REQUIRE_FALSE(diags.hasErrors());
-    result = runRegistry(*program, lock, options, diags);
-    diags.finalize();
-  }
-
-  const check::AgentInfo& agent(llvm::StringRef name) const {
-    return *llvm::cast<check::AgentInfo>(
-        program->context("shop")->lookup(name));
-  }
-  std::int64_t since(llvm::StringRef agentName, llvm::StringRef store) const {
-    return agent(agentName).store(store)->since;
-  }
-};
+using test::codes;
+using test::Run;
 
 Lock lockOf(const char* text) {
   ParsedLock parsed = parseLock(text);

@@ -12,44 +12,18 @@
 #include "frontend/parser.h"
 #include "registry/evolve.h"
 #include "registry/lock.h"
+#include "registry_run.h"
 
 namespace herald::registry {
 namespace {
+
+using test::codes;
+using test::Run;
 
 LockEvent event(std::string name, std::int64_t version,
                 std::vector<LockField> fields) {
   return {std::move(name), version, std::move(fields), 0};
 }
-
-std::vector<std::string> codes(const DiagnosticEngine& diags) {
-  std::vector<std::string> out;
-  for (const Diagnostic& d : diags.diagnostics())
-    out.push_back(std::string(diagInfo(d.kind).code));
-  return out;
-}
-
-// A checked program of one source, and the registry run over it.
-struct Run {
-  SourceManager sources;
-  DiagnosticEngine diags;
-  std::unique_ptr<check::Program> program;
-  RegistryResult result;
-
-  Run(std::string text, const Lock& lock, RegistryOptions options = {}) {
-    FileId id = sources.addFile("input.herald", std::move(text));
-    ParseResult parsed = parse(sources.file(id), diags);
-    const ast::File* files[] = {parsed.file};
-    program = check::checkProgram(files, sources, diags);
-    REQUIRE_FALSE(diags.hasErrors());
-    result = runRegistry(*program, lock, options, diags);
-    diags.finalize();
-  }
-
-  std::int64_t version(llvm::StringRef context, llvm::StringRef name) const {
-    const check::DeclInfo* decl = program->context(context)->lookup(name);
-    return llvm::cast<check::EventInfo>(decl)->schemaVersion;
-  }
-};
 
 TEST_CASE("Lock: the text form reads back as written, sorted") {
   Lock lock;

@@ -50,10 +50,6 @@ bool beginsStatement(TokenKind k) {
          kStatementStarts.end();
 }
 
-bool wordChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
-}
-
 int typeItemKind(check::TypeDefKind def) {
   switch (def) {
     case check::TypeDefKind::Record:
@@ -118,7 +114,7 @@ class Completer {
         // Inside or just after another token: only punctuation ending at
         // the cursor leaves a place to complete.
         if (at.range.end > offset_ ||
-            wordChar(source_.text()[at.range.end - 1]))
+            isWordChar(source_.text()[at.range.end - 1]))
           return false;
         ++n_;
       } else {

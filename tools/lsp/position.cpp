@@ -1,5 +1,6 @@
 #include "tools/lsp/position.h"
 
+#include <cctype>
 #include <string_view>
 
 namespace herald::lsp {
@@ -66,6 +67,10 @@ std::uint32_t toOffset(const SourceFile& file, std::uint32_t line,
     i += length;
   }
   return static_cast<std::uint32_t>(begin + i);
+}
+
+bool isWordChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
 }
 
 }  // namespace herald::lsp

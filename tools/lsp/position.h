@@ -25,4 +25,7 @@ namespace herald::lsp {
 [[nodiscard]] std::uint32_t toOffset(const SourceFile& file, std::uint32_t line,
                                      std::uint32_t character);
 
+// Whether `c` belongs to a word under the cursor: a letter, a digit or `_`.
+[[nodiscard]] bool isWordChar(char c);
+
 }  // namespace herald::lsp

@@ -27,10 +27,6 @@ using check::FieldInfo;
   throw RpcError(ErrorCode::RequestFailed, reason);
 }
 
-bool wordChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
-}
-
 // What is renamed: the declaration as the use table names it, and the
 // characters of its name there (a named dependency's range is the whole
 // `Name: Ref[A]`).
@@ -50,7 +46,7 @@ void readName(const CheckedWorkspace& checked, Target& target) {
   target.declared = checked.declarations().find(target.decl);
   std::string_view text = checked.sources().textOf(target.decl);
   std::size_t length = 0;
-  while (length < text.size() && wordChar(text[length])) ++length;
+  while (length < text.size() && isWordChar(text[length])) ++length;
   if (length == 0) refuse("there is no declared name here");
   target.name = {target.decl.file, target.decl.begin,
                  target.decl.begin + static_cast<std::uint32_t>(length)};

@@ -31,10 +31,6 @@ std::string value_of(kvEntry* entry) {
   return {data, static_cast<std::size_t>(length)};
 }
 
-std::int64_t nanos(Duration d) {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(d).count();
-}
-
 }  // namespace
 
 ContextLeases::ContextLeases(NatsClient& client, LeaseOptions options)
@@ -45,7 +41,7 @@ ContextLeases::ContextLeases(NatsClient& client, LeaseOptions options)
   const std::int64_t ttl = kvStatus_TTL(bucket.get());
   const std::int64_t replicas = kvStatus_Replicas(bucket.get());
   std::string mismatch;
-  if (ttl != nanos(options_.ttl)) {
+  if (ttl != to_nanos(options_.ttl)) {
     mismatch =
         fmt::format("its lease TTL is {} but backend.nats.lease_ttl is {}",
                     format_duration(std::chrono::nanoseconds(ttl)),
@@ -84,7 +80,7 @@ kvStatus* ContextLeases::open(NatsClient& client) {
       config.Bucket = options_.bucket.c_str();
       config.Description = "Herald: which node hosts each context";
       config.History = 1;
-      config.TTL = nanos(options_.ttl);
+      config.TTL = to_nanos(options_.ttl);
       config.StorageType = js_FileStorage;
       config.Replicas = options_.replicas;
       status = js_CreateKeyValue(&kv_, client.jetstream(), &config);

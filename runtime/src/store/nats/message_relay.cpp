@@ -15,15 +15,11 @@ namespace {
 using namespace std::chrono_literals;
 
 // Messages published before their removal is committed.
-constexpr std::size_t kBatch = 64;
+constexpr std::size_t kRelayBatch = 64;
 
 struct PubAckDeleter {
   void operator()(jsPubAck* ack) const { jsPubAck_Destroy(ack); }
 };
-
-std::int64_t millis(Duration d) {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
-}
 
 }  // namespace
 
@@ -131,7 +127,7 @@ void MessageRelay::relay(const std::string& context,
     MsgPtr msg = agent_message(m, name);
     jsPubOptions options;
     jsPubOptions_Init(&options);
-    options.MaxWait = millis(timeout_);
+    options.MaxWait = to_millis(timeout_);
     // 0 expects nothing: only the first message on the subject.
     options.ExpectLastSubjectSeq = subject.last;
     jsPubAck* raw = nullptr;
@@ -154,7 +150,7 @@ void MessageRelay::relay(const std::string& context,
       subject.last = ack->Sequence;
     }
     published.push_back(m.id);
-    if (published.size() == kBatch) remove_published();
+    if (published.size() == kRelayBatch) remove_published();
     if (!subject.known) break;
   }
   remove_published();

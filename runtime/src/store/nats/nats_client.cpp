@@ -14,11 +14,15 @@ struct OptionsDeleter {
   void operator()(natsOptions* options) const { natsOptions_Destroy(options); }
 };
 
-std::int64_t millis(Duration d) {
+}  // namespace
+
+std::int64_t to_millis(Duration d) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
 }
 
-}  // namespace
+std::int64_t to_nanos(Duration d) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(d).count();
+}
 
 std::string status_text(natsStatus status) {
   std::string text = natsStatus_GetText(status);
@@ -48,7 +52,7 @@ NatsClient::NatsClient(const NatsClientOptions& options) {
         fmt::format("backend.nats.servers '{}'", servers));
   check(natsOptions_SetName(opts.get(), options.name.c_str()),
         "NATS connection name");
-  check(natsOptions_SetTimeout(opts.get(), millis(options.timeout)),
+  check(natsOptions_SetTimeout(opts.get(), to_millis(options.timeout)),
         "backend.nats.timeout");
   // Once connected, a lost connection is retried without end: the node
   // waits for its servers rather than giving up its contexts.
@@ -57,10 +61,10 @@ NatsClient::NatsClient(const NatsClientOptions& options) {
   // of backend.nats.servers after two unanswered pings, half the timeout
   // apart: the node's lease renewals must reach a live server well within
   // the lease TTL.
-  check(
-      natsOptions_SetPingInterval(
-          opts.get(), std::max<std::int64_t>(millis(options.timeout) / 2, 100)),
-      "NATS ping interval");
+  check(natsOptions_SetPingInterval(
+            opts.get(),
+            std::max<std::int64_t>(to_millis(options.timeout) / 2, 100)),
+        "NATS ping interval");
   check(natsOptions_SetMaxPingsOut(opts.get(), 2), "NATS pings out");
   if (!options.credentials.empty()) {
     check(natsOptions_SetUserCredentialsFromFiles(
@@ -86,7 +90,7 @@ NatsClient::NatsClient(const NatsClientOptions& options) {
                     servers));
   jsOptions js_options;
   jsOptions_Init(&js_options);
-  js_options.Wait = millis(options.timeout);
+  js_options.Wait = to_millis(options.timeout);
   const natsStatus status =
       natsConnection_JetStream(&jetstream_, connection_, &js_options);
   if (status != NATS_OK) {

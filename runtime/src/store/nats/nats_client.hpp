@@ -31,6 +31,11 @@ struct NatsClientOptions {
   std::string tls_key;      // ... and its key
 };
 
+// A duration in the client's units: milliseconds for timeouts and waits,
+// nanoseconds for the durations of stream, consumer and bucket configs.
+[[nodiscard]] std::int64_t to_millis(Duration d);
+[[nodiscard]] std::int64_t to_nanos(Duration d);
+
 // Throws herald::Error "<what>: <nats.c's status text and last error>"
 // unless `status` is NATS_OK.
 void check(natsStatus status, std::string_view what);

@@ -17,14 +17,10 @@ namespace {
 using namespace std::chrono_literals;
 
 // Entries per pipelined batch.
-constexpr std::size_t kBatch = 256;
+constexpr std::size_t kPublishBatch = 256;
 // Messages read back from the stream's end to find the last one a relay
 // published.
 constexpr std::uint64_t kResyncScan = 1000;
-
-std::int64_t millis(Duration d) {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
-}
 
 }  // namespace
 
@@ -43,10 +39,10 @@ OutboxRelay::OutboxRelay(NatsClient& client, SqliteTransportStore& store,
               stream_) {
   jsOptions options;
   jsOptions_Init(&options);
-  options.Wait = millis(timeout_);
+  options.Wait = to_millis(timeout_);
   options.PublishAsync.AckHandler = &OutboxRelay::on_ack;
   options.PublishAsync.AckHandlerClosure = this;
-  options.PublishAsync.MaxPending = static_cast<int64_t>(kBatch);
+  options.PublishAsync.MaxPending = static_cast<int64_t>(kPublishBatch);
   check(natsConnection_JetStream(&js_, client.connection(), &options),
         fmt::format("the relay of context '{}'", context_));
 }
@@ -90,7 +86,7 @@ void OutboxRelay::run() {
     try {
       if (position_ < 0) resync();
       entries.clear();
-      log_.read(position_, kBatch, entries);
+      log_.read(position_, kPublishBatch, entries);
       if (entries.empty()) {
         faults_.succeeded();
         wait(1000ms);
@@ -179,7 +175,7 @@ void OutboxRelay::publish(const std::vector<LogEntryPtr>& entries) {
     MsgPtr msg = event_message(*entry);
     jsPubOptions options;
     jsPubOptions_Init(&options);
-    options.MaxWait = millis(timeout_);
+    options.MaxWait = to_millis(timeout_);
     // 0 expects nothing: only the first message of an empty stream.
     options.ExpectLastSeq = expected;
     natsMsg* raw = msg.release();
@@ -189,7 +185,7 @@ void OutboxRelay::publish(const std::vector<LogEntryPtr>& entries) {
       // Wait for what is in flight before the next resync reads the stream.
       jsPubOptions done;
       jsPubOptions_Init(&done);
-      done.MaxWait = millis(timeout_);
+      done.MaxWait = to_millis(timeout_);
       js_PublishAsyncComplete(js_, &done);
       check(status, fmt::format("publishing to stream {}", stream_));
     }
@@ -197,7 +193,7 @@ void OutboxRelay::publish(const std::vector<LogEntryPtr>& entries) {
   }
   jsPubOptions done;
   jsPubOptions_Init(&done);
-  done.MaxWait = millis(timeout_);
+  done.MaxWait = to_millis(timeout_);
   check(js_PublishAsyncComplete(js_, &done),
         fmt::format("the acknowledgements of stream {}", stream_));
   std::lock_guard lock(mutex_);

@@ -15,7 +15,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr int kBatch = 256;
+constexpr int kFetchBatch = 256;
 constexpr std::int64_t kFetchWaitMs = 500;
 
 struct ListGuard {
@@ -122,8 +122,8 @@ void StreamIngest::run() {
 bool StreamIngest::ingest_batch() {
   ListGuard batch;
   jsErrCode code{};
-  const natsStatus status = natsSubscription_Fetch(&batch.list, subscription_,
-                                                   kBatch, kFetchWaitMs, &code);
+  const natsStatus status = natsSubscription_Fetch(
+      &batch.list, subscription_, kFetchBatch, kFetchWaitMs, &code);
   if (status == NATS_TIMEOUT) return true;
   check(status, fmt::format("fetching from consumer {}", consumer_));
   std::vector<natsMsg*> fresh;

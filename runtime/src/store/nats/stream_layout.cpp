@@ -19,8 +19,6 @@ std::string dashed(std::string_view name) {
   return out;
 }
 
-std::int64_t nanos(Duration d) { return d.count(); }
-
 void mismatch(std::string_view what, std::string_view setting,
               const std::string& have, const std::string& want) {
   throw ConfigError(fmt::format(
@@ -129,9 +127,9 @@ void ensure_stream_once(jsCtx* js, const StreamSpec& stream,
     config.Storage = js_FileStorage;
     config.Discard = js_DiscardNew;
     config.Replicas = settings.replicas;
-    config.MaxAge = nanos(settings.max_age);
+    config.MaxAge = to_nanos(settings.max_age);
     config.MaxBytes = settings.max_bytes;
-    config.Duplicates = nanos(settings.duplicates);
+    config.Duplicates = to_nanos(settings.duplicates);
     status = js_AddStream(&raw, js, &config, nullptr, &code);
     if (code == JSStreamNameExistErr) {
       // Created by another node meanwhile: checked below.
@@ -153,7 +151,7 @@ void ensure_stream_once(jsCtx* js, const StreamSpec& stream,
     mismatch(what, "replicas (backend.nats.replicas)",
              std::to_string(c.Replicas), std::to_string(settings.replicas));
   }
-  if (c.MaxAge != nanos(settings.max_age)) {
+  if (c.MaxAge != to_nanos(settings.max_age)) {
     mismatch(what, "max age (backend.nats.stream_max_age)",
              format_duration(Duration(c.MaxAge)),
              format_duration(settings.max_age));
@@ -180,7 +178,7 @@ void ensure_consumer_once(jsCtx* js, const ConsumerSpec& consumer) {
     config.Durable = name.c_str();
     config.DeliverPolicy = js_DeliverAll;
     config.AckPolicy = js_AckExplicit;
-    config.AckWait = nanos(kAckWait);
+    config.AckWait = to_nanos(kAckWait);
     config.MaxDeliver = -1;
     config.FilterSubject = filter.c_str();
     config.MaxAckPending = kMaxAckPending;
@@ -197,7 +195,7 @@ void ensure_consumer_once(jsCtx* js, const ConsumerSpec& consumer) {
     mismatch(what, "ack policy", "not explicit", "explicit");
   if (c.DeliverPolicy != js_DeliverAll)
     mismatch(what, "deliver policy", "not all", "all");
-  if (c.AckWait != nanos(kAckWait)) {
+  if (c.AckWait != to_nanos(kAckWait)) {
     mismatch(what, "ack wait", format_duration(Duration(c.AckWait)),
              format_duration(kAckWait));
   }
