@@ -70,11 +70,22 @@ inline RuntimeConfig sqlite_config(const std::string& path) {
                                {"log.level", "off"}});
 }
 
+// How a World of kind nats opens its backend, given its local store's
+// options: set by the nats tests (tests/nats/conformance_test.cpp), whose
+// binary starts the servers; unset elsewhere.
+using NatsBackendFactory =
+    std::function<std::shared_ptr<Backend>(SqliteBackendOptions local)>;
+inline NatsBackendFactory& nats_backend_factory() {
+  static NatsBackendFactory factory;
+  return factory;
+}
+
 // The runtime over a backend that outlives it: restart() is a real restart
 // (a new Runtime over the same store, then recover()), and a crash the
 // deterministic executor simulates stops the run until the test restarts.
-// On memory the backend object plays the durable store; on sqlite a restart
-// destroys the backend and opens a new one on the same database file.
+// On memory the backend object plays the durable store; on sqlite (and on
+// nats, whose node keeps its store in sqlite) a restart destroys the
+// backend and opens a new one on the same database file.
 struct World {
   explicit World(std::uint64_t seed = 1,
                  std::map<std::string, std::string> settings = {},
@@ -102,7 +113,7 @@ struct World {
   // caches) and starts a new one over the same store.
   void restart() {
     runtime_.reset();
-    if (kind == BackendKind::sqlite) {
+    if (kind != BackendKind::memory) {
       backend.reset();
       open_backend();
     }
@@ -112,11 +123,11 @@ struct World {
   }
 
   // Stops the program as an operator finds it: the runtime gone and, on
-  // sqlite, the backend closed with its lock released. restart() starts it
-  // again.
+  // sqlite and nats, the backend closed with its lock released. restart()
+  // starts it again.
   void stop() {
     runtime_.reset();
-    if (kind == BackendKind::sqlite) backend.reset();
+    if (kind != BackendKind::memory) backend.reset();
   }
 
   // The sqlite database file (empty on memory).
@@ -179,16 +190,24 @@ struct World {
   }
 
   void open_backend() {
-    if (kind == BackendKind::memory) {
-      backend = make_memory_backend(
-          MemoryBackendOptions{false, config.dedup_window, commit_hook_});
-      return;
-    }
     SqliteBackendOptions options;
     options.path = database_.path;
     options.dedup_window = config.dedup_window;
     options.commit_hook = commit_hook_;
-    backend = make_sqlite_backend(std::move(options));
+    switch (kind) {
+      case BackendKind::memory:
+        backend = make_memory_backend(
+            MemoryBackendOptions{false, config.dedup_window, commit_hook_});
+        return;
+      case BackendKind::sqlite:
+        backend = make_sqlite_backend(std::move(options));
+        return;
+      case BackendKind::nats:
+        if (!nats_backend_factory())
+          throw std::logic_error("a nats World needs nats_backend_factory()");
+        backend = nats_backend_factory()(std::move(options));
+        return;
+    }
   }
 
   std::function<void(Runtime&)> extra_;
