@@ -288,17 +288,17 @@ RegistryResult runRegistry(check::Program& program, const Lock& lock,
   Registry registry(options, diags);
   mergeByName(eventsByName(program), lock.events,
               [&](check::EventInfo* event, const LockEvent* entry) {
-                if (event == nullptr)
-                  registry.kept(*entry);
-                else
+                if (event != nullptr)
                   registry.event(*event, entry);
+                else if (entry != nullptr)
+                  registry.kept(*entry);
               });
   mergeByName(agentsByName(program), lock.agents,
               [&](check::AgentInfo* agent, const LockAgent* entry) {
-                if (agent == nullptr)
-                  registry.kept(*entry);
-                else
+                if (agent != nullptr)
                   registry.agent(*agent, entry);
+                else if (entry != nullptr)
+                  registry.kept(*entry);
               });
   return registry.take();
 }

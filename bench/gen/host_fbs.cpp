@@ -11,8 +11,6 @@ namespace herald::bench {
 
 namespace {
 
-const std::string kNs = "herald::bench::";
-
 class FbsHost {
  public:
   FbsHost(const Schema& schema, TextWriter& w) : types_(schema), w_(w) {}
@@ -22,18 +20,19 @@ class FbsHost {
     w_.indent();
     w_.line("flatbuffers::FlatBufferBuilder fbb;");
     const std::string args = create(event.fields);
-    w_.line("fbb.Finish({}Create{}(fbb{}));", kNs, event.name, args);
+    w_.line("fbb.Finish({}Create{}(fbb{}));", kPeerNamespace, event.name, args);
     w_.line(
         "const std::string bytes(reinterpret_cast<const char*>("
         "fbb.GetBufferPointer()), fbb.GetSize());");
     w_.line(
         "flatbuffers::Verifier verifier(reinterpret_cast<const "
         "std::uint8_t*>(bytes.data()), bytes.size());");
-    w_.line("if (!verifier.VerifyBuffer<{}{}>(nullptr)) {{", kNs, event.name);
+    w_.line("if (!verifier.VerifyBuffer<{}{}>(nullptr)) {{", kPeerNamespace,
+            event.name);
     w_.line("  throw std::runtime_error(\"{}\");", event.name);
     w_.line("}}");
-    w_.line("const auto* out = flatbuffers::GetRoot<{}{}>(bytes.data());", kNs,
-            event.name);
+    w_.line("const auto* out = flatbuffers::GetRoot<{}{}>(bytes.data());",
+            kPeerNamespace, event.name);
     w_.line("use(sum, static_cast<std::int64_t>(bytes.size()));");
     reads("out", event.fields);
     w_.dedent();
@@ -58,19 +57,20 @@ class FbsHost {
       } else if (decl->kind == TypeDecl::Kind::Record) {
         const std::string nested = create(decl->fields);
         const std::string v = fresh("v");
-        w_.line("const auto {} = {}Create{}(fbb{});", v, kNs, decl->name,
-                nested);
+        w_.line("const auto {} = {}Create{}(fbb{});", v, kPeerNamespace,
+                decl->name, nested);
         args += ", " + v;
       } else if (isEnum(*decl)) {
-        args += ", " + kNs + decl->name + "_" + decl->variants.back().name;
+        args += ", " + kPeerNamespace + decl->name + "_" +
+                decl->variants.back().name;
       } else {
         const Variant& variant = host::chosenVariant(*decl);
         const std::string member = decl->name + variant.name;
         const std::string nested = create(variant.fields);
         const std::string v = fresh("v");
-        w_.line("const auto {} = {}Create{}(fbb{}).Union();", v, kNs, member,
-                nested);
-        args += ", " + kNs + decl->name + "_" + member + ", " + v;
+        w_.line("const auto {} = {}Create{}(fbb{}).Union();", v, kPeerNamespace,
+                member, nested);
+        args += ", " + kPeerNamespace + decl->name + "_" + member + ", " + v;
       }
     }
     return args;

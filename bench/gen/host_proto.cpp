@@ -11,8 +11,6 @@ namespace herald::bench {
 
 namespace {
 
-const std::string kNs = "herald::bench::";
-
 class ProtoHost {
  public:
   ProtoHost(const Schema& schema, TextWriter& w) : types_(schema), w_(w) {}
@@ -20,10 +18,10 @@ class ProtoHost {
   void event(const EventDecl& event) {
     w_.line("void event{}(std::uint64_t& sum) {{", event.name);
     w_.indent();
-    w_.line("{}{} in;", kNs, event.name);
+    w_.line("{}{} in;", kPeerNamespace, event.name);
     sets("in.", event.fields);
     w_.line("const std::string bytes = in.SerializeAsString();");
-    w_.line("{}{} out;", kNs, event.name);
+    w_.line("{}{} out;", kPeerNamespace, event.name);
     w_.line("if (!out.ParseFromString(bytes)) {{");
     w_.line("  throw std::runtime_error(\"{}\");", event.name);
     w_.line("}}");
@@ -52,8 +50,8 @@ class ProtoHost {
         w_.line("auto* {} = {}mutable_{}();", m, target, name);
         sets(m + "->", decl->fields);
       } else if (isEnum(*decl)) {
-        w_.line("{}set_{}({}{}_{});", target, name, kNs, upperSnake(decl->name),
-                upperSnake(decl->variants.back().name));
+        w_.line("{}set_{}({}{}_{});", target, name, kPeerNamespace,
+                upperSnake(decl->name), upperSnake(decl->variants.back().name));
       } else {
         const Variant& variant = host::chosenVariant(*decl);
         const std::string m = fresh("m");

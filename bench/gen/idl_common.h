@@ -37,6 +37,9 @@ class TypeIndex {
 // "order2Id" -> "order2_id": the field spelling FlatBuffers and Protocol
 // Buffers ask for (flatc warns about every other one).
 [[nodiscard]] std::string lowerSnake(std::string_view name);
+// The C++ namespace of the peers' generated code, with its trailing `::`
+// (the IDLs declare `herald.bench`).
+inline const std::string kPeerNamespace = "herald::bench::";
 // The first line of every written schema file.
 [[nodiscard]] std::string provenance(std::uint64_t seed);
 

@@ -20,11 +20,6 @@ namespace {
 using commerce::order::UserId;
 using namespace std::chrono_literals;
 
-class QuietGateway final : public commerce::notifications::Gateway {
- public:
-  void notify(const UserId& /*user*/, const std::string& /*text*/) override {}
-};
-
 // The role "commerce-notifications": result, expected.
 int notifications_node(const NodeSpec& spec, const NodeArgs& args) {
   const std::string& result = args.at(0);

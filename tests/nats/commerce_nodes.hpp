@@ -9,11 +9,20 @@
 #include <string>
 #include <vector>
 
+#include "commerce/notifications.h"
 #include "node_process.hpp"
 #include "temp_database.hpp"
 #include <sys/types.h>
 
 namespace herald::test {
+
+// A gateway that sends nothing: what a node delivered is read from its
+// inboxes.
+class QuietGateway final : public commerce::notifications::Gateway {
+ public:
+  void notify(const commerce::order::UserId& /*user*/,
+              const std::string& /*text*/) override {}
+};
 
 // The payments the tests confirm, o-1 .. o-kEvents.
 constexpr int kEvents = 120;

@@ -34,6 +34,7 @@
 #include "nats_server.hpp"
 #include "node_process.hpp"
 #include "temp_database.hpp"
+#include "tool_run.hpp"
 #include "walk.h"
 #include "walk/relay.h"
 #include <sys/wait.h>
@@ -150,26 +151,11 @@ std::vector<std::vector<LoggedPoint>> relay_points(const NodeSpec& spec) {
   return runs;
 }
 
-struct Run {
-  int exit = -1;
-  std::string out;
-};
-
 // The herald tool on the node whose configuration is `config`: status,
 // `extra` added; its stdout and exit status.
-Run herald_status(const std::string& config, const std::string& extra = "") {
-  const std::string command = fmt::format("'{}' --config '{}' status {}",
-                                          HERALD_TOOL_PATH, config, extra);
-  FILE* pipe = ::popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  Run run;
-  char buffer[4096];
-  std::size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0)
-    run.out.append(buffer, n);
-  const int status = ::pclose(pipe);
-  if (WIFEXITED(status)) run.exit = WEXITSTATUS(status);
-  return run;
+ToolRun herald_status(const std::string& config,
+                      const std::string& extra = "") {
+  return run_herald(fmt::format("--config '{}' status {}", config, extra));
 }
 
 void write_config(const std::string& path, const NodeSpec& spec) {
@@ -179,26 +165,6 @@ void write_config(const std::string& path, const NodeSpec& spec) {
       << "backend.nats.servers = " << spec.servers << "\n"
       << "backend.nats.node = " << spec.node << "\n"
       << "backend.nats.contexts = " << spec.context << "\n";
-}
-
-// The cells of the first text table row after `section` that starts with
-// `first`.
-std::vector<std::string> row(const std::string& text,
-                             const std::string& section,
-                             const std::string& first) {
-  const std::size_t at = text.find("\n" + section);
-  if (at == std::string::npos) return {};
-  std::istringstream lines(text.substr(at));
-  std::string line;
-  while (std::getline(lines, line)) {
-    if (line.rfind(first + " ", 0) != 0) continue;
-    std::istringstream cells(line);
-    std::vector<std::string> out;
-    std::string cell;
-    while (cells >> cell) out.push_back(cell);
-    return out;
-  }
-  return {};
 }
 
 TEST_CASE(
@@ -230,7 +196,7 @@ TEST_CASE(
     REQUIRE(walked != -1);
     REQUIRE(WIFEXITED(walked));
     REQUIRE(WEXITSTATUS(walked) == 0);
-    const Run json = herald_status(walkers_config.path, "--json");
+    const ToolRun json = herald_status(walkers_config.path, "--json");
     REQUIRE(json.exit == 0);
     const auto node = nlohmann::json::parse(json.out).at("node");
     CHECK(node.at("message_relays").empty());
@@ -244,7 +210,7 @@ TEST_CASE(
     CHECK(intake.at("consumer_state").is_null());
     CHECK(intake.at("received") == 0);
     CHECK(intake.at("lag") == 0);
-    const Run text = herald_status(walkers_config.path);
+    const ToolRun text = herald_status(walkers_config.path);
     REQUIRE(text.exit == 0);
     CHECK(text.out.find(
               "Stream HERALD_MSG_walk: not created yet: no sender so far") !=
@@ -307,7 +273,7 @@ TEST_CASE(
 
   // herald status on both stopped nodes.
   {
-    const Run json = herald_status(relays_config.path, "--json");
+    const ToolRun json = herald_status(relays_config.path, "--json");
     REQUIRE(json.exit == 0);
     const auto node = nlohmann::json::parse(json.out).at("node");
     CHECK(node.at("message_intakes").empty());
@@ -320,16 +286,16 @@ TEST_CASE(
     CHECK(relay.at("stream_state").at("messages") == kWalks);
     CHECK(relay.at("last_sequence") == kWalks);
     CHECK(relay.at("pending") == 0);
-    const Run text = herald_status(relays_config.path);
+    const ToolRun text = herald_status(relays_config.path);
     REQUIRE(text.exit == 0);
     // CONTEXT STREAM SUBJECT LAST-SEQ PENDING
-    CHECK(row(text.out, "Message relays", "walk") ==
+    CHECK(table_row(text.out, "Message relays", "walk") ==
           std::vector<std::string>{"walk", "HERALD_MSG_walk",
                                    "herald_msg.walk.relays-1",
                                    std::to_string(kWalks), "0"});
   }
   {
-    const Run json = herald_status(walkers_config.path, "--json");
+    const ToolRun json = herald_status(walkers_config.path, "--json");
     REQUIRE(json.exit == 0);
     const auto node = nlohmann::json::parse(json.out).at("node");
     CHECK(node.at("message_relays").empty());
@@ -342,12 +308,12 @@ TEST_CASE(
     CHECK(intake.at("consumer_state").at("ack_floor") == kWalks);
     CHECK(intake.at("consumer_state").at("pending") == 0);
     CHECK(intake.at("lag") == 0);
-    const Run text = herald_status(walkers_config.path);
+    const ToolRun text = herald_status(walkers_config.path);
     REQUIRE(text.exit == 0);
     // CONTEXT STREAM CONSUMER DELIVERED ACK-FLOOR PENDING ACK-PENDING
     // RECEIVED LAG
     const std::string n = std::to_string(kWalks);
-    CHECK(row(text.out, "Message intakes", "walk") ==
+    CHECK(table_row(text.out, "Message intakes", "walk") ==
           std::vector<std::string>{"walk", "HERALD_MSG_walk",
                                    "walkers-1_messages", n, n, "0", "0", n,
                                    "0"});
@@ -358,13 +324,13 @@ TEST_CASE(
   // mark), unknowns for the rest, exit status 4.
   {
     server.kill();
-    const Run relay_json = herald_status(relays_config.path, "--json");
+    const ToolRun relay_json = herald_status(relays_config.path, "--json");
     CHECK(relay_json.exit == 4);
     const auto relay =
         nlohmann::json::parse(relay_json.out).at("node").at("message_relays");
     // Known from the servers only: B has nothing pending for walk.
     CHECK(relay.empty());
-    const Run json = herald_status(walkers_config.path, "--json");
+    const ToolRun json = herald_status(walkers_config.path, "--json");
     CHECK(json.exit == 4);
     const auto node = nlohmann::json::parse(json.out).at("node");
     REQUIRE(node.at("message_intakes").size() == 1);
@@ -373,9 +339,9 @@ TEST_CASE(
     CHECK(intake.at("stream_created").is_null());
     CHECK(intake.at("consumer_state").is_null());
     CHECK(intake.at("lag").is_null());
-    const Run text = herald_status(walkers_config.path);
+    const ToolRun text = herald_status(walkers_config.path);
     CHECK(text.exit == 4);
-    CHECK(row(text.out, "Message intakes", "walk") ==
+    CHECK(table_row(text.out, "Message intakes", "walk") ==
           std::vector<std::string>{"walk", "HERALD_MSG_walk",
                                    "walkers-1_messages", "?", "?", "?", "?",
                                    std::to_string(kWalks), "?"});

@@ -78,7 +78,7 @@ std::vector<std::string> lines_of(const std::string& path) {
 // the audit inbox hold `expected` posts (then writes both to `result` and
 // exits 0) or, when killed first, forever.
 // The role "notifications-slow-gateway": effects, result.
-int notifications_node(const NodeSpec& spec, const NodeArgs& args) {
+int slow_gateway_node(const NodeSpec& spec, const NodeArgs& args) {
   const std::string& effects = args.at(0);
   const std::string& result = args.at(1);
   ThreadedExecutor executor(2);
@@ -105,7 +105,7 @@ int notifications_node(const NodeSpec& spec, const NodeArgs& args) {
   return 0;
 }
 
-const NodeRole kSlowGateway("notifications-slow-gateway", &notifications_node);
+const NodeRole kSlowGateway("notifications-slow-gateway", &slow_gateway_node);
 
 TEST_CASE(
     "Node kill: a consuming node SIGKILLed mid-delivery and restarted "

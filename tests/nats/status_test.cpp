@@ -7,9 +7,7 @@
 // (the local part still printed, exit status 4); the consumer of another
 // node whose name starts with B's is not B's.
 #include <chrono>
-#include <cstdio>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -19,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commerce/notifications.h"
+#include "commerce_nodes.hpp"
 #include "herald/agent_kind.hpp"
 #include "herald/log.hpp"
 #include "herald/runtime.hpp"
@@ -26,6 +25,7 @@
 #include "nats_server.hpp"
 #include "node_process.hpp"
 #include "temp_database.hpp"
+#include "tool_run.hpp"
 #include <nats/nats.h>
 #include <sys/wait.h>
 
@@ -64,12 +64,6 @@ void add_consumer(const std::string& url, const std::string& stream,
   REQUIRE(status == NATS_OK);
 }
 
-class QuietGateway final : public commerce::notifications::Gateway {
- public:
-  void notify(const commerce::order::UserId& /*user*/,
-              const std::string& /*text*/) override {}
-};
-
 // The role "notifications-until-drained" (expected): node B until it
 // delivered `expected` payments to u-1's inbox and relayed the receipts
 // they issued; then it stops (exit 0), or 1 after 60 s (a loaded machine is
@@ -96,46 +90,6 @@ int notifications_until_drained(const NodeSpec& spec, const NodeArgs& args) {
 
 const NodeRole kUntilDrained("notifications-until-drained",
                              &notifications_until_drained);
-
-struct Run {
-  int exit = -1;
-  std::string out;
-};
-
-// The herald tool with `args`; its stdout and exit status.
-Run herald(const std::string& args) {
-  const std::string command = fmt::format("'{}' {}", HERALD_TOOL_PATH, args);
-  FILE* pipe = ::popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  Run run;
-  char buffer[4096];
-  std::size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0)
-    run.out.append(buffer, n);
-  const int status = ::pclose(pipe);
-  if (WIFEXITED(status)) run.exit = WEXITSTATUS(status);
-  return run;
-}
-
-// The cells of the first text table row after `section` that starts with
-// `first`.
-std::vector<std::string> row(const std::string& text,
-                             const std::string& section,
-                             const std::string& first) {
-  const std::size_t at = text.find("\n" + section);
-  if (at == std::string::npos) return {};
-  std::istringstream lines(text.substr(at));
-  std::string line;
-  while (std::getline(lines, line)) {
-    if (line.rfind(first + " ", 0) != 0) continue;
-    std::istringstream cells(line);
-    std::vector<std::string> out;
-    std::string cell;
-    while (cells >> cell) out.push_back(cell);
-    return out;
-  }
-  return {};
-}
 
 const nlohmann::json& ingest(const nlohmann::json& status) {
   const nlohmann::json& ingests = status.at("node").at("ingests");
@@ -182,7 +136,7 @@ TEST_CASE(
 
   // After a drain every lag is 0.
   {
-    const Run json = herald(status_args + " --json");
+    const ToolRun json = run_herald(status_args + " --json");
     REQUIRE(json.exit == 0);
     const auto status = nlohmann::json::parse(json.out);
     const auto& node = status.at("node");
@@ -219,19 +173,19 @@ TEST_CASE(
       CHECK(s.at("lag") == 0);
     }
 
-    const Run text = herald(status_args);
+    const ToolRun text = run_herald(status_args);
     REQUIRE(text.exit == 0);
     CHECK(text.out.find("Node notify-1 (servers " + server.url() + ")") !=
           std::string::npos);
     // CONTEXT STREAM MESSAGES FIRST LAST REPLICAS HEAD RELAYED IN-STREAM LAG
-    CHECK(row(text.out, "Relays", "commerce.notifications") ==
+    CHECK(table_row(text.out, "Relays", "commerce.notifications") ==
           std::vector<std::string>{"commerce.notifications",
                                    "HERALD_commerce-notifications", "20", "1",
                                    "20", "1", "20", "20", "20", "0"});
     // CONSUMER STREAM DELIVERED ACK-FLOOR PENDING ACK-PENDING INGESTED
     // MIRROR-HEAD LAG
-    CHECK(row(text.out, "Ingests", kOtherNodes).empty());
-    CHECK(row(text.out, "Ingests", kConsumer) ==
+    CHECK(table_row(text.out, "Ingests", kOtherNodes).empty());
+    CHECK(table_row(text.out, "Ingests", kConsumer) ==
           std::vector<std::string>{kConsumer, "HERALD_commerce-order", "20",
                                    "20", "0", "0", "20", "20", "0"});
   }
@@ -246,7 +200,7 @@ TEST_CASE(
       std::this_thread::sleep_for(20ms);
     REQUIRE(stream_messages(server.url(), "HERALD_commerce-order") ==
             kFirst + kMore);
-    const Run json = herald(status_args + " --json");
+    const ToolRun json = run_herald(status_args + " --json");
     REQUIRE(json.exit == 0);
     const auto status = nlohmann::json::parse(json.out);
     const auto& in = ingest(status);
@@ -254,29 +208,30 @@ TEST_CASE(
     CHECK(in.at("consumer_state").at("delivered") == kFirst);
     CHECK(in.at("consumer_state").at("pending") == kMore);
     CHECK(in.at("lag") == kMore);
-    const Run text = herald(status_args);
+    const ToolRun text = run_herald(status_args);
     REQUIRE(text.exit == 0);
-    CHECK(row(text.out, "Ingests", kConsumer).back() == std::to_string(kMore));
+    CHECK(table_row(text.out, "Ingests", kConsumer).back() ==
+          std::to_string(kMore));
   }
 
   // Without the servers: the local part, and exit status 4.
   {
     publisher.reset();
     server.kill();
-    const Run text = herald(status_args);
+    const ToolRun text = run_herald(status_args);
     CHECK(text.exit == 4);
     CHECK(text.out.find("Subscriptions") != std::string::npos);
     CHECK(text.out.find("Broker: unavailable (") != std::string::npos);
     // The marks are local: the relay's lag counts from them; the ingest's
     // lag is unknown.
-    CHECK(row(text.out, "Relays", "commerce.notifications") ==
+    CHECK(table_row(text.out, "Relays", "commerce.notifications") ==
           std::vector<std::string>{"commerce.notifications",
                                    "HERALD_commerce-notifications", "?", "?",
                                    "?", "?", "20", "20", "?", "0"});
-    CHECK(row(text.out, "Ingests", kConsumer) ==
+    CHECK(table_row(text.out, "Ingests", kConsumer) ==
           std::vector<std::string>{kConsumer, "HERALD_commerce-order", "?", "?",
                                    "?", "?", "20", "20", "?"});
-    const Run json = herald(status_args + " --json");
+    const ToolRun json = run_herald(status_args + " --json");
     CHECK(json.exit == 4);
     const auto status = nlohmann::json::parse(json.out);
     CHECK(status.at("node").at("broker").at("available") == false);
