@@ -40,8 +40,8 @@ namespace {
 using commerce::order::UserId;
 using namespace std::chrono_literals;
 
-constexpr int kEvents = 150;
-constexpr auto kCount = static_cast<std::size_t>(kEvents);
+constexpr int kPayments = 150;
+constexpr auto kCount = static_cast<std::size_t>(kPayments);
 // International payments: the handler calls the Gateway, then posts.
 const std::string kUser = "intl-1";
 
@@ -122,7 +122,7 @@ TEST_CASE(
 
   const pid_t first = spawn("notifications-slow-gateway", notifications,
                             {effects.path, result.path});
-  const ChildProcess publisher(start_orders(orders, 1, kEvents, 0ms, kUser));
+  const ChildProcess publisher(start_orders(orders, 1, kPayments, 0ms, kUser));
   // B is killed once a third of the effects happened: the rest are in its
   // mirror, its queues or still in the stream.
   const auto until = std::chrono::steady_clock::now() + 20s;
@@ -146,7 +146,7 @@ TEST_CASE(
   std::map<std::string, int> calls;
   for (const std::string& line : lines_of(effects.path)) ++calls[line];
   int repeated = 0;
-  for (int i = 1; i <= kEvents; ++i) {
+  for (int i = 1; i <= kPayments; ++i) {
     const auto it = calls.find(fmt::format("payment o-{}:{}", i, i));
     CHECK_MESSAGE(it != calls.end(), "no effect of o-", i);
     if (it != calls.end() && it->second > 1) repeated += it->second - 1;
@@ -163,7 +163,7 @@ TEST_CASE(
     if (line.rfind("audit ", 0) == 0) audit.push_back(line.substr(6));
   }
   std::vector<std::string> expected;
-  for (int i = 1; i <= kEvents; ++i)
+  for (int i = 1; i <= kPayments; ++i)
     expected.push_back(fmt::format("international o-{}:{}", i, i));
   CHECK(inbox == expected);
   REQUIRE(audit.size() == kCount);
@@ -188,7 +188,7 @@ TEST_CASE(
   for (const op::LogStatus& log : local.logs) {
     if (log.context != "commerce.order") continue;
     mirrored = true;
-    CHECK(log.head == kEvents);
+    CHECK(log.head == kPayments);
   }
   CHECK(mirrored);
   for (const op::SubscriptionStatus& s : local.subscriptions) {
@@ -196,7 +196,7 @@ TEST_CASE(
         s.name == "commerce.notifications.OnPaymentAudit")
       CHECK(s.lag == 0);
   }
-  CHECK(stream_messages(server.url(), "HERALD_commerce-order") == kEvents);
+  CHECK(stream_messages(server.url(), "HERALD_commerce-order") == kPayments);
 }
 
 }  // namespace

@@ -508,7 +508,7 @@ int verify(const Options& o) {
   prog.drain();
 
   // Dead agent messages: a Courier's when an older build lacked the kind,
-  // or (with faults of the machine) a recorder's.
+  // or (with faults of the machine) a recorder's or a relay's.
   std::map<std::string, std::set<std::int64_t>> couriers_dead;
   std::int64_t dead_messages = 0;
   for (const herald::DeadMessage& m : rt.dead_messages()) {
@@ -526,6 +526,18 @@ int verify(const Options& o) {
         msg.agent_kind == "torture.sink.Seen" && msg.args.is_object() &&
         msg.args.contains("v")) {
       check.dead_values[msg.key].insert(msg.args.at("v").get<std::int64_t>());
+      continue;
+    }
+    // A Relay's forward whose commits the machine failed: the value it
+    // would have emitted is the one its recorder misses.
+    if (o.infra && infra_reason(m.last_error) &&
+        msg.agent_kind == "torture.source.Relay" && msg.handler == "forward" &&
+        msg.args.is_object() && msg.args.contains("sender") &&
+        msg.args.contains("n")) {
+      check
+          .dead_values["relay/" + msg.args.at("sender").get<std::string>() +
+                       "/" + msg.key]
+          .insert(msg.args.at("n").get<std::int64_t>());
       continue;
     }
     check.fail("dead-message", "unexpected dead agent message " + what);
