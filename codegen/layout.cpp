@@ -22,7 +22,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <optional>
+#include <span>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -34,22 +37,95 @@ enum class Kind : std::uint8_t { Text, String, Op, Group };
 
 struct Node;
 using Seq = std::vector<Node>;
+// A run of nodes of a sequence, laid out without copying them.
+using Span = std::span<const Node>;
 
 struct Node {
   Kind kind = Kind::Text;
   // A comment, which no break may enter.
   bool fixed = false;
   // Text and string literals: the text. Op: the operator. Group: the
-  // opening bracket.
-  std::string text;
+  // opening bracket. (Views of the line being laid out.)
+  std::string_view text;
   // Op: lower binds looser; `after`: the operator ends its line.
   int prec = 0;
   bool after = false;
   // Group: the closing bracket (empty when the line ends first) and the
   // items between the commas.
-  std::string close;
+  std::string_view close;
   std::vector<Seq> items;
+  // The node's width written on one line (set once it is complete).
+  std::size_t width = 0;
 };
+
+// ---- Flat text: a node written on one line
+
+std::size_t opWidth(const Node& n) {
+  return n.text == "," ? 2 : n.text.size() + 2;
+}
+
+std::size_t width(Span seq) {
+  std::size_t w = 0;
+  for (const Node& n : seq) w += n.width;
+  return w;
+}
+
+// Sets `n.width` from its text and, for a group, its items' widths.
+void measure(Node& n) {
+  switch (n.kind) {
+    case Kind::Text:
+    case Kind::String:
+      n.width = n.text.size();
+      return;
+    case Kind::Op:
+      n.width = opWidth(n);
+      return;
+    case Kind::Group:
+      n.width = n.text.size() + n.close.size();
+      for (std::size_t k = 0; k < n.items.size(); ++k)
+        n.width += (k == 0 ? 0 : 2) + width(n.items[k]);
+      return;
+  }
+}
+
+void appendFlat(std::string& out, Span seq);
+
+void appendFlat(std::string& out, const Node& n) {
+  switch (n.kind) {
+    case Kind::Text:
+    case Kind::String:
+      out += n.text;
+      return;
+    case Kind::Op:
+      if (n.text == ",") {
+        out += ", ";
+        return;
+      }
+      out += ' ';
+      out += n.text;
+      out += ' ';
+      return;
+    case Kind::Group:
+      out += n.text;
+      for (std::size_t k = 0; k < n.items.size(); ++k) {
+        if (k != 0) out += ", ";
+        appendFlat(out, n.items[k]);
+      }
+      out += n.close;
+      return;
+  }
+}
+
+void appendFlat(std::string& out, Span seq) {
+  for (const Node& n : seq) appendFlat(out, n);
+}
+
+std::string flat(Span seq) {
+  std::string out;
+  out.reserve(width(seq));
+  appendFlat(out, seq);
+  return out;
+}
 
 // ---- Reading a line
 
@@ -64,7 +140,7 @@ struct Token {
     Comma
   };
   Type type;
-  std::string text;
+  std::string_view text;  // a view of the line
   int prec = 0;
   bool after = false;
 };
@@ -122,10 +198,19 @@ std::optional<std::size_t> templateEnd(std::string_view s, std::size_t at) {
 
 std::vector<Token> tokenize(std::string_view s) {
   std::vector<Token> out;
-  std::string text;
+  // The text read since the last token: s[textBegin, textEnd).
+  std::size_t textBegin = 0;
+  std::size_t textEnd = 0;
   auto flush = [&] {
-    if (!text.empty()) out.push_back({Token::Type::Text, std::move(text)});
-    text.clear();
+    if (textEnd > textBegin)
+      out.push_back(
+          {Token::Type::Text, s.substr(textBegin, textEnd - textBegin)});
+    textBegin = textEnd = 0;
+  };
+  // Text runs are contiguous: every other token flushes the run first.
+  auto extend = [&](std::size_t from, std::size_t to) {
+    if (textEnd == textBegin) textBegin = from;
+    textEnd = to;
   };
   std::size_t i = 0;
   while (i < s.size()) {
@@ -134,33 +219,33 @@ std::vector<Token> tokenize(std::string_view s) {
       flush();
       std::size_t end = literalEnd(s, i);
       out.push_back({c == '"' ? Token::Type::String : Token::Type::Text,
-                     std::string(s.substr(i, end - i))});
+                     s.substr(i, end - i)});
       i = end;
       continue;
     }
     if (s.substr(i, 2) == "//") {
       // A comment to the end of the line stays whole.
       flush();
-      out.push_back({Token::Type::Comment, std::string(s.substr(i))});
+      out.push_back({Token::Type::Comment, s.substr(i)});
       break;
     }
     if (c == '<' && i > 0 && identChar(s[i - 1]) && i + 1 < s.size() &&
         s[i + 1] != '=' && s[i + 1] != '<') {
       if (std::optional<std::size_t> end = templateEnd(s, i)) {
-        text += s.substr(i, *end - i);
+        extend(i, *end);
         i = *end;
         continue;
       }
     }
     if (c == '(' || c == '[' || c == '{') {
       flush();
-      out.push_back({Token::Type::Open, std::string(1, c)});
+      out.push_back({Token::Type::Open, s.substr(i, 1)});
       ++i;
       continue;
     }
     if (c == ')' || c == ']' || c == '}') {
       flush();
-      out.push_back({Token::Type::Close, std::string(1, c)});
+      out.push_back({Token::Type::Close, s.substr(i, 1)});
       ++i;
       continue;
     }
@@ -180,14 +265,13 @@ std::vector<Token> tokenize(std::string_view s) {
                          [&](const OpInfo& o) { return o.text == op; });
         if (info != std::end(kOps)) {
           flush();
-          out.push_back(
-              {Token::Type::Op, std::string(op), info->prec, info->after});
+          out.push_back({Token::Type::Op, op, info->prec, info->after});
           i = j + 1;
           continue;
         }
       }
     }
-    text += c;
+    extend(i, i + 1);
     ++i;
   }
   flush();
@@ -203,14 +287,16 @@ Node leaf(const Token& t) {
   n.text = t.text;
   n.prec = t.prec;
   n.after = t.after;
+  measure(n);
   return n;
 }
 
 // The items of the group whose opening bracket is before `at`.
-Node group(const std::vector<Token>& ts, std::size_t& at, std::string open) {
+Node group(const std::vector<Token>& ts, std::size_t& at,
+           std::string_view open) {
   Node g;
   g.kind = Kind::Group;
-  g.text = std::move(open);
+  g.text = open;
   Seq item;
   while (at < ts.size()) {
     const Token& t = ts[at++];
@@ -219,6 +305,7 @@ Node group(const std::vector<Token>& ts, std::size_t& at, std::string open) {
         g.close = t.text;
         if (!item.empty() || !g.items.empty())
           g.items.push_back(std::move(item));
+        measure(g);
         return g;
       case Token::Type::Comma:
         g.items.push_back(std::move(item));
@@ -241,6 +328,7 @@ Node group(const std::vector<Token>& ts, std::size_t& at, std::string open) {
     g.items.push_back(std::move(item));
   else if (!g.items.empty())
     g.close = ",";
+  measure(g);
   return g;
 }
 
@@ -261,6 +349,7 @@ Seq parse(std::string_view line) {
         n.text = ",";
         n.prec = -1;
         n.after = true;
+        measure(n);
         out.push_back(std::move(n));
         break;
       }
@@ -276,43 +365,11 @@ Seq parse(std::string_view line) {
   return out;
 }
 
-// ---- Flat text
-
-std::string flat(const Seq& seq);
-
-std::string opText(const Node& n) {
-  if (n.text == ",") return ", ";
-  return " " + n.text + " ";
-}
-
-std::string flat(const Node& n) {
-  switch (n.kind) {
-    case Kind::Text:
-    case Kind::String:
-      return n.text;
-    case Kind::Op:
-      return opText(n);
-    case Kind::Group: {
-      std::string out = n.text;
-      for (std::size_t k = 0; k < n.items.size(); ++k)
-        out += (k == 0 ? "" : ", ") + flat(n.items[k]);
-      return out + n.close;
-    }
-  }
-  return n.text;
-}
-
-std::string flat(const Seq& seq) {
-  std::string out;
-  for (const Node& n : seq) out += flat(n);
-  return out;
-}
-
 // ---- Laying out
 
 class Layout {
  public:
-  explicit Layout(std::size_t indent) : lines_{std::string(indent, ' ')} {}
+  explicit Layout(std::size_t indent) : lines_{line(indent)} {}
 
   [[nodiscard]] std::size_t col() const { return lines_.back().size(); }
   // The indentation of the current line.
@@ -325,8 +382,21 @@ class Layout {
   [[nodiscard]] bool fresh() const {
     return lines_.back().find_first_not_of(' ') == std::string::npos;
   }
+  // A layout that goes on from this one's current line, for one way of
+  // laying out what follows. The lines before it are the same for every
+  // branch of a layout, so branches compare by cost() alone, and the one
+  // chosen is adopt()ed.
+  [[nodiscard]] Layout branch() const { return Layout(lines_.back()); }
+  void adopt(Layout&& b) {
+    lines_.pop_back();
+    lines_.insert(lines_.end(), std::make_move_iterator(b.lines_.begin()),
+                  std::make_move_iterator(b.lines_.end()));
+  }
+
   void put(std::string_view text) { lines_.back() += text; }
-  void newline(std::size_t indent) { lines_.emplace_back(indent, ' '); }
+  void putFlat(Span seq) { appendFlat(lines_.back(), seq); }
+  void putFlat(const Node& n) { appendFlat(lines_.back(), n); }
+  void newline(std::size_t indent) { lines_.push_back(line(indent)); }
 
   // Overflowing lines, overflowing columns, lines: lower is better.
   // `reserve` columns are still to come on the last line.
@@ -353,6 +423,19 @@ class Layout {
   }
 
  private:
+  explicit Layout(const std::string& current) : lines_{line(0)} {
+    lines_.back() = current;
+  }
+
+  // A new line of `indent` spaces, with room for a line that fits (lines
+  // grow by many small appends).
+  static std::string line(std::size_t indent) {
+    std::string l;
+    l.reserve(kLineWidth + kLineWidth / 4);
+    l.assign(indent, ' ');
+    return l;
+  }
+
   std::vector<std::string> lines_;
 };
 
@@ -362,7 +445,7 @@ bool fits(const Layout& l, std::size_t width) {
 
 // `words`: text may break at its spaces (a declaration, not an item of a
 // list).
-void render(Layout& l, const Seq& seq, std::size_t reserve, bool words = false);
+void render(Layout& l, Span seq, std::size_t reserve, bool words = false);
 
 // Where an escape sequence of a literal's body starting at `at` ends.
 std::size_t escapeEnd(std::string_view body, std::size_t at) {
@@ -377,7 +460,7 @@ std::size_t escapeEnd(std::string_view body, std::size_t at) {
 
 // `literal` as adjacent literals, each on a line of its own from the
 // column it starts at.
-void splitLiteral(Layout& l, const std::string& literal, std::size_t reserve) {
+void splitLiteral(Layout& l, std::string_view literal, std::size_t reserve) {
   constexpr std::size_t kMinRoom = 40;
   if (kLineWidth - std::min(l.col(), kLineWidth) < kMinRoom && !l.fresh())
     l.newline(l.indent() + 4);
@@ -410,18 +493,16 @@ void splitLiteral(Layout& l, const std::string& literal, std::size_t reserve) {
 // Text as it is, but for a string literal too long for its line (split
 // into adjacent literals) and, when `words`, text too long for its line
 // (broken at a space: a declaration's result type on a line of its own).
-void plain(Layout& l, const Seq& seq, std::size_t reserve, bool words) {
+void plain(Layout& l, Span seq, std::size_t reserve, bool words) {
   for (std::size_t k = 0; k < seq.size(); ++k) {
     const Node& n = seq[k];
-    std::string text = flat(n);
     std::size_t r = k + 1 == seq.size() ? reserve : 0;
-    if (n.kind == Kind::String && !fits(l, text.size() + r) &&
-        text.size() > 2) {
-      splitLiteral(l, text, r);
+    if (n.kind == Kind::String && !fits(l, n.width + r) && n.width > 2) {
+      splitLiteral(l, n.text, r);
       continue;
     }
     if (words && n.kind == Kind::Text && !n.fixed) {
-      std::string_view rest(text);
+      std::string_view rest(n.text);
       std::size_t cont = l.fresh() ? l.indent() : l.indent() + 4;
       while (!fits(l, rest.size() + r)) {
         std::size_t room = kLineWidth > l.col() ? kLineWidth - l.col() : 0;
@@ -434,25 +515,27 @@ void plain(Layout& l, const Seq& seq, std::size_t reserve, bool words) {
       l.put(rest);
       continue;
     }
-    l.put(text);
+    l.putFlat(n);
   }
 }
 
 // At the operators of the lowest precedence.
-void byOps(Layout& l, const Seq& seq, std::size_t reserve, bool words) {
+void byOps(Layout& l, Span seq, std::size_t reserve, bool words) {
   int prec = 1 << 20;
   for (const Node& n : seq)
     if (n.kind == Kind::Op) prec = std::min(prec, n.prec);
-  std::vector<Seq> pieces(1);
+  std::vector<Span> pieces;
   std::vector<const Node*> ops{nullptr};
-  for (const Node& n : seq) {
+  std::size_t start = 0;
+  for (std::size_t k = 0; k < seq.size(); ++k) {
+    const Node& n = seq[k];
     if (n.kind == Kind::Op && n.prec == prec) {
-      pieces.emplace_back();
+      pieces.push_back(seq.subspan(start, k - start));
       ops.push_back(&n);
-    } else {
-      pieces.back().push_back(n);
+      start = k + 1;
     }
   }
+  pieces.push_back(seq.subspan(start));
   // An assignment's value and a conditional's branches four columns in,
   // other operands aligned with the first (or four in when it starts the
   // line).
@@ -463,32 +546,37 @@ void byOps(Layout& l, const Seq& seq, std::size_t reserve, bool words) {
     // What stays on the piece's last line after it.
     std::string end;
     if (!last && ops[k + 1]->after)
-      end = ops[k + 1]->text == "," ? "," : " " + ops[k + 1]->text;
+      end = ops[k + 1]->text == "," ? "," : " " + std::string(ops[k + 1]->text);
     std::size_t r = last ? reserve : end.size();
-    std::string text = flat(pieces[k]);
+    const std::size_t text = width(pieces[k]);
     if (k > 0) {
       const Node& op = *ops[k];
-      std::string lead = op.after ? " " : " " + op.text + " ";
-      if (fits(l, lead.size() + text.size() + r)) {
-        l.put(lead + text);
+      std::string lead = op.after ? " " : " " + std::string(op.text) + " ";
+      if (fits(l, lead.size() + text + r)) {
+        l.put(lead);
+        l.putFlat(pieces[k]);
         l.put(end);
         continue;
       }
       // After an assignment, the value may start on the line and break
       // inside.
       if (op.after && op.prec <= 0) {
-        Layout same = l;
+        Layout same = l.branch();
         same.put(" ");
         render(same, pieces[k], r, words);
-        Layout below = l;
+        Layout below = l.branch();
         below.newline(cont);
         render(below, pieces[k], r, words);
-        l = below.cost(r) < same.cost(r) ? std::move(below) : std::move(same);
+        l.adopt(below.cost(r) < same.cost(r) ? std::move(below)
+                                             : std::move(same));
         l.put(end);
         continue;
       }
       l.newline(cont);
-      if (!op.after) l.put(op.text + " ");
+      if (!op.after) {
+        l.put(op.text);
+        l.put(" ");
+      }
     }
     render(l, pieces[k], r, words);
     l.put(end);
@@ -501,20 +589,20 @@ void fill(Layout& l, const Node& g, std::size_t column, std::size_t reserve) {
   bool broken = false;
   for (std::size_t k = 0; k < g.items.size(); ++k) {
     bool last = k + 1 == g.items.size();
-    std::string sep = last ? g.close : ",";
+    std::string_view sep = last ? g.close : ",";
     std::size_t r = last ? g.close.size() + reserve : 1;
-    std::string text = flat(g.items[k]);
+    const std::size_t text = width(g.items[k]);
     if (!l.fresh() && (k > 0 || l.col() != column)) {
-      if (!broken && k > 0 && fits(l, 1 + text.size() + r)) {
+      if (!broken && k > 0 && fits(l, 1 + text + r)) {
         l.put(" ");
-        l.put(text);
+        l.putFlat(g.items[k]);
         l.put(sep);
         continue;
       }
       if (k > 0) l.newline(column);
     }
-    if (fits(l, text.size() + r)) {
-      l.put(text);
+    if (fits(l, text + r)) {
+      l.putFlat(g.items[k]);
       broken = false;
     } else {
       render(l, g.items[k], r);
@@ -552,29 +640,28 @@ void renderGroup(Layout& l, const Node& g, std::size_t reserve) {
   }
   std::size_t open = l.col();
   // Items after a line break, four columns in.
-  Layout below = l;
+  Layout below = l.branch();
   below.newline(l.indent() + 4);
   fill(below, g, below.col(), reserve);
   // Items aligned after the bracket, an item too long for its line broken
   // in turn, when that is as short.
-  Layout after = l;
+  Layout after = l.branch();
   fill(after, g, open, reserve);
-  l = after.cost(reserve) <= below.cost(reserve) ? std::move(after)
-                                                 : std::move(below);
+  l.adopt(after.cost(reserve) <= below.cost(reserve) ? std::move(after)
+                                                     : std::move(below));
 }
 
 // Inside the largest group, the rest as it fits.
-void byGroup(Layout& l, const Seq& seq, std::size_t reserve, bool words) {
+void byGroup(Layout& l, Span seq, std::size_t reserve, bool words) {
   std::size_t best = seq.size();
   std::size_t size = 0;
   for (std::size_t k = 0; k < seq.size(); ++k) {
     if (seq[k].kind != Kind::Group || seq[k].items.empty()) continue;
-    std::size_t s = flat(seq[k]).size();
+    std::size_t s = seq[k].width;
     if (best == seq.size() || s > size) best = k, size = s;
   }
-  plain(l, Seq(seq.begin(), seq.begin() + static_cast<std::ptrdiff_t>(best)),
-        seq[best].text.size(), words);
-  Seq rest(seq.begin() + static_cast<std::ptrdiff_t>(best) + 1, seq.end());
+  plain(l, seq.first(best), seq[best].text.size(), words);
+  const Span rest = seq.subspan(best + 1);
   // The text that follows the closing bracket up to the next place the rest
   // may break.
   std::size_t glue = 0;
@@ -585,17 +672,16 @@ void byGroup(Layout& l, const Seq& seq, std::size_t reserve, bool words) {
       stop = true;
       break;
     }
-    glue += flat(n).size();
+    glue += n.width;
   }
   if (!stop) glue += reserve;
   renderGroup(l, seq[best], glue);
   render(l, rest, reserve, words);
 }
 
-void render(Layout& l, const Seq& seq, std::size_t reserve, bool words) {
-  std::string text = flat(seq);
-  if (fits(l, text.size() + reserve)) {
-    l.put(text);
+void render(Layout& l, Span seq, std::size_t reserve, bool words) {
+  if (fits(l, width(seq) + reserve)) {
+    l.putFlat(seq);
     return;
   }
   bool ops = false;
@@ -606,22 +692,23 @@ void render(Layout& l, const Seq& seq, std::size_t reserve, bool words) {
     if (n.kind == Kind::Group && !n.items.empty()) groups = true;
   }
   std::vector<Layout> options;
+  options.reserve(3);
   // Operators outside brackets break before anything inside them does; an
   // assignment keeps its value on its line when that is as short.
   if (groups && (!ops || prec <= 0)) {
-    options.push_back(l);
+    options.push_back(l.branch());
     byGroup(options.back(), seq, reserve, words);
   }
   if (ops) {
-    options.push_back(l);
+    options.push_back(l.branch());
     byOps(options.back(), seq, reserve, words);
   }
-  options.push_back(l);
+  options.push_back(l.branch());
   plain(options.back(), seq, reserve, words);
   std::size_t best = 0;
   for (std::size_t k = 1; k < options.size(); ++k)
     if (options[k].cost(reserve) < options[best].cost(reserve)) best = k;
-  l = std::move(options[best]);
+  l.adopt(std::move(options[best]));
 }
 
 // A `//` comment line wrapped at spaces.
