@@ -38,6 +38,8 @@ RuntimeConfig sqlite_threaded_config(const std::string& path) {
                 {"backend.kind", "sqlite"},
                 {"backend.sqlite.path", path},
                 {"backend.sqlite.synchronous", "normal"},
+                // What shutdown drains is checked, not its timeout.
+                {"executor.shutdown_timeout", "120s"},
                 {"log.level", "off"}};
   return load_config(s);
 }

@@ -34,6 +34,10 @@ RuntimeConfig threaded_config() {
                 {"retry.base", "1ms"},
                 {"retry.cap", "4ms"},
                 {"retry.max_attempts", "3"},
+                // The tests check what shutdown drains, not its timeout: a
+                // loaded machine (sanitizers, tests in parallel) may take
+                // longer than the default 5 s.
+                {"executor.shutdown_timeout", "120s"},
                 {"log.level", "off"}};
   return load_config(s);
 }
