@@ -21,8 +21,11 @@
 #include "codegen/layout.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <iterator>
+#include <memory>
+#include <memory_resource>
 #include <optional>
 #include <span>
 #include <string>
@@ -36,11 +39,16 @@ namespace {
 enum class Kind : std::uint8_t { Text, String, Op, Group };
 
 struct Node;
-using Seq = std::vector<Node>;
+// A line's nodes, and the lines of its layouts, are allocated in an arena
+// of the line (layOutLine), released at once when it is laid out.
+using Seq = std::pmr::vector<Node>;
 // A run of nodes of a sequence, laid out without copying them.
 using Span = std::span<const Node>;
 
 struct Node {
+  Node() = default;
+  explicit Node(std::pmr::memory_resource* arena) : items(arena) {}
+
   Kind kind = Kind::Text;
   // A comment, which no break may enter.
   bool fixed = false;
@@ -53,7 +61,7 @@ struct Node {
   // Group: the closing bracket (empty when the line ends first) and the
   // items between the commas.
   std::string_view close;
-  std::vector<Seq> items;
+  std::pmr::vector<Seq> items;
   // The node's width written on one line (set once it is complete).
   std::size_t width = 0;
 };
@@ -88,9 +96,11 @@ void measure(Node& n) {
   }
 }
 
-void appendFlat(std::string& out, Span seq);
+template <class String>
+void appendFlat(String& out, Span seq);
 
-void appendFlat(std::string& out, const Node& n) {
+template <class String>
+void appendFlat(String& out, const Node& n) {
   switch (n.kind) {
     case Kind::Text:
     case Kind::String:
@@ -116,7 +126,8 @@ void appendFlat(std::string& out, const Node& n) {
   }
 }
 
-void appendFlat(std::string& out, Span seq) {
+template <class String>
+void appendFlat(String& out, Span seq) {
   for (const Node& n : seq) appendFlat(out, n);
 }
 
@@ -196,8 +207,9 @@ std::optional<std::size_t> templateEnd(std::string_view s, std::size_t at) {
   return std::nullopt;
 }
 
-std::vector<Token> tokenize(std::string_view s) {
-  std::vector<Token> out;
+std::pmr::vector<Token> tokenize(std::string_view s,
+                                 std::pmr::memory_resource* arena) {
+  std::pmr::vector<Token> out(arena);
   // The text read since the last token: s[textBegin, textEnd).
   std::size_t textBegin = 0;
   std::size_t textEnd = 0;
@@ -292,12 +304,12 @@ Node leaf(const Token& t) {
 }
 
 // The items of the group whose opening bracket is before `at`.
-Node group(const std::vector<Token>& ts, std::size_t& at,
-           std::string_view open) {
-  Node g;
+Node group(const std::pmr::vector<Token>& ts, std::size_t& at,
+           std::string_view open, std::pmr::memory_resource* arena) {
+  Node g(arena);
   g.kind = Kind::Group;
   g.text = open;
-  Seq item;
+  Seq item(arena);
   while (at < ts.size()) {
     const Token& t = ts[at++];
     switch (t.type) {
@@ -312,7 +324,7 @@ Node group(const std::vector<Token>& ts, std::size_t& at,
         item.clear();
         break;
       case Token::Type::Open:
-        item.push_back(group(ts, at, t.text));
+        item.push_back(group(ts, at, t.text, arena));
         break;
       case Token::Type::Text:
       case Token::Type::Comment:
@@ -332,15 +344,15 @@ Node group(const std::vector<Token>& ts, std::size_t& at,
   return g;
 }
 
-Seq parse(std::string_view line) {
-  std::vector<Token> ts = tokenize(line);
-  Seq out;
+Seq parse(std::string_view line, std::pmr::memory_resource* arena) {
+  std::pmr::vector<Token> ts = tokenize(line, arena);
+  Seq out(arena);
   std::size_t at = 0;
   while (at < ts.size()) {
     const Token& t = ts[at++];
     switch (t.type) {
       case Token::Type::Open:
-        out.push_back(group(ts, at, t.text));
+        out.push_back(group(ts, at, t.text, arena));
         break;
       case Token::Type::Comma: {
         // A comma outside any bracket of this line (after a lambda's `}`).
@@ -369,12 +381,18 @@ Seq parse(std::string_view line) {
 
 class Layout {
  public:
-  explicit Layout(std::size_t indent) : lines_{line(indent)} {}
+  Layout(std::size_t indent, std::pmr::memory_resource* arena) : lines_(arena) {
+    lines_.push_back(line(indent));
+  }
+
+  [[nodiscard]] std::pmr::memory_resource* arena() const {
+    return lines_.get_allocator().resource();
+  }
 
   [[nodiscard]] std::size_t col() const { return lines_.back().size(); }
   // The indentation of the current line.
   [[nodiscard]] std::size_t indent() const {
-    const std::string& l = lines_.back();
+    const std::pmr::string& l = lines_.back();
     std::size_t n = l.find_first_not_of(' ');
     return n == std::string::npos ? l.size() : n;
   }
@@ -386,7 +404,11 @@ class Layout {
   // laying out what follows. The lines before it are the same for every
   // branch of a layout, so branches compare by cost() alone, and the one
   // chosen is adopt()ed.
-  [[nodiscard]] Layout branch() const { return Layout(lines_.back()); }
+  [[nodiscard]] Layout branch() const {
+    Layout b(0, arena());
+    b.lines_.back() = lines_.back();
+    return b;
+  }
   void adopt(Layout&& b) {
     lines_.pop_back();
     lines_.insert(lines_.end(), std::make_move_iterator(b.lines_.begin()),
@@ -415,7 +437,7 @@ class Layout {
   }
 
   void appendTo(std::string& out) const {
-    for (const std::string& l : lines_) {
+    for (const std::pmr::string& l : lines_) {
       std::size_t end = l.find_last_not_of(' ');
       out.append(l, 0, end == std::string::npos ? 0 : end + 1);
       out += '\n';
@@ -423,20 +445,16 @@ class Layout {
   }
 
  private:
-  explicit Layout(const std::string& current) : lines_{line(0)} {
-    lines_.back() = current;
-  }
-
   // A new line of `indent` spaces, with room for a line that fits (lines
   // grow by many small appends).
-  static std::string line(std::size_t indent) {
-    std::string l;
+  [[nodiscard]] std::pmr::string line(std::size_t indent) const {
+    std::pmr::string l(arena());
     l.reserve(kLineWidth + kLineWidth / 4);
     l.assign(indent, ' ');
     return l;
   }
 
-  std::vector<std::string> lines_;
+  std::pmr::vector<std::pmr::string> lines_;
 };
 
 bool fits(const Layout& l, std::size_t width) {
@@ -627,8 +645,10 @@ void renderGroup(Layout& l, const Node& g, std::size_t reserve) {
     std::size_t indent = l.indent();
     l.put("{");
     l.newline(indent + 2);
-    render(l, parse(std::string_view(body).substr(first, last - first + 1)), 0,
-           true);
+    render(l,
+           parse(std::string_view(body).substr(first, last - first + 1),
+                 l.arena()),
+           0, true);
     l.newline(indent);
     l.put("}");
     return;
@@ -733,7 +753,8 @@ void wrapComment(std::string_view line, std::string& out) {
   out += current + "\n";
 }
 
-void layOutLine(std::string_view line, std::string& out) {
+void layOutLine(std::string_view line, std::string& out,
+                std::span<std::byte> buffer) {
   std::size_t indent = line.find_first_not_of(' ');
   if (line.size() <= kLineWidth || indent == std::string_view::npos ||
       line[indent] == '#') {
@@ -745,8 +766,11 @@ void layOutLine(std::string_view line, std::string& out) {
     wrapComment(line, out);
     return;
   }
-  Layout l(indent);
-  render(l, parse(line.substr(indent)), 0, true);
+  // What the line needs beyond `buffer` comes from the heap, and goes
+  // back when the line is laid out.
+  std::pmr::monotonic_buffer_resource arena(buffer.data(), buffer.size());
+  Layout l(indent, &arena);
+  render(l, parse(line.substr(indent), &arena), 0, true);
   l.appendTo(out);
 }
 
@@ -755,10 +779,13 @@ void layOutLine(std::string_view line, std::string& out) {
 std::string layOut(std::string_view text) {
   std::string out;
   out.reserve(text.size() + text.size() / 16);
+  // The arena of each line laid out (most take a few KiB).
+  constexpr std::size_t kArena = std::size_t{256} << 10;
+  const std::unique_ptr<std::byte[]> buffer(new std::byte[kArena]);
   while (!text.empty()) {
     std::size_t end = text.find('\n');
     std::string_view line = text.substr(0, end);
-    layOutLine(line, out);
+    layOutLine(line, out, {buffer.get(), kArena});
     if (end == std::string_view::npos) {
       out.pop_back();  // the text ended without a newline
       break;
