@@ -21,6 +21,7 @@
 #include "codegen/layout.h"
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -227,6 +228,14 @@ std::pmr::vector<Token> tokenize(std::string_view s,
   std::size_t i = 0;
   while (i < s.size()) {
     char c = s[i];
+    if (identChar(c)) {
+      // Most of a line: a name or a number, text as it is.
+      std::size_t j = i + 1;
+      while (j < s.size() && identChar(s[j])) ++j;
+      extend(i, j);
+      i = j;
+      continue;
+    }
     if (c == '"' || (c == '\'' && (i == 0 || !identChar(s[i - 1])))) {
       flush();
       std::size_t end = literalEnd(s, i);
@@ -436,6 +445,16 @@ class Layout {
     return {over, columns, lines_.size()};
   }
 
+  // No line overflows (with `reserve` columns still to come on the last)
+  // and there are at most `lines` lines: no other way of laying out the
+  // same text from the same line can cost less, since one that does not
+  // overflow needs a line break (the text did not fit on one line).
+  [[nodiscard]] bool settled(std::size_t reserve, std::size_t lines) const {
+    if (lines_.size() > lines) return false;
+    const auto [over, columns, count] = cost(reserve);
+    return over == 0;
+  }
+
   void appendTo(std::string& out) const {
     for (const std::pmr::string& l : lines_) {
       std::size_t end = l.find_last_not_of(' ');
@@ -542,8 +561,8 @@ void byOps(Layout& l, Span seq, std::size_t reserve, bool words) {
   int prec = 1 << 20;
   for (const Node& n : seq)
     if (n.kind == Kind::Op) prec = std::min(prec, n.prec);
-  std::vector<Span> pieces;
-  std::vector<const Node*> ops{nullptr};
+  std::pmr::vector<Span> pieces(l.arena());
+  std::pmr::vector<const Node*> ops(1, nullptr, l.arena());
   std::size_t start = 0;
   for (std::size_t k = 0; k < seq.size(); ++k) {
     const Node& n = seq[k];
@@ -561,19 +580,30 @@ void byOps(Layout& l, Span seq, std::size_t reserve, bool words) {
   if (prec <= 1 || cont == l.indent()) cont = l.indent() + 4;
   for (std::size_t k = 0; k < pieces.size(); ++k) {
     bool last = k + 1 == pieces.size();
-    // What stays on the piece's last line after it.
-    std::string end;
-    if (!last && ops[k + 1]->after)
-      end = ops[k + 1]->text == "," ? "," : " " + std::string(ops[k + 1]->text);
-    std::size_t r = last ? reserve : end.size();
+    // What stays on the piece's last line after it: an operator that ends
+    // its line, after a space unless it is a comma.
+    std::string_view endOp;
+    if (!last && ops[k + 1]->after) endOp = ops[k + 1]->text;
+    const bool endSpace = !endOp.empty() && endOp != ",";
+    auto putEnd = [&](Layout& to) {
+      if (endSpace) to.put(" ");
+      to.put(endOp);
+    };
+    std::size_t r = last ? reserve : endOp.size() + (endSpace ? 1 : 0);
     const std::size_t text = width(pieces[k]);
     if (k > 0) {
       const Node& op = *ops[k];
-      std::string lead = op.after ? " " : " " + std::string(op.text) + " ";
-      if (fits(l, lead.size() + text + r)) {
-        l.put(lead);
+      // Before the operand: a space, and the operator when it starts its
+      // line.
+      const std::size_t lead = op.after ? 1 : op.text.size() + 2;
+      if (fits(l, lead + text + r)) {
+        l.put(" ");
+        if (!op.after) {
+          l.put(op.text);
+          l.put(" ");
+        }
         l.putFlat(pieces[k]);
-        l.put(end);
+        putEnd(l);
         continue;
       }
       // After an assignment, the value may start on the line and break
@@ -582,12 +612,18 @@ void byOps(Layout& l, Span seq, std::size_t reserve, bool words) {
         Layout same = l.branch();
         same.put(" ");
         render(same, pieces[k], r, words);
-        Layout below = l.branch();
-        below.newline(cont);
-        render(below, pieces[k], r, words);
-        l.adopt(below.cost(r) < same.cost(r) ? std::move(below)
-                                             : std::move(same));
-        l.put(end);
+        // The value below takes two lines at least, and only a shorter
+        // layout replaces the one on the line.
+        if (same.settled(r, 2)) {
+          l.adopt(std::move(same));
+        } else {
+          Layout below = l.branch();
+          below.newline(cont);
+          render(below, pieces[k], r, words);
+          l.adopt(below.cost(r) < same.cost(r) ? std::move(below)
+                                               : std::move(same));
+        }
+        putEnd(l);
         continue;
       }
       l.newline(cont);
@@ -597,7 +633,7 @@ void byOps(Layout& l, Span seq, std::size_t reserve, bool words) {
       }
     }
     render(l, pieces[k], r, words);
-    l.put(end);
+    putEnd(l);
   }
 }
 
@@ -659,14 +695,19 @@ void renderGroup(Layout& l, const Node& g, std::size_t reserve) {
     return;
   }
   std::size_t open = l.col();
+  // Items aligned after the bracket, an item too long for its line broken
+  // in turn, when that is as short as the items after a line break.
+  Layout after = l.branch();
+  fill(after, g, open, reserve);
+  // Those take two lines at least, so they cannot be shorter.
+  if (after.settled(reserve, 2)) {
+    l.adopt(std::move(after));
+    return;
+  }
   // Items after a line break, four columns in.
   Layout below = l.branch();
   below.newline(l.indent() + 4);
   fill(below, g, below.col(), reserve);
-  // Items aligned after the bracket, an item too long for its line broken
-  // in turn, when that is as short.
-  Layout after = l.branch();
-  fill(after, g, open, reserve);
   l.adopt(after.cost(reserve) <= below.cost(reserve) ? std::move(after)
                                                      : std::move(below));
 }
@@ -711,24 +752,35 @@ void render(Layout& l, Span seq, std::size_t reserve, bool words) {
     if (n.kind == Kind::Op) ops = true, prec = std::max(prec, n.prec);
     if (n.kind == Kind::Group && !n.items.empty()) groups = true;
   }
-  std::vector<Layout> options;
-  options.reserve(3);
-  // Operators outside brackets break before anything inside them does; an
-  // assignment keeps its value on its line when that is as short.
-  if (groups && (!ops || prec <= 0)) {
-    options.push_back(l.branch());
-    byGroup(options.back(), seq, reserve, words);
+  // The ways that apply, in order of preference (the first of equal cost
+  // wins). Operators outside brackets break before anything inside them
+  // does; an assignment keeps its value on its line when that is as short.
+  enum class Way : std::uint8_t { ByGroup, ByOps, Plain };
+  std::array<Way, 3> ways{};
+  std::size_t count = 0;
+  if (groups && (!ops || prec <= 0)) ways[count++] = Way::ByGroup;
+  if (ops) ways[count++] = Way::ByOps;
+  ways[count++] = Way::Plain;
+  std::optional<Layout> best;
+  for (std::size_t k = 0; k < count; ++k) {
+    Layout option = l.branch();
+    switch (ways[k]) {
+      case Way::ByGroup:
+        byGroup(option, seq, reserve, words);
+        break;
+      case Way::ByOps:
+        byOps(option, seq, reserve, words);
+        break;
+      case Way::Plain:
+        plain(option, seq, reserve, words);
+        break;
+    }
+    if (!best || option.cost(reserve) < best->cost(reserve))
+      best.emplace(std::move(option));
+    // Two lines that do not overflow: no later way can cost less.
+    if (best->settled(reserve, 2)) break;
   }
-  if (ops) {
-    options.push_back(l.branch());
-    byOps(options.back(), seq, reserve, words);
-  }
-  options.push_back(l.branch());
-  plain(options.back(), seq, reserve, words);
-  std::size_t best = 0;
-  for (std::size_t k = 1; k < options.size(); ++k)
-    if (options[k].cost(reserve) < options[best].cost(reserve)) best = k;
-  l.adopt(std::move(options[best]));
+  l.adopt(std::move(*best));
 }
 
 // A `//` comment line wrapped at spaces.
