@@ -70,13 +70,16 @@ std::string pathText(Spelling& sp, const std::vector<check::PathStep>& path,
         out += "." + cppName(step.name);
         break;
       case check::PathStep::Kind::SomePayload:
-        out = "(*" + out + ")";
+        out.insert(0, "(*");
+        out += ')';
         break;
       case check::PathStep::Kind::VariantField: {
         // The guarding VariantIs has tested the alternative.
         std::string alt = sp.type(t) + "::" + cppName(step.variant->name);
         sp.useHeader("<variant>");
-        out = "std::get<" + alt + ">(" + out + ".value)." + cppName(step.name);
+        out.insert(0, "std::get<" + alt + ">(");
+        out += ".value).";
+        out += cppName(step.name);
         break;
       }
     }
@@ -211,7 +214,10 @@ std::string refinementTest(Spelling& sp, const check::TypeInfo& type,
         switch (n.value.kind) {
           case ConstValue::Kind::Int:
             t = intText(sp, n.value.integer);
-            if (n.value.integer < 0) t = "(" + t + ")";
+            if (n.value.integer < 0) {
+              t.insert(0, "(");
+              t += ')';
+            }
             break;
           case ConstValue::Kind::String:
             t = "std::string_view(" + cppStringLiteral(n.value.text) + ", " +
