@@ -34,6 +34,14 @@ bool effectFree(const check::FnInfo& fn) {
          fn.given.empty();
 }
 
+// `type name`, a parameter of a declaration.
+std::string spacedParam(const std::string& type, const std::string& name) {
+  std::string out = type;
+  out += ' ';
+  out += name;
+  return out;
+}
+
 // Only a handler without a result and without `by` can be messaged.
 bool messageable(const HandlerInfo& h) {
   return h.by == nullptr &&
@@ -182,7 +190,8 @@ class AgentEmitter {
       // The declaration's parameters, then the definition's.
       auto signature = [&](const std::string* used) {
         auto one = [&](const std::string& type, const std::string& name) {
-          return used != nullptr ? param(type, name, *used) : type + " " + name;
+          return used != nullptr ? param(type, name, *used)
+                                 : spacedParam(type, name);
         };
         std::string lead = effectFree(*fn)
                                ? one("const " + name_ + "::State&", "s")
@@ -211,7 +220,8 @@ class AgentEmitter {
       // The declaration's parameters, then the definition's.
       auto signature = [&](const std::string* used) {
         auto one = [&](const std::string& type, const std::string& name) {
-          return used != nullptr ? param(type, name, *used) : type + " " + name;
+          return used != nullptr ? param(type, name, *used)
+                                 : spacedParam(type, name);
         };
         std::string ps = one("herald::Invocation&", "tx") + ", " +
                          one(name_ + "::State&", "s") + ", " +
@@ -257,9 +267,12 @@ class AgentEmitter {
       const check::StoreInfo& s = a_.stores[k];
       std::string n = cppName(s.field.name);
       std::string sep = k == 0 ? "" : ", ";
-      init += sep + "." + n + " = " +
-              (!s.body.valid() ? sp.type(s.field.type) + "()"
-                               : e_.bodies.expression(s.body));
+      init += sep;
+      init += '.';
+      init += n;
+      init += " = ";
+      init += !s.body.valid() ? sp.type(s.field.type) + "()"
+                              : e_.bodies.expression(s.body);
       encode += "  herald::wire::put(herald::wire::member(j, " +
                 cppStringLiteral(s.field.name) + "), s." + n + ");\n";
       std::string stored = "herald::wire::get<";
@@ -312,10 +325,11 @@ class AgentEmitter {
             ");\n";
         continue;
       }
-      e_.out.privateDefs += "bool " + name_ + "_invariant_" +
-                            cppName(inv.name) + "(" +
-                            param("const " + st + "&", "s", expr) +
-                            ") {\n  return " + expr + ";\n}\n\n";
+      std::string& defs = e_.out.privateDefs;
+      defs += "bool " + name_ + "_invariant_" + cppName(inv.name);
+      defs += '(';
+      defs += param("const " + st + "&", "s", expr);
+      defs += ") {\n  return " + expr + ";\n}\n\n";
     }
     if (keyInvariants_.empty()) return;
     e_.out.privateDefs += "void " + name_ + "_check_invariants(" +
@@ -345,7 +359,8 @@ class AgentEmitter {
         body = "    auto result = " + call + ";\n" + indent(check, 4) +
                "    return result;\n";
       body = "  return ref_.call(" + cppStringLiteral(h.name) +
-             ", [&](herald::Invocation& tx, State& s) {\n" + body + "  });\n";
+             ", [&](herald::Invocation& tx, State& s) {\n" + std::move(body);
+      body += "  });\n";
       out += sp.result(h.result) + " " + name_ + "::" + cppName(h.name) + "(" +
              hostParams(sp, h, &body) + ") {\n" + body + "}\n\n";
       if (!messageable(h)) continue;
@@ -387,7 +402,7 @@ class AgentEmitter {
         inner = e_.source.type(*it) +
                 ((*it)->named->def == TypeDefKind::Opaque ? "::from_raw("
                                                           : "::from(") +
-                inner + ")";
+                std::move(inner) + ")";
       return inner;
     };
     std::string toText;
