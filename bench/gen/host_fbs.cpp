@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "bench/gen/host.h"
 #include "bench/gen/idl_common.h"
 
@@ -70,7 +72,8 @@ class FbsHost {
         const std::string v = fresh("v");
         w_.line("const auto {} = {}Create{}(fbb{}).Union();", v, kPeerNamespace,
                 member, nested);
-        args += ", " + kPeerNamespace + decl->name + "_" + member + ", " + v;
+        args +=
+            fmt::format(", {}{}_{}, {}", kPeerNamespace, decl->name, member, v);
       }
     }
     return args;
@@ -87,7 +90,7 @@ class FbsHost {
       case Builtin::Instant:
         return host::kInstant;
       case Builtin::String: {
-        const std::string v = fresh("v");
+        std::string v = fresh("v");
         w_.line("const auto {} = fbb.CreateString({});", v, host::kString);
         return v;
       }
@@ -100,7 +103,7 @@ class FbsHost {
       const TypeRef type = types_.resolve(field.type);
       const TypeDecl* decl = types_.declOf(type);
       const std::string name = lowerSnake(field.name);
-      const std::string expr = table + "->" + name + "()";
+      const std::string expr = fmt::format("{}->{}()", table, name);
       if (decl == nullptr) {
         if (*type.builtin == Builtin::String) {
           w_.line("if ({} != nullptr) use(sum, {}->string_view());", expr,
