@@ -1,9 +1,10 @@
 // A node on the nats backend, configured by keys alone (backend.kind =
 // nats): the commerce program's two contexts hosted by one node, its local
-// store a sqlite database; the leases refusing a second node, an installed
-// context the node does not host, a hosted context never installed, and
-// every commit once the node's leases lapsed.
+// store a sqlite database held in SQLite's exclusive locking mode; the leases
+// refusing a second node, an installed context the node does not host, a hosted
+// context never installed, and every commit once the node's leases lapsed.
 #include <chrono>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <thread>
@@ -94,6 +95,9 @@ TEST_CASE(
     node.pay("o-1", "u-1");
     CHECK(node.inbox("u-1") == std::vector<std::string>{"domestic o-1:1000"});
     CHECK(node.runtime->store().name() == "nats");
+    // The node holds its database in SQLite's exclusive locking mode: the
+    // WAL index is in its memory, never a shared `-shm` file.
+    CHECK_FALSE(std::filesystem::exists(db.path + "-shm"));
   }
   Node again(node_config(server, "node-a", kBoth, db.path));
   CHECK(again.inbox("u-1") == std::vector<std::string>{"domestic o-1:1000"});

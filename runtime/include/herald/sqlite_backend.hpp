@@ -32,6 +32,15 @@ struct SqliteBackendOptions {
   // How long a statement waits for SQLite's own locks (another connection
   // checkpointing, a reader of the tool) before it fails as busy.
   Duration busy_timeout = std::chrono::seconds(5);
+  // Holds SQLite's locks on the database file from the first transaction
+  // until the backend closes (PRAGMA locking_mode = EXCLUSIVE, set before
+  // WAL mode: the WAL index is in the process's memory, no `-shm` file),
+  // instead of taking and releasing them around every transaction: a
+  // commit then costs no file-lock system calls. No other connection can
+  // read or write the file while the backend is open (Herald's own
+  // processes are kept out by the lock file either way). The nats
+  // backend's local store is opened so.
+  bool exclusive = false;
 };
 
 struct RuntimeConfig;

@@ -90,6 +90,9 @@ NatsBackend::NatsBackend(NatsBackendOptions nats, SqliteBackendOptions local)
           options_.stream_max_bytes > 0 ? options_.stream_max_bytes : -1} {
   for (const std::string& context : options_.contexts) leases_.acquire(context);
   leases_.start_renewal();
+  // The node holds its database alone (its lock file; `herald` reads a
+  // stopped node): SQLite's file locks are taken once, not per transaction.
+  local.exclusive = true;
   local_ = make_sqlite_backend(std::move(local));
   transport_store_ = &sqlite_transport_store(*local_);
 }

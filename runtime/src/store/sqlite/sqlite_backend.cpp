@@ -36,6 +36,9 @@ SqliteBackend::SqliteBackend(SqliteBackendOptions options)
       lock_(options_.path),
       db_(open_database(options_)) {
   try {
+    // Before the first access, so that the WAL index is never shared
+    // memory (runtime/docs/sqlite-schema.md, "The lock file").
+    if (options_.exclusive) db_.exec("PRAGMA locking_mode = EXCLUSIVE");
     const std::string mode = db_.execAndGet("PRAGMA journal_mode = WAL");
     if (mode != "wal") {
       throw Error(

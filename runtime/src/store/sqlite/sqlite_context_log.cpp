@@ -12,6 +12,7 @@ void SqliteContextLog::read(std::int64_t after, std::size_t max,
                             std::vector<LogEntryPtr>& out) {
   constexpr auto kMax =
       static_cast<std::size_t>(std::numeric_limits<std::int64_t>::max());
+  constexpr std::size_t kReserve = 1024;
   std::vector<StoredEvent> rows;
   {
     std::lock_guard lock(backend_.mutex());
@@ -23,6 +24,9 @@ void SqliteContextLog::read(std::int64_t after, std::size_t max,
       return;
     }
     SQLite::Statement& s = backend_.sql().log_read;
+    // Room for a whole read up front (a relay reading back a batch behind
+    // the tail): growing the vector row by row costs more than the rows.
+    rows.reserve(std::min(max, kReserve));
     Use q(s);
     q->bind(1, context_);
     q->bind(2, after);
