@@ -153,6 +153,36 @@ std::vector<const DeclInfo*> typeOrder(const check::ContextInfo& ctx) {
   return order;
 }
 
+// A sum with payloads: a constructor from each variant and the destructor
+// are declared here and defined in the source (sumDefinitions), so that a
+// unit that builds or destroys the sum, as a host does, calls them instead
+// of compiling std::variant's construction and destruction; copies and
+// moves are defaulted here (compiled only where used).
+std::string sumMembers(const TypeInfo& t, const std::string& name) {
+  std::string out =
+      "  // From each variant; defined in the source, as is the destructor.\n";
+  for (const check::VariantInfo& v : t.variants)
+    out += "  explicit " + name + "(" + cppName(v.name) + " v);\n";
+  out += "  ~" + name + "();\n  " + name + "(const " + name +
+         "&) = default;\n  " + name + "(" + name + "&&) = default;\n  " + name +
+         "& operator=(const " + name + "&) = default;\n  " + name +
+         "& operator=(" + name + "&&) = default;\n";
+  return out;
+}
+
+// The definitions of sumMembers, in the source.
+void sumDefinitions(Emitter& e, const TypeInfo& t) {
+  if (t.def != TypeDefKind::Sum || isEnumSum(t)) return;
+  std::string name = cppName(t.name);
+  std::string& out = e.out.publicDefs;
+  e.source.useHeader("<utility>");
+  for (std::size_t k = 0; k < t.variants.size(); ++k)
+    out += name + "::" + name + "(" + cppName(t.variants[k].name) +
+           " v) : value(std::in_place_index<" + std::to_string(k) +
+           ">, std::move(v)) {}\n";
+  out += name + "::~" + name + "() = default;\n\n";
+}
+
 void emitValueType(Emitter& e, const TypeInfo& t) {
   std::string name = cppName(t.name);
   Spelling& sp = e.header;
@@ -181,8 +211,8 @@ void emitValueType(Emitter& e, const TypeInfo& t) {
                comparisons(vn, 4) + "  };\n";
         alts += (alts.empty() ? "" : ", ") + vn;
       }
-      out += "  std::variant<" + alts + "> value;\n" + staticFns(e, t, 2) +
-             comparisons(name, 2) + "};\n\n";
+      out += "  std::variant<" + alts + "> value;\n" + sumMembers(t, name) +
+             staticFns(e, t, 2) + comparisons(name, 2) + "};\n\n";
       return;
     }
     case TypeDefKind::Opaque:
@@ -284,6 +314,7 @@ void emitTypes(Emitter& e) {
     if (const auto* t = dyn_cast<TypeInfo>(d)) {
       emitValueType(e, *t);
       emitConstructor(e, *t);
+      sumDefinitions(e, *t);
     } else if (const auto* a = dyn_cast<check::ActorInfo>(d)) {
       e.out.actorsEvents +=
           "struct " + name + " {\n" + fields(e.header, a->params, 2) + "};\n\n";
