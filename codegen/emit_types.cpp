@@ -161,8 +161,10 @@ std::vector<const DeclInfo*> typeOrder(const check::ContextInfo& ctx) {
 std::string sumMembers(const TypeInfo& t, const std::string& name) {
   std::string out =
       "  // From each variant; defined in the source, as is the destructor.\n";
-  for (const check::VariantInfo& v : t.variants)
-    out += "  explicit " + name + "(" + cppName(v.name) + " v);\n";
+  for (const check::VariantInfo& v : t.variants) {
+    out.append("  explicit ").append(name).append("(");
+    out.append(cppName(v.name)).append(" v);\n");
+  }
   out += "  ~" + name + "();\n  " + name + "(const " + name +
          "&) = default;\n  " + name + "(" + name + "&&) = default;\n  " + name +
          "& operator=(const " + name + "&) = default;\n  " + name +
@@ -176,11 +178,13 @@ void sumDefinitions(Emitter& e, const TypeInfo& t) {
   std::string name = cppName(t.name);
   std::string& out = e.out.publicDefs;
   e.source.useHeader("<utility>");
-  for (std::size_t k = 0; k < t.variants.size(); ++k)
-    out += name + "::" + name + "(" + cppName(t.variants[k].name) +
-           " v) : value(std::in_place_index<" + std::to_string(k) +
-           ">, std::move(v)) {}\n";
-  out += name + "::~" + name + "() = default;\n\n";
+  for (std::size_t k = 0; k < t.variants.size(); ++k) {
+    out.append(name).append("::").append(name).append("(");
+    out.append(cppName(t.variants[k].name));
+    out.append(" v) : value(std::in_place_index<").append(std::to_string(k));
+    out.append(">, std::move(v)) {}\n");
+  }
+  out.append(name).append("::~").append(name).append("() = default;\n\n");
 }
 
 void emitValueType(Emitter& e, const TypeInfo& t) {
@@ -329,12 +333,14 @@ void emitTypes(Emitter& e) {
     if (cap == nullptr) continue;
     std::string name = cppName(cap->name);
     std::string& out = e.out.capabilities;
-    out += "// Implemented by the host.\nclass " + name +
-           " {\n public:\n  virtual ~" + name + "() = default;\n";
-    for (const check::CapabilityOp& op : cap->ops)
-      out += "  virtual " + e.header.result(op.sig.result) + " " +
-             cppName(op.name) + "(" + Emitter::params(e.header, op.sig.params) +
-             ") = 0;\n";
+    out.append("// Implemented by the host.\nclass ").append(name);
+    out.append(" {\n public:\n  virtual ~").append(name);
+    out.append("() = default;\n");
+    for (const check::CapabilityOp& op : cap->ops) {
+      out.append("  virtual ").append(e.header.result(op.sig.result));
+      out.append(" ").append(cppName(op.name)).append("(");
+      out.append(Emitter::params(e.header, op.sig.params)).append(") = 0;\n");
+    }
     out += "};\n\n";
   }
 }
