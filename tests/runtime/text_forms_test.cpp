@@ -2,14 +2,13 @@
 // whose digits are written out of line, and of a generated program's
 // records and sums, which call them: the parcel program of the byte API's
 // tests.
-#include "herald/text.hpp"
-
 #include <cstdint>
 #include <limits>
 #include <string>
 
 #include <doctest/doctest.h>
 
+#include "herald/text.hpp"
 #include "logistics/parcel.h"
 
 namespace {
