@@ -156,13 +156,17 @@ std::vector<const DeclInfo*> typeOrder(const check::ContextInfo& ctx) {
 // A sum with payloads: a constructor from each variant and the destructor
 // are declared here and defined in the source (sumDefinitions), so that a
 // unit that builds or destroys the sum, as a host does, calls them instead
-// of compiling std::variant's construction and destruction; copies and
-// moves are defaulted here (compiled only where used).
+// of compiling std::variant's construction and destruction; the default
+// constructor (the first variant, as the aggregate's `S{}` was), copies
+// and moves are defaulted here (compiled only where used). The
+// constructors are not explicit, so that `S{S::V{...}}` and `.s =
+// {S::V{...}}` build a sum as they built the aggregate.
 std::string sumMembers(const TypeInfo& t, const std::string& name) {
-  std::string out =
+  std::string out = "  " + name + "() = default;\n";
+  out +=
       "  // From each variant; defined in the source, as is the destructor.\n";
   for (const check::VariantInfo& v : t.variants) {
-    out.append("  explicit ").append(name).append("(");
+    out.append("  ").append(name).append("(");
     out.append(cppName(v.name)).append(" v);\n");
   }
   out += "  ~" + name + "();\n  " + name + "(const " + name +

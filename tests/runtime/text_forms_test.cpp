@@ -48,4 +48,11 @@ TEST_CASE("a generated record and sum print through the number forms") {
   CHECK(herald::text(air) == "Air(flight: LX8, hops: [ZRH])");
 }
 
+TEST_CASE("a sum is built as the aggregate it was") {
+  const parcel::Leg listed = {parcel::Leg::Road{.km = 3}};
+  CHECK(herald::text(listed) == "Road(km: 3)");
+  // The first variant, value-initialised.
+  CHECK(herald::text(parcel::Leg{}) == "Road(km: 0)");
+}
+
 }  // namespace
