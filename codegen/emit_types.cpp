@@ -153,6 +153,44 @@ std::vector<const DeclInfo*> typeOrder(const check::ContextInfo& ctx) {
   return order;
 }
 
+// A sum with payloads: a constructor from each variant and the destructor
+// are declared here and defined in the source (sumDefinitions), so that a
+// unit that builds or destroys the sum, as a host does, calls them instead
+// of compiling std::variant's construction and destruction; the default
+// constructor (the first variant, as the aggregate's `S{}` was), copies
+// and moves are defaulted here (compiled only where used). The
+// constructors are not explicit, so that `S{S::V{...}}` and `.s =
+// {S::V{...}}` build a sum as they built the aggregate.
+std::string sumMembers(const TypeInfo& t, const std::string& name) {
+  std::string out = "  " + name + "() = default;\n";
+  out +=
+      "  // From each variant; defined in the source, as is the destructor.\n";
+  for (const check::VariantInfo& v : t.variants) {
+    out.append("  ").append(name).append("(");
+    out.append(cppName(v.name)).append(" v);\n");
+  }
+  out += "  ~" + name + "();\n  " + name + "(const " + name +
+         "&) = default;\n  " + name + "(" + name + "&&) = default;\n  " + name +
+         "& operator=(const " + name + "&) = default;\n  " + name +
+         "& operator=(" + name + "&&) = default;\n";
+  return out;
+}
+
+// The definitions of sumMembers, in the source.
+void sumDefinitions(Emitter& e, const TypeInfo& t) {
+  if (t.def != TypeDefKind::Sum || isEnumSum(t)) return;
+  std::string name = cppName(t.name);
+  std::string& out = e.out.publicDefs;
+  e.source.useHeader("<utility>");
+  for (std::size_t k = 0; k < t.variants.size(); ++k) {
+    out.append(name).append("::").append(name).append("(");
+    out.append(cppName(t.variants[k].name));
+    out.append(" v) : value(std::in_place_index<").append(std::to_string(k));
+    out.append(">, std::move(v)) {}\n");
+  }
+  out.append(name).append("::~").append(name).append("() = default;\n\n");
+}
+
 void emitValueType(Emitter& e, const TypeInfo& t) {
   std::string name = cppName(t.name);
   Spelling& sp = e.header;
@@ -181,8 +219,8 @@ void emitValueType(Emitter& e, const TypeInfo& t) {
                comparisons(vn, 4) + "  };\n";
         alts += (alts.empty() ? "" : ", ") + vn;
       }
-      out += "  std::variant<" + alts + "> value;\n" + staticFns(e, t, 2) +
-             comparisons(name, 2) + "};\n\n";
+      out += "  std::variant<" + alts + "> value;\n" + sumMembers(t, name) +
+             staticFns(e, t, 2) + comparisons(name, 2) + "};\n\n";
       return;
     }
     case TypeDefKind::Opaque:
@@ -284,6 +322,7 @@ void emitTypes(Emitter& e) {
     if (const auto* t = dyn_cast<TypeInfo>(d)) {
       emitValueType(e, *t);
       emitConstructor(e, *t);
+      sumDefinitions(e, *t);
     } else if (const auto* a = dyn_cast<check::ActorInfo>(d)) {
       e.out.actorsEvents +=
           "struct " + name + " {\n" + fields(e.header, a->params, 2) + "};\n\n";
@@ -298,12 +337,14 @@ void emitTypes(Emitter& e) {
     if (cap == nullptr) continue;
     std::string name = cppName(cap->name);
     std::string& out = e.out.capabilities;
-    out += "// Implemented by the host.\nclass " + name +
-           " {\n public:\n  virtual ~" + name + "() = default;\n";
-    for (const check::CapabilityOp& op : cap->ops)
-      out += "  virtual " + e.header.result(op.sig.result) + " " +
-             cppName(op.name) + "(" + Emitter::params(e.header, op.sig.params) +
-             ") = 0;\n";
+    out.append("// Implemented by the host.\nclass ").append(name);
+    out.append(" {\n public:\n  virtual ~").append(name);
+    out.append("() = default;\n");
+    for (const check::CapabilityOp& op : cap->ops) {
+      out.append("  virtual ").append(e.header.result(op.sig.result));
+      out.append(" ").append(cppName(op.name)).append("(");
+      out.append(Emitter::params(e.header, op.sig.params)).append(") = 0;\n");
+    }
     out += "};\n\n";
   }
 }

@@ -45,6 +45,12 @@
 # fbs-host"; herald-contexts and herald-includes can be added; fbs must be
 # one when a set of generated code alone is, fbs-host when a host set is),
 # CXX (default g++), SEED (default 1).
+#
+# A change to the generator or the runtime's headers, measured in the same
+# interleaved runs: BASE_HERALDC (a heraldc binary) and BASE_INCLUDE (a
+# runtime/include directory) of the build before it add the sets
+# herald-base and herald-host-base, the same units from that generator over
+# those headers (SETS="herald-host herald-host-base fbs-host").
 set -euo pipefail
 
 BENCH_BUILD_DIR="${1:-}"
@@ -68,6 +74,8 @@ label() {
     proto) echo "protobuf (protoc --cpp_out)" ;;
     fbs) echo "flatbuffers (flatc --cpp)" ;;
     herald-host) echo "Herald + host (herald::encode / decode)" ;;
+    herald-base) echo "Herald, the build before (BASE_HERALDC)" ;;
+    herald-host-base) echo "Herald + host, the build before (BASE_HERALDC)" ;;
     proto-host) echo "protobuf + host (Serialize / Parse)" ;;
     fbs-host) echo "flatbuffers host (Builder / Verifier)" ;;
   esac
@@ -75,7 +83,7 @@ label() {
 # base SET: the set SET is compared with.
 base() {
   case "$1" in
-    *-host) echo fbs-host ;;
+    *-host | *-host-base) echo fbs-host ;;
     *) echo fbs ;;
   esac
 }
@@ -97,6 +105,14 @@ events="$(sed -n 2p "$d/gen" | awk '{ for (i = 1; i <= NF; ++i)
   if ($i == "events,") print $(i - 1) }')"
 mkdir -p "$d/herald" "$d/proto" "$d/fbs"
 "$heraldc" --color=never build "$d/herald-src" -o "$d/herald"
+if [ -n "${BASE_HERALDC:-}" ]; then
+  [ -d "${BASE_INCLUDE:-}" ] || { echo "BASE_INCLUDE: not a directory" >&2; exit 1; }
+  mkdir -p "$d/herald-base" "$d/herald-base-program" "$d/herald-host-base"
+  "$BASE_HERALDC" --color=never build "$d/herald-src" -o "$d/herald-base"
+  (cd "$d/herald-base" && find . -name '*.cpp' | sed 's|^\./||' | LC_ALL=C sort) |
+    sed 's|.*|#include "&"|' >"$d/herald-base-program/herald_program.cpp"
+  cp "$d/herald-host/host.cpp" "$d/herald-host-base/host.cpp"
+fi
 protoc "--cpp_out=$d/proto" "-I$d/proto-src" "$d/proto-src/schema.proto"
 flatc --cpp -o "$d/fbs" "$d/fbs-src/schema.fbs"
 echo '#include "schema_generated.h"' >"$d/fbs/tu.cpp"
@@ -123,6 +139,10 @@ units() {
     herald-host)
       echo "$d/herald-program/herald_program.cpp"
       echo "$d/herald-host/host.cpp" ;;
+    herald-base) echo "$d/herald-base-program/herald_program.cpp" ;;
+    herald-host-base)
+      echo "$d/herald-base-program/herald_program.cpp"
+      echo "$d/herald-host-base/host.cpp" ;;
     proto-host)
       echo "$d/proto/schema.pb.cc"
       echo "$d/proto-host/host.cpp" ;;
@@ -133,6 +153,8 @@ flags() {
   case "$1" in
     herald | herald-contexts | herald-includes | herald-host)
       echo "-I$repo/runtime/include -I$d/herald" ;;
+    herald-base | herald-host-base)
+      echo "-I$BASE_INCLUDE -I$d/herald-base" ;;
     proto | proto-host) echo "-I$d/proto" ;;
     fbs | fbs-host) echo "-I$d/fbs" ;;
   esac
@@ -144,10 +166,11 @@ written() {
   [ "$1" = herald-includes ] && { echo "—"; return; }
   [ "$1" = herald-contexts ] && dir=herald
   dir="${dir%-host}"
+  [ "$1" = herald-host-base ] && dir=herald-base
   files="$(find "$d/$dir" -type f ! -name tu.cpp | wc -l)"
   n="$(find "$d/$dir" -type f ! -name tu.cpp -exec cat {} + | wc -l)"
   case "$1" in
-    *-host) echo "$files files, $n lines + host $(wc -l <"$d/$1/host.cpp") lines" ;;
+    *-host | *-host-base) echo "$files files, $n lines + host $(wc -l <"$d/$1/host.cpp") lines" ;;
     *) echo "$files files, $n lines" ;;
   esac
 }

@@ -6,14 +6,13 @@
 // own `append_text` overloads in their namespaces; `herald::text` calls
 // `append_text` unqualified, so argument-dependent lookup finds them, also
 // for elements of containers.
-#include <charconv>
 #include <concepts>
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <system_error>
+#include <type_traits>
 #include <vector>
 
 #include "herald/ops.hpp"
@@ -34,24 +33,30 @@ template <class T>
 requires std::same_as<T, bool>
 void append_text(std::string& out, T b) { out += b ? "true" : "false"; }
 
+// Out of line (text.cpp), so that the text form of every record and event
+// field calls them instead of compiling std::to_chars where it is used.
+namespace detail {
+void append_signed(std::string& out, long long n);
+void append_unsigned(std::string& out, unsigned long long n);
+// The shortest form that reads back as the same double, always with a
+// point or an exponent, so that `1.0` does not print as an Int would.
+void append_float(std::string& out, double d);
+}  // namespace detail
+
 template <class T>
 requires std::integral<T> &&(!std::same_as<T, bool>)&&(
     !std::same_as<T, char>)void append_text(std::string& out, T n) {
-  char buf[24];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, n);
-  out.append(buf, end);
+  if constexpr (std::is_signed_v<T>) {
+    detail::append_signed(out, n);
+  } else {
+    detail::append_unsigned(out, n);
+  }
 }
 
-// The shortest form that reads back as the same double, always with a
-// point or an exponent, so that `1.0` does not print as an Int would.
 template <class T>
 requires std::floating_point<T>
 void append_text(std::string& out, T d) {
-  char buf[32];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, static_cast<double>(d));
-  std::string_view text(buf, static_cast<std::size_t>(end - buf));
-  out += text;
-  if (text.find_first_of(".eEn") == std::string_view::npos) out += ".0";
+  detail::append_float(out, static_cast<double>(d));
 }
 
 inline void append_text(std::string& out, Unit) { out += "()"; }

@@ -1,8 +1,9 @@
-// The text forms of the envelope and its id (herald/text.hpp), and fault
-// text (herald/errors.hpp).
+// The text forms of numbers, the envelope and its id (herald/text.hpp), and
+// fault text (herald/errors.hpp).
 #include "herald/text.hpp"
 
 #include <algorithm>
+#include <charconv>
 
 #include "herald/envelope.hpp"
 #include "herald/errors.hpp"
@@ -75,6 +76,30 @@ std::string fault_text(std::string_view raw) {
   out += kCut;
   return out;
 }
+
+namespace detail {
+
+void append_signed(std::string& out, long long n) {
+  char buf[24];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, n);
+  out.append(buf, end);
+}
+
+void append_unsigned(std::string& out, unsigned long long n) {
+  char buf[24];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, n);
+  out.append(buf, end);
+}
+
+void append_float(std::string& out, double d) {
+  char buf[32];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, d);
+  std::string_view text(buf, static_cast<std::size_t>(end - buf));
+  out += text;
+  if (text.find_first_of(".eEn") == std::string_view::npos) out += ".0";
+}
+
+}  // namespace detail
 
 void append_text(std::string& out, const EventId& id) { out += id.str(); }
 
