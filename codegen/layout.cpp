@@ -391,6 +391,8 @@ Seq parse(std::string_view line, std::pmr::memory_resource* arena) {
 class Layout {
  public:
   Layout(std::size_t indent, std::pmr::memory_resource* arena) : lines_(arena) {
+    // Most layouts of a line take a few lines.
+    lines_.reserve(8);
     lines_.push_back(line(indent));
   }
 
