@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "../store/memory/memory_subscription_store.hpp"
 #include "herald/deterministic_executor.hpp"
 #include "herald/errors.hpp"
 #include "herald/fault_injector.hpp"
@@ -39,6 +40,8 @@ SubscriptionActor::SubscriptionActor(RuntimeImpl& runtime,
       metrics_(metrics),
       inbox_(runtime.executor(), *this),
       policy_(dead_letter_policy(runtime.config(), spec_.service)),
+      settle_after_ack_(dynamic_cast<MemorySubscriptionStore*>(&store) ==
+                        nullptr),
       faults_(runtime.executor().faults()) {}
 
 bool SubscriptionActor::recover(LogEntryPtr entry) {

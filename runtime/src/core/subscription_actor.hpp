@@ -119,7 +119,11 @@ class SubscriptionActor final : public Actor {
   // whose acknowledgement it has not been given.
   void finish_acknowledged(const Delivery& d) {
     metrics_.finished.add();
-    settle_.push_back(d.entry.get());
+    if (settle_after_ack_) {
+      settle_.push_back(d.entry.get());
+    } else {
+      d.entry->pending.fetch_sub(1, std::memory_order_acq_rel);
+    }
     if (!parked_.empty()) resume_after(d);
   }
   // finish() with lanes parked: the lane d held goes on.
@@ -182,6 +186,9 @@ class SubscriptionActor final : public Actor {
   // alive while its pending count is above 0: the publication keeps it
   // until every subscription settled it.
   std::vector<LogEntry*> settle_;
+  // False for the memory backend's store, which reads no pending counts:
+  // the count goes down at once.
+  bool settle_after_ack_;
   FaultInjector* faults_;  // the deterministic executor's, else nullptr
 };
 
