@@ -29,6 +29,7 @@ class FlakyStore final : public SubscriptionStore {
       throw std::runtime_error("transport unavailable (injected)");
     }
     inner_.acknowledge(p, s, position);
+    ++acks;
   }
   std::int64_t start_position(std::string_view context, std::int64_t start,
                               Instant now) override {
@@ -62,6 +63,7 @@ class FlakyStore final : public SubscriptionStore {
 
   SubscriptionStore& inner() { return inner_; }
   int fail_acks = 0;
+  int acks = 0;  // acknowledge() calls that reached the inner store
 
  private:
   void refuse() const {
@@ -124,8 +126,8 @@ class FaultyBackend final : public Backend {
     return inner_->purge_expired(now);
   }
   Instant latest_time() override { return inner_->latest_time(); }
-  std::unique_ptr<Publication> attach(std::string_view context,
-                                      ContextLog& log, Router& router,
+  std::unique_ptr<Publication> attach(std::string_view context, ContextLog& log,
+                                      Router& router,
                                       PublicationOptions options) override {
     return inner_->attach(context, log, router, options);
   }
@@ -206,6 +208,32 @@ TEST_CASE(
 }
 
 TEST_CASE(
+    "Acknowledgements: a subscription writes a run of one publisher's "
+    "deliveries to its store once, with the highest sequence") {
+  FaultyWorld w;
+  w.rt.recover();
+  const auto confirmed = [](int n) {
+    return PaymentConfirmed{OrderId::from_raw(fmt::format("o-{}", n)),
+                            UserId::from_raw("u-1"),
+                            Money{n, "EUR"},
+                            commerce::order::Region::Domestic,
+                            {}};
+  };
+  for (int n = 1; n <= 5; ++n)
+    w.rt.publish("commerce.order", "relay-a", confirmed(n));
+  for (int n = 6; n <= 7; ++n)
+    w.rt.publish("commerce.order", "relay-b", confirmed(n));
+  w.executor.run_until_idle();
+  CHECK(w.inbox("audit").size() == 7);
+  FlakyStore& store = w.backend->store(kAudit);
+  // One write when the run moved on to relay-b, one when it ended.
+  CHECK(store.acks == 2);
+  CHECK(store.inner().acknowledged("relay-a") == 5);
+  CHECK(store.inner().acknowledged("relay-b") == 2);
+  CHECK(w.rt.metrics_json()["subscriptions"][kAudit]["lag"] == 0);
+}
+
+TEST_CASE(
     "Faults: a store that keeps refusing writes leaves a delivery "
     "unacknowledged after retry.max_attempts refusals, and reports it") {
   FaultyWorld w;
@@ -266,7 +294,8 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "Bounded: idle agent instances past agents.max_cached are dropped and their "
+    "Bounded: idle agent instances past agents.max_cached are dropped and "
+    "their "
     "state stays") {
   World w(1, {{"agents.max_cached", "8"}});
   for (int i = 0; i < 100; ++i) w.order(fmt::format("o-{}", i), "u-1", i + 1);

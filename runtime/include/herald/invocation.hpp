@@ -16,10 +16,12 @@
 // here and commit together when the handler returns normally (D1); an
 // exception discards them.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <typeinfo>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -49,6 +51,11 @@ struct InvocationSite {
 };
 
 class Invocation;
+
+namespace detail {
+// The invocation running on this thread, or nullptr (running_invocation()).
+extern constinit thread_local Invocation* t_running;
+}  // namespace detail
 
 class Events {
  public:
@@ -109,8 +116,16 @@ class Invocation {
   // While it exists, the invocation is the one running on this thread (see
   // detail::running_invocation).
   Invocation(Runtime& runtime, const InvocationSite& site,
-             std::string_view handler, Cause cause);
-  ~Invocation();
+             std::string_view handler, const Cause& cause)
+      : runtime_(runtime),
+        site_(site),
+        handler_(handler),
+        cause_(cause),
+        enclosing_(std::exchange(detail::t_running, this)) {}
+  ~Invocation() {
+    detail::t_running = enclosing_;
+    if (staged_ && !staged_->reserved.empty()) release_reservations();
+  }
   Invocation(const Invocation&) = delete;
   Invocation& operator=(const Invocation&) = delete;
 
@@ -161,18 +176,29 @@ class Invocation {
 
   void* capability_implementation(std::string_view qualified,
                                   const std::type_info& type) const;
+  // The Idempotency keys this invocation reserved go back.
+  void release_reservations() noexcept;
 
   Runtime& runtime_;
   const InvocationSite& site_;
   std::string_view handler_;
   Cause cause_;
   std::vector<OutboxEvent> events_;
-  std::vector<AgentMessage> messages_;
-  std::vector<CommitRecord::IdempotencyWrite> remembered_;
+  // What few invocations stage, allocated on first use (so that the
+  // others construct and destroy one pointer instead of three vectors):
+  // agent messages sent, Idempotency keys remembered, and the keys this
+  // invocation reserved (scope/key), released when it ends.
+  struct Staged {
+    std::vector<AgentMessage> messages;
+    std::vector<CommitRecord::IdempotencyWrite> remembered;
+    std::vector<std::string> reserved;
+  };
+  Staged& staged() {
+    if (!staged_) staged_ = std::make_unique<Staged>();
+    return *staged_;
+  }
+  std::unique_ptr<Staged> staged_;
   std::optional<MessageId> consumed_;
-  // Idempotency keys this invocation reserved (scope/key), released when it
-  // ends.
-  std::vector<std::string> reserved_;
   Invocation* enclosing_;  // what ran on this thread before, normally nothing
 };
 

@@ -27,21 +27,30 @@ class Mailbox {
     items_.push_back(std::move(item));
     return !std::exchange(scheduled_, true);
   }
-
-  // Moves up to `max` items into `out` (which the actor reuses, so a steady
-  // stream allocates nothing).
-  void take(RingQueue<Item>& out, std::size_t max) {
+  // The same, the item built from `args` (brace-initialised: an aggregate
+  // such as a subscription's Delivery).
+  template <class... Args>
+  [[nodiscard]] bool emplace_deferred(Args&&... args) {
     std::lock_guard lock(mutex_);
-    for (std::size_t i = 0; i < max && !items_.empty(); ++i)
-      out.push_back(items_.take_front());
+    items_.push_back(Item{std::forward<Args>(args)...});
+    return !std::exchange(scheduled_, true);
   }
 
-  // Ends a run: reschedules the actor if items arrived meanwhile.
-  void finish_run() {
-    bool again = false;
+  // Moves every item into `out`, which must be empty: the two queues trade
+  // buffers, so no item is moved (the actor reuses `out`, so a steady stream
+  // allocates nothing).
+  void take_all(RingQueue<Item>& out) {
+    std::lock_guard lock(mutex_);
+    out.swap(items_);
+  }
+
+  // Ends a run: reschedules the actor if items arrived meanwhile, or if
+  // `more` (the run left some of what it took).
+  void finish_run(bool more = false) {
+    bool again = more;
     {
       std::lock_guard lock(mutex_);
-      if (items_.empty()) {
+      if (items_.empty() && !more) {
         scheduled_ = false;
       } else {
         again = true;

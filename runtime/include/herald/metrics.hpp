@@ -50,7 +50,13 @@ class LatencyHistogram {
       50'000,      100'000,       250'000,        500'000,
       1'000'000,   5'000'000,     10'000'000,     50'000'000,
       100'000'000, 1'000'000'000, 10'000'000'000, 60'000'000'000};
-  void record(Duration d);  // single writer
+  void record(Duration d) {  // single writer
+    const std::int64_t ns = d.count();
+    std::size_t i = 0;
+    while (i < kBoundsNs.size() && ns > kBoundsNs[i]) ++i;
+    counts_[i].add();
+    sum_ns_.add(static_cast<std::uint64_t>(ns > 0 ? ns : 0));
+  }
   struct Snapshot {
     std::array<std::uint64_t, kBounds.size() + 1> counts{};  // not cumulative
     std::uint64_t count = 0;

@@ -33,6 +33,13 @@ class RingQueue {
   }
   ~RingQueue() { release(); }
 
+  void swap(RingQueue& other) noexcept {
+    std::swap(slots_, other.slots_);
+    std::swap(capacity_, other.capacity_);
+    std::swap(head_, other.head_);
+    std::swap(size_, other.size_);
+  }
+
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }
 

@@ -7,7 +7,6 @@
 namespace herald {
 
 void ContextRouter::route(const LogEntryPtr& entry) {
-  matched_.clear();
   const auto* routes = runtime_.routes_of(*entry);
   if (routes == nullptr) {
     // Not routed (an event type this build does not know): nothing owes
@@ -18,28 +17,33 @@ void ContextRouter::route(const LogEntryPtr& entry) {
   // Host taps see every routed entry of their type, whichever
   // subscriptions take it (released was counted at commit, D2).
   runtime_.run_taps(*entry);
+  // Set before enqueueing, to every route: a subscription may acknowledge
+  // on another thread before this loop ends, and the count must not reach
+  // 0 before the last one is queued. The routes that do not take the entry
+  // are taken off at the end.
+  const auto routed = static_cast<std::int32_t>(routes->size());
+  entry->pending.store(routed, std::memory_order_release);
+  std::int32_t queued = 0;
   // The routes are in qualified-service-name order (D11), so every run
-  // enqueues in the same order.
+  // enqueues in the same order. The subscriptions this event wakes go to
+  // the executor together (one lock on the threaded executor instead of one
+  // per subscription), in route order, so the deterministic executor sees
+  // the same sequence.
+  wake_.clear();
   for (SubscriptionActor* sub : *routes) {
     if (entry->position <= sub->start()) continue;
-    if (sub->accepts(*entry)) {
-      matched_.push_back(sub);
-    } else {
+    if (!sub->accepts(*entry)) {
       sub->metrics().filtered.add();
+      continue;
     }
-  }
-  // Set before enqueueing: a subscription may acknowledge on another thread
-  // before this loop ends.
-  entry->pending.store(static_cast<std::int32_t>(matched_.size()),
-                       std::memory_order_release);
-  // The subscriptions this event wakes go to the executor together (one
-  // lock on the threaded executor instead of one per subscription), in
-  // route order, so the deterministic executor sees the same sequence.
-  wake_.clear();
-  for (SubscriptionActor* sub : matched_) {
+    ++queued;
     if (sub->enqueue_deferred(entry)) wake_.push_back(sub);
   }
-  runtime_.executor().schedule_batch(wake_.data(), wake_.size());
+  if (queued != routed)
+    entry->pending.fetch_sub(routed - queued, std::memory_order_acq_rel);
+  // Mostly none: a subscription with deliveries queued is scheduled.
+  if (!wake_.empty())
+    runtime_.executor().schedule_batch(wake_.data(), wake_.size());
 }
 
 void ContextRouter::publish_fault(std::int64_t position,

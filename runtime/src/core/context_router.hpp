@@ -11,7 +11,6 @@
 namespace herald {
 
 class RuntimeImpl;
-class SubscriptionActor;
 struct ContextRuntime;
 
 class ContextRouter final : public Router {
@@ -27,7 +26,6 @@ class ContextRouter final : public Router {
   RuntimeImpl& runtime_;
   ContextRuntime& context_;
   // Scratch space of route(): a publication routes from one actor at a time.
-  std::vector<SubscriptionActor*> matched_;
   std::vector<Actor*> wake_;
 };
 

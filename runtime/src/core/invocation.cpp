@@ -35,24 +35,13 @@ void recycle_outbox(std::vector<OutboxEvent>& used) {
 }
 }  // namespace detail
 
-namespace {
 // A handler runs on the thread that constructed its invocation, from start
 // to commit or abort: host calls look here to refuse being made from inside
 // one.
-thread_local Invocation* t_running = nullptr;
-}  // namespace
+constinit thread_local Invocation* detail::t_running = nullptr;
 
-Invocation::Invocation(Runtime& runtime, const InvocationSite& site,
-                       std::string_view handler, Cause cause)
-    : runtime_(runtime),
-      site_(site),
-      handler_(handler),
-      cause_(cause),
-      enclosing_(std::exchange(t_running, this)) {}
-
-Invocation::~Invocation() {
-  t_running = enclosing_;
-  if (!reserved_.empty()) runtime_.impl().release_reservations(*this);
+void Invocation::release_reservations() noexcept {
+  runtime_.impl().release_reservations(*this);
 }
 
 const Invocation* detail::running_invocation() { return t_running; }
@@ -63,7 +52,7 @@ void detail::refuse_host_call(std::string_view called) {
                   "reaches an agent with a one-way message "
                   "and never waits for a host call, which could wait for an "
                   "agent that waits for it",
-                  called, t_running->handler_name()));
+                  called, detail::t_running->handler_name()));
 }
 
 void Invocation::send(const AgentKindBase& kind, std::string key,
@@ -91,7 +80,7 @@ void Invocation::send(const AgentKindBase& kind, std::string key,
         "{} sends {} to agent {} {}: {} is not valid UTF-8", handler_name(),
         handler, kind.qualified(), fault_text(key), *bad));
   }
-  AgentMessage& m = messages_.emplace_back();
+  AgentMessage& m = staged().messages.emplace_back();
   m.id = runtime_.impl().mint_id();
   m.agent_kind = kind.qualified();
   m.key = std::move(key);
@@ -189,8 +178,10 @@ void Logger::error(std::string_view message) const {
 
 bool Idempotency::seen(std::string_view key) const {
   const Instant now = tx_.runtime_.executor().now();
-  for (const auto& w : tx_.remembered_) {
-    if (w.key == key && w.expires_at > now) return true;
+  if (tx_.staged_) {
+    for (const auto& w : tx_.staged_->remembered) {
+      if (w.key == key && w.expires_at > now) return true;
+    }
   }
   if (tx_.runtime_.store().idempotency_seen(tx_.site_.idempotency_scope, key,
                                             now))
@@ -209,7 +200,7 @@ bool Idempotency::seen(std::string_view key) const {
 }
 
 void Idempotency::remember(std::string key, Duration ttl) {
-  tx_.remembered_.push_back(CommitRecord::IdempotencyWrite{
+  tx_.staged().remembered.push_back(CommitRecord::IdempotencyWrite{
       std::move(key), tx_.runtime_.executor().now() + ttl});
 }
 

@@ -6,14 +6,6 @@
 
 namespace herald {
 
-void LatencyHistogram::record(Duration d) {
-  const std::int64_t ns = d.count();
-  std::size_t i = 0;
-  while (i < kBoundsNs.size() && ns > kBoundsNs[i]) ++i;
-  counts_[i].add();
-  sum_ns_.add(static_cast<std::uint64_t>(std::max<Duration::rep>(0, d.count())));
-}
-
 LatencyHistogram::Snapshot LatencyHistogram::snapshot() const {
   Snapshot s;
   for (std::size_t i = 0; i < counts_.size(); ++i) {

@@ -110,13 +110,14 @@ bool RuntimeImpl::reserve_idempotency(Invocation& tx, const std::string& key) {
   std::lock_guard lock(reservations_mutex_);
   auto [it, inserted] = reservations_.try_emplace(k, &tx);
   if (!inserted) return it->second == &tx;
-  tx.reserved_.push_back(std::move(k));
+  tx.staged().reserved.push_back(std::move(k));
   return true;
 }
 
 void RuntimeImpl::release_reservations(const Invocation& tx) noexcept {
   std::lock_guard lock(reservations_mutex_);
-  for (const std::string& k : tx.reserved_) reservations_.erase(k);
+  if (!tx.staged_) return;
+  for (const std::string& k : tx.staged_->reserved) reservations_.erase(k);
 }
 
 std::string_view purge_failure_name(PurgeFailure reason) {
@@ -129,10 +130,7 @@ std::string_view purge_failure_name(PurgeFailure reason) {
   return "unknown_exception";
 }
 
-void RuntimeImpl::maybe_purge() noexcept {
-  // Every 4096 commits: the scan is linear in what is stored, so this keeps
-  // its cost per commit constant.
-  if ((commits_.fetch_add(1, std::memory_order_relaxed) & 4095) != 4095) return;
+void RuntimeImpl::purge() noexcept {
   // The purge is a write transaction of its own, after a commit that stands
   // whatever happens here: a failure is the purge's alone. Expired records
   // stay until the next purge (they are ignored when read: an expired key
@@ -228,8 +226,12 @@ void RuntimeImpl::commit(Invocation& tx, CommitRecord& record) {
   record.consumed_message = tx.consumed_;
   record.now = executor_.now();
   if (releases) record.events = std::move(tx.events_);
-  if (!tx.remembered_.empty()) record.idempotency = std::move(tx.remembered_);
-  if (!tx.messages_.empty()) record.messages = std::move(tx.messages_);
+  if (tx.staged_) {
+    Invocation::Staged& staged = *tx.staged_;
+    if (!staged.remembered.empty())
+      record.idempotency = std::move(staged.remembered);
+    if (!staged.messages.empty()) record.messages = std::move(staged.messages);
+  }
   // The store takes the entries: their types are read before.
   ReleaseTally released;
   for (const OutboxEvent& ev : record.events) released.add(*ev.entry->type);
@@ -262,38 +264,34 @@ void RuntimeImpl::commit(Invocation& tx, CommitRecord& record) {
     tx.site_.context_runtime->publication->wake();
   }
   if (!record.messages.empty()) post_messages(record.messages);
-  tx.messages_.clear();
   tx.events_.clear();
-  tx.remembered_.clear();
+  if (tx.staged_) {
+    tx.staged_->messages.clear();
+    tx.staged_->remembered.clear();
+  }
 }
 
-Instant RuntimeImpl::commit_delivery(Invocation& tx,
-                                     const CommitRecord::DedupRecord& dedup) {
-  if (!tx.events_.empty() || !tx.messages_.empty() || !tx.remembered_.empty() ||
-      tx.consumed_) {
-    CommitRecord record;
-    record.dedup = dedup;
-    commit(tx, record);
-    return record.now;
-  }
-  const Instant now = executor_.now();
-  try {
-    store_->commit_dedup(dedup, now);
-  } catch (const InvalidText&) {
-    throw;
-  } catch (const std::exception& e) {
-    throw CommitError(fmt::format("commit failed: {}", e.what()));
-  }
-  maybe_purge();
-  return now;
+Instant RuntimeImpl::commit_staged_delivery(
+    Invocation& tx, const CommitRecord::DedupRecord& dedup) {
+  CommitRecord record;
+  record.dedup = dedup;
+  commit(tx, record);
+  return record.now;
+}
+
+void RuntimeImpl::rethrow_commit_failure(const std::exception& e) {
+  if (dynamic_cast<const InvalidText*>(&e) != nullptr) throw;
+  throw CommitError(fmt::format("commit failed: {}", e.what()));
 }
 
 void RuntimeImpl::abort(Invocation& tx, nlohmann::json fault_line) noexcept {
   for (const OutboxEvent& e : tx.events_)
     event_metrics_[e.entry->type->index()]->aborted.add();
   tx.events_.clear();
-  tx.messages_.clear();
-  tx.remembered_.clear();
+  if (tx.staged_) {
+    tx.staged_->messages.clear();
+    tx.staged_->remembered.clear();
+  }
   try {
     write_log(LogLevel::warn, std::move(fault_line));
   } catch (...) {  // NOLINT(bugprone-empty-catch): the log is best effort

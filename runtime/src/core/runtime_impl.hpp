@@ -101,7 +101,19 @@ class RuntimeImpl final : public MessageSink {
   // (LocalStore::commit_dedup). Throws as commit() does; returns the time
   // the commit was stamped with.
   Instant commit_delivery(Invocation& tx,
-                          const CommitRecord::DedupRecord& dedup);
+                          const CommitRecord::DedupRecord& dedup) {
+    // Staged: messages or Idempotency keys (perhaps only reserved ones).
+    if (!tx.events_.empty() || tx.staged_ || tx.consumed_)
+      return commit_staged_delivery(tx, dedup);
+    const Instant now = executor_.now();
+    try {
+      store_->commit_dedup(dedup, now);
+    } catch (const std::exception& e) {
+      rethrow_commit_failure(e);
+    }
+    maybe_purge();
+    return now;
+  }
   // Discards what tx staged and writes `fault_line` (at warn).
   void abort(Invocation& tx, nlohmann::json fault_line) noexcept;
   void check_emit_limits(const EventType& type, const void* payload,
@@ -197,7 +209,19 @@ class RuntimeImpl final : public MessageSink {
   // Amortised purge of expired Idempotency keys and dedup ids. Runs after a
   // commit, so it never throws: a purge that fails is logged
   // (store.purge_failed, with its PurgeFailure) and done by the next one.
-  void maybe_purge() noexcept;
+  void maybe_purge() noexcept {
+    // Every 4096 commits: the scan is linear in what is stored, so this
+    // keeps its cost per commit constant.
+    if ((commits_.fetch_add(1, std::memory_order_relaxed) & 4095) == 4095)
+      purge();
+  }
+  void purge() noexcept;
+  // commit_delivery() with something staged: the general commit.
+  Instant commit_staged_delivery(Invocation& tx,
+                                 const CommitRecord::DedupRecord& dedup);
+  // A store failure of a commit as the CommitError it is (InvalidText
+  // goes on as it is).
+  [[noreturn]] static void rethrow_commit_failure(const std::exception& e);
 
   Runtime& runtime_;
   RuntimeConfig config_;

@@ -1,5 +1,8 @@
 #include "subscription_actor.hpp"
 
+#include <algorithm>
+
+#include "../store/memory/memory_subscription_store.hpp"
 #include "herald/deterministic_executor.hpp"
 #include "herald/errors.hpp"
 #include "herald/fault_injector.hpp"
@@ -13,13 +16,15 @@ constexpr std::size_t kBatch = 64;
 // subscription scheduled and never run again.
 class FinishRun {
  public:
-  explicit FinishRun(Mailbox<Delivery>& inbox) : inbox_(inbox) {}
-  ~FinishRun() { inbox_.finish_run(); }
+  FinishRun(Mailbox<Delivery>& inbox, const RingQueue<Delivery>& batch)
+      : inbox_(inbox), batch_(batch) {}
+  ~FinishRun() { inbox_.finish_run(!batch_.empty()); }
   FinishRun(const FinishRun&) = delete;
   FinishRun& operator=(const FinishRun&) = delete;
 
  private:
   Mailbox<Delivery>& inbox_;
+  const RingQueue<Delivery>& batch_;
 };
 }  // namespace
 
@@ -35,12 +40,9 @@ SubscriptionActor::SubscriptionActor(RuntimeImpl& runtime,
       metrics_(metrics),
       inbox_(runtime.executor(), *this),
       policy_(dead_letter_policy(runtime.config(), spec_.service)),
+      settle_after_ack_(dynamic_cast<MemorySubscriptionStore*>(&store) ==
+                        nullptr),
       faults_(runtime.executor().faults()) {}
-
-bool SubscriptionActor::enqueue_deferred(LogEntryPtr entry) {
-  metrics_.enqueued.add();
-  return inbox_.push_deferred(Delivery{std::move(entry)});
-}
 
 bool SubscriptionActor::recover(LogEntryPtr entry) {
   metrics_.enqueued.add();
@@ -95,42 +97,105 @@ void SubscriptionActor::release_halt(const LogEntry& entry) {
 }
 
 void SubscriptionActor::run() {
-  FinishRun finish_run(inbox_);
-  inbox_.take(batch_, kBatch);
-  while (!batch_.empty()) {
-    Delivery d = batch_.take_front();
+  FinishRun finish_run(inbox_, batch_);
+  try {
+    run_batch();
+  } catch (const SimulatedCrash&) {
+    // What the run acknowledged is written as each acknowledgement was
+    // before the crash point (the stores keep the highest sequence).
     try {
-      if (!halts_loaded_) load_halts();
-      if (d.release) {
-        release_halt(*d.entry);
-        continue;
-      }
-      if (!d.redrive && !d.resumed) {
-        // Most of the time no lane is parked: skip the hash lookup then.
-        if (!parked_.empty()) {
-          auto lane = parked_.find(d.entry->envelope.publisherId);
-          if (lane != parked_.end()) {
-            lane->second.push_back(std::move(d));
-            continue;
-          }
+      write_acknowledgement();
+    } catch (...) {  // NOLINT(bugprone-empty-catch): lost with the crash;
+                     // recovery re-queues and dedup acknowledges (D6)
+    }
+    throw;
+  }
+  try {
+    write_acknowledgement();
+  } catch (const SimulatedCrash&) {
+    throw;
+  } catch (const std::exception& e) {
+    // Still held: written by the next run; if the process stops first,
+    // recovery re-queues the deliveries and dedup acknowledges them (D6).
+    try {
+      runtime_.write_log(LogLevel::error, {{"event", "delivery.store_fault"},
+                                           {"subscription", spec_.service},
+                                           {"message", fault_text(e.what())}});
+    } catch (...) {  // NOLINT(bugprone-empty-catch): the log is best effort
+    }
+  }
+}
+
+void SubscriptionActor::acknowledge_other(const LogEntry& entry) {
+  write_acknowledgement();
+  ack_publisher_ = entry.envelope.publisherId;
+  ack_sequence_ = entry.envelope.sequence;
+  ack_position_ = entry.position;
+  ack_held_ = true;
+}
+
+void SubscriptionActor::write_acknowledgement() {
+  if (!ack_held_) return;
+  store_.acknowledge(ack_publisher_, ack_sequence_, ack_position_);
+  ack_held_ = false;
+  for (LogEntry* entry : settle_)
+    entry->pending.fetch_sub(1, std::memory_order_acq_rel);
+  settle_.clear();
+}
+
+inline void SubscriptionActor::serve(Delivery& d) {
+  try {
+    if (!halts_loaded_) load_halts();
+    if (d.release) {
+      release_halt(*d.entry);
+      return;
+    }
+    if (!d.redrive && !d.resumed) {
+      // Most of the time no lane is parked: skip the hash lookup then.
+      if (!parked_.empty()) {
+        auto lane = parked_.find(d.entry->envelope.publisherId);
+        if (lane != parked_.end()) {
+          lane->second.push_back(std::move(d));
+          return;
         }
-        if (d.not_before != Instant{} &&
-            d.not_before > runtime_.executor().now()) {
-          // A recovered retry: it holds its lane until it is due.
-          parked_.try_emplace(d.entry->envelope.publisherId);
-          Delivery next = d;
-          next.resumed = true;
-          retry_later(std::move(next), d.not_before);
-          continue;
-        }
       }
-      deliver(d);
-    } catch (const SimulatedCrash&) {
-      throw;
-    } catch (const std::exception& e) {
-      contain(d, fault_text(e.what()));
-    } catch (...) {
-      contain(d, "unknown exception");
+      if (d.not_before != Instant{} &&
+          d.not_before > runtime_.executor().now()) {
+        // A recovered retry: it holds its lane until it is due.
+        parked_.try_emplace(d.entry->envelope.publisherId);
+        Delivery next = d;
+        next.resumed = true;
+        retry_later(std::move(next), d.not_before);
+        return;
+      }
+    }
+    deliver(d);
+  } catch (const SimulatedCrash&) {
+    throw;
+  } catch (const std::exception& e) {
+    contain(d, fault_text(e.what()));
+  } catch (...) {
+    contain(d, "unknown exception");
+  }
+}
+
+void SubscriptionActor::run_batch() {
+  // What the last run left is served first; else the whole mailbox is taken
+  // (no delivery is moved). A run serves at most kBatch of it, plus what a
+  // lane it resumes puts in front.
+  if (batch_.empty()) inbox_.take_all(batch_);
+  std::size_t budget = std::min(kBatch, batch_.size());
+  while (budget > 0) {
+    --budget;
+    Delivery& d = batch_.front();
+    serve(d);
+    batch_.pop_front();
+    if (!resumed_.empty()) {
+      // What waited behind a lane goes first, in order.
+      budget += resumed_.size();
+      for (auto it = resumed_.rbegin(); it != resumed_.rend(); ++it)
+        batch_.push_front(std::move(*it));
+      resumed_.clear();
     }
   }
 }
@@ -153,8 +218,8 @@ void SubscriptionActor::deliver(Delivery& d) {
   } else if (store_.recorded(env.publisherId, env.sequence)) {
     // D6: a redelivery of a recorded delivery is acknowledged, not run.
     metrics_.deduplicated.add();
-    store_.acknowledge(env.publisherId, env.sequence, entry.position);
-    finish(d);
+    acknowledge(entry);
+    finish_acknowledged(d);
     return;
   }
 
@@ -224,10 +289,11 @@ void SubscriptionActor::deliver(Delivery& d) {
   if (d.redrive) {
     // The letter is gone with this commit: a lane it halted goes on.
     release_halt(entry);
-  } else {
-    store_.acknowledge(env.publisherId, env.sequence, entry.position);
+    finish(d);
+    return;
   }
-  finish(d);
+  acknowledge(entry);
+  finish_acknowledged(d);
 }
 
 nlohmann::json SubscriptionActor::log_line(const char* event, const Delivery& d,
@@ -364,11 +430,7 @@ void SubscriptionActor::contain(Delivery& d,
   }
 }
 
-void SubscriptionActor::finish(const Delivery& d) {
-  metrics_.finished.add();
-  if (d.redrive) return;
-  d.entry->pending.fetch_sub(1, std::memory_order_acq_rel);
-  if (parked_.empty()) return;
+void SubscriptionActor::resume_after(const Delivery& d) {
   // A halted lane waits for its letter's re-drive or skip.
   if (!halted_.empty() && halted_.contains(d.entry->envelope.publisherId))
     return;
@@ -382,8 +444,8 @@ void SubscriptionActor::resume_lane(std::string_view publisher) {
   if (lane == parked_.end()) return;
   std::deque<Delivery> waiting = std::move(lane->second);
   parked_.erase(lane);
-  for (auto it = waiting.rbegin(); it != waiting.rend(); ++it)
-    batch_.push_front(std::move(*it));
+  // Served next, after the delivery being served (run_batch()).
+  for (Delivery& next : waiting) resumed_.push_back(std::move(next));
 }
 
 }  // namespace herald

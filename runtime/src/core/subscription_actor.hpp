@@ -5,11 +5,13 @@
 // strictly in sequence (D7): while one waits for a retry, later events of
 // that publisher are parked in its lane, and other publishers go on. Lanes
 // are scheduling only; recovery rebuilds them from the store.
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "herald/backend.hpp"
 #include "herald/context.hpp"
@@ -70,7 +72,10 @@ class SubscriptionActor final : public Actor {
 
   // Queues without scheduling; returns true if the caller must schedule this
   // actor (see Mailbox::push_deferred).
-  [[nodiscard]] bool enqueue_deferred(LogEntryPtr entry);
+  [[nodiscard]] bool enqueue_deferred(const LogEntryPtr& entry) {
+    metrics_.enqueued.add();
+    return inbox_.emplace_deferred(entry);
+  }
   // Recovery: queues an unacknowledged entry, with its stored attempts if it
   // had faulted (then returns true).
   bool recover(LogEntryPtr entry);
@@ -81,6 +86,11 @@ class SubscriptionActor final : public Actor {
   void run() override;
 
  private:
+  // The deliveries of one run (run() writes the acknowledgements after).
+  void run_batch();
+  // One delivery of the run, `d` still at the front of batch_.
+  // Inlined into run_batch(), its only caller.
+  [[gnu::always_inline]] inline void serve(Delivery& d);
   void deliver(Delivery& d);
   // tx: the aborted invocation, or nullptr if the handler never ran.
   // `message` is fault text (fault_text); `kind` decides between a retry
@@ -96,7 +106,44 @@ class SubscriptionActor final : public Actor {
   // recorded, so the delivery is tried again after a backoff.
   void contain(Delivery& d, const std::string& message) noexcept;
   void retry_later(Delivery next, Instant at);
-  void finish(const Delivery& d);
+  void finish(const Delivery& d) {
+    metrics_.finished.add();
+    if (d.redrive) return;
+    d.entry->pending.fetch_sub(1, std::memory_order_acq_rel);
+    if (!parked_.empty()) resume_after(d);
+  }
+  // finish() of a delivery whose acknowledgement is held: its entry's
+  // pending count is taken down once the acknowledgement is written
+  // (write_acknowledgement()), so that a store that treats an entry no
+  // subscription owes as settled (the sqlite backend) never settles one
+  // whose acknowledgement it has not been given.
+  void finish_acknowledged(const Delivery& d) {
+    metrics_.finished.add();
+    if (settle_after_ack_) {
+      settle_.push_back(d.entry.get());
+    } else {
+      d.entry->pending.fetch_sub(1, std::memory_order_acq_rel);
+    }
+    if (!parked_.empty()) resume_after(d);
+  }
+  // finish() with lanes parked: the lane d held goes on.
+  void resume_after(const Delivery& d);
+  // Acknowledgements are held for the run and written once per run of one
+  // publisher's deliveries (the stores keep the highest sequence per
+  // publisher): when a delivery of another publisher is acknowledged, when
+  // the run ends, and before a crash propagates.
+  void acknowledge(const LogEntry& entry) {
+    const std::string_view publisher = entry.envelope.publisherId;
+    if (!ack_held_ || publisher.data() != ack_publisher_.data() ||
+        publisher.size() != ack_publisher_.size()) {
+      acknowledge_other(entry);
+      return;
+    }
+    ack_sequence_ = std::max(ack_sequence_, entry.envelope.sequence);
+    ack_position_ = std::max(ack_position_, entry.position);
+  }
+  void acknowledge_other(const LogEntry& entry);
+  void write_acknowledgement();
   // Halted lanes (policy halt): what the store's letters hold, read once,
   // before this actor's first delivery.
   void load_halts();
@@ -114,7 +161,11 @@ class SubscriptionActor final : public Actor {
   std::int64_t start_ = 0;
   SubscriptionMetrics& metrics_;
   Mailbox<Delivery> inbox_;
+  // Taken from the mailbox and not yet served (a run serves at most kBatch).
   RingQueue<Delivery> batch_;
+  // Deliveries of a lane resumed while serving the front of batch_: they go
+  // in front of batch_ once that one is popped.
+  std::vector<Delivery> resumed_;
   // Publishers with a delivery waiting for its retry, and what arrived from
   // them meanwhile, in sequence order. Keyed by the envelope's publisherId,
   // which points into the store's stable copy.
@@ -125,6 +176,19 @@ class SubscriptionActor final : public Actor {
   // letter is re-driven and commits, or is skipped.
   std::unordered_map<std::string_view, LogEntryPtr> halted_;
   bool halts_loaded_ = false;
+  // The acknowledgement held (acknowledge()): publisher (interned, as on
+  // the envelope), its highest sequence and the highest position.
+  std::string_view ack_publisher_;
+  std::int64_t ack_sequence_ = 0;
+  std::int64_t ack_position_ = 0;
+  bool ack_held_ = false;
+  // The entries of the deliveries that acknowledgement covers. Each stays
+  // alive while its pending count is above 0: the publication keeps it
+  // until every subscription settled it.
+  std::vector<LogEntry*> settle_;
+  // False for the memory backend's store, which reads no pending counts:
+  // the count goes down at once.
+  bool settle_after_ack_;
   FaultInjector* faults_;  // the deterministic executor's, else nullptr
 };
 
