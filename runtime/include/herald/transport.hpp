@@ -105,6 +105,14 @@ class SubscriptionStore {
   // Clears the mark of a re-drive that faulted again (its new attempts
   // went back to the letter).
   virtual void update_dead_letter(DeadLetter letter) = 0;
+  // True when a delivered entry may be settled (its pending count lowered)
+  // before the acknowledgement that covers it is written: nothing survives
+  // a crash of the process in between. A store that outlives the process
+  // keeps the default, so an entry settles only once its acknowledgement
+  // is written.
+  [[nodiscard]] virtual bool settles_before_acknowledgement() const {
+    return false;
+  }
 };
 
 // The runtime's side of one publishing context's delivery.

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "../store/memory/memory_subscription_store.hpp"
 #include "herald/deterministic_executor.hpp"
 #include "herald/errors.hpp"
 #include "herald/fault_injector.hpp"
@@ -40,8 +39,7 @@ SubscriptionActor::SubscriptionActor(RuntimeImpl& runtime,
       metrics_(metrics),
       inbox_(runtime.executor(), *this),
       policy_(dead_letter_policy(runtime.config(), spec_.service)),
-      settle_after_ack_(dynamic_cast<MemorySubscriptionStore*>(&store) ==
-                        nullptr),
+      settle_after_ack_(!store.settles_before_acknowledgement()),
       faults_(runtime.executor().faults()) {}
 
 bool SubscriptionActor::recover(LogEntryPtr entry) {

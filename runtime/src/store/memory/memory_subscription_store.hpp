@@ -16,6 +16,12 @@ class MemorySubscriptionStore final : public SubscriptionStore {
  public:
   explicit MemorySubscriptionStore(bool concurrent) : mutex_(concurrent) {}
 
+  // A crash of the process takes the store with it; a simulated one writes
+  // the held acknowledgements before it propagates.
+  [[nodiscard]] bool settles_before_acknowledgement() const override {
+    return true;
+  }
+
   bool recorded(std::string_view publisher, std::int64_t sequence) override {
     std::lock_guard lock(mutex_);
     return sequence <= cursor_of(publisher).committed;
