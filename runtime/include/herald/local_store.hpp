@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -135,6 +136,19 @@ class LocalStore {
     record.dedup = dedup;
     record.now = now;
     commit(record);
+  }
+  // True if commit_dedups() applies its records in one transaction, all or
+  // nothing: a subscription then commits the deliveries of one run whose
+  // handlers staged nothing together (group commit). False by default: the
+  // memory backend commits each delivery on its own.
+  [[nodiscard]] virtual bool commits_dedups_together() const { return false; }
+  // The dedup records of several deliveries whose handlers staged nothing,
+  // at `now`: the same as commit_dedup() of each, in order. A backend whose
+  // commits_dedups_together() is true applies all of them or none (throws
+  // then, as commit() does); this default commits each in turn.
+  virtual void commit_dedups(std::span<const CommitRecord::DedupRecord> dedups,
+                             Instant now) {
+    for (const CommitRecord::DedupRecord& d : dedups) commit_dedup(d, now);
   }
   // Messages committed and not yet consumed, in commit order.
   virtual std::vector<AgentMessage> pending_messages() = 0;

@@ -13,6 +13,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -108,6 +109,25 @@ class RuntimeImpl final : public MessageSink {
     const Instant now = executor_.now();
     try {
       store_->commit_dedup(dedup, now);
+    } catch (const std::exception& e) {
+      rethrow_commit_failure(e);
+    }
+    maybe_purge();
+    return now;
+  }
+  // True if tx staged nothing but what its delivery's dedup record holds:
+  // commit_delivery() would commit that record alone.
+  static bool staged_nothing(const Invocation& tx) {
+    return tx.events_.empty() && !tx.staged_ && !tx.consumed_;
+  }
+  // A subscription's group commit: the dedup records of deliveries whose
+  // handlers staged nothing, in one transaction (LocalStore::commit_dedups).
+  // Throws as commit() does, nothing of them committed; returns the time
+  // they were stamped with.
+  Instant commit_deliveries(std::span<const CommitRecord::DedupRecord> dedups) {
+    const Instant now = executor_.now();
+    try {
+      store_->commit_dedups(dedups, now);
     } catch (const std::exception& e) {
       rethrow_commit_failure(e);
     }

@@ -1,6 +1,8 @@
 #include "subscription_actor.hpp"
 
 #include <algorithm>
+#include <optional>
+#include <string>
 
 #include "herald/deterministic_executor.hpp"
 #include "herald/errors.hpp"
@@ -40,6 +42,7 @@ SubscriptionActor::SubscriptionActor(RuntimeImpl& runtime,
       inbox_(runtime.executor(), *this),
       policy_(dead_letter_policy(runtime.config(), spec_.service)),
       settle_after_ack_(!store.settles_before_acknowledgement()),
+      group_commits_(runtime.store().commits_dedups_together()),
       faults_(runtime.executor().faults()) {}
 
 bool SubscriptionActor::recover(LogEntryPtr entry) {
@@ -99,6 +102,10 @@ void SubscriptionActor::run() {
   try {
     run_batch();
   } catch (const SimulatedCrash&) {
+    // The group not committed is lost with the process: recovery queues
+    // its deliveries again.
+    group_.clear();
+    group_records_.clear();
     // What the run acknowledged is written as each acknowledgement was
     // before the crash point (the stores keep the highest sequence).
     try {
@@ -142,7 +149,11 @@ void SubscriptionActor::write_acknowledgement() {
 }
 
 inline void SubscriptionActor::serve(Delivery& d) {
+  std::optional<std::string> store_fault;
   try {
+    // Anything but another member of the group is decided after the group
+    // committed (a delivery the group's failure parks waits in its lane).
+    if (!group_.empty() && !joins_group(d)) commit_group();
     if (!halts_loaded_) load_halts();
     if (d.release) {
       release_halt(*d.entry);
@@ -171,10 +182,11 @@ inline void SubscriptionActor::serve(Delivery& d) {
   } catch (const SimulatedCrash&) {
     throw;
   } catch (const std::exception& e) {
-    contain(d, fault_text(e.what()));
+    store_fault = fault_text(e.what());
   } catch (...) {
-    contain(d, "unknown exception");
+    store_fault = "unknown exception";
   }
+  if (store_fault && !held_behind_group(d)) contain(d, *store_fault);
 }
 
 void SubscriptionActor::run_batch() {
@@ -196,6 +208,99 @@ void SubscriptionActor::run_batch() {
       resumed_.clear();
     }
   }
+  // The run's group commits before its acknowledgements are written; what
+  // it resumes is served by the next run.
+  commit_group();
+  for (auto it = resumed_.rbegin(); it != resumed_.rend(); ++it)
+    batch_.push_front(std::move(*it));
+  resumed_.clear();
+}
+
+void SubscriptionActor::commit_group() {
+  if (group_.empty() || committing_group_) return;
+  committing_group_ = true;
+  group_failed_.clear();
+  Instant committed_at{};
+  std::optional<std::string> failure;
+  FaultKind kind = FaultKind::commit;
+  try {
+    committed_at = runtime_.commit_deliveries(group_records_);
+  } catch (const SimulatedCrash&) {
+    committing_group_ = false;
+    throw;
+  } catch (const std::exception& e) {
+    failure = fault_text(e.what());
+    kind = fault_kind(e);
+  } catch (...) {
+    failure = "unknown exception";
+    kind = FaultKind::host;
+  }
+  group_records_.clear();
+  try {
+    if (failure) {
+      // Nothing of the group committed: each publisher's first delivery
+      // faults (retried, holding its lane), the others wait behind it, in
+      // order, parked first so that a first delivery dead-lettered at once
+      // resumes them.
+      std::vector<Delivery*> firsts;
+      for (Delivery& d : group_) {
+        const std::string_view publisher = d.entry->envelope.publisherId;
+        if (std::find(group_failed_.begin(), group_failed_.end(), publisher) !=
+            group_failed_.end()) {
+          park_behind(std::move(d));
+        } else {
+          group_failed_.push_back(publisher);
+          firsts.push_back(&d);
+        }
+      }
+      for (Delivery* d : firsts) {
+        try {
+          fault(*d, *failure, kind, nullptr);
+        } catch (const SimulatedCrash&) {
+          throw;
+        } catch (const std::exception& e) {
+          contain(*d, fault_text(e.what()));
+        }
+      }
+    } else {
+      for (Delivery& d : group_) {
+        metrics_.delivered.add();
+        metrics_.latency.record(committed_at - d.entry->envelope.emittedAt);
+        if (faults_ != nullptr && faults_->on_delivery_commit(spec_.service))
+          throw SimulatedCrash{};
+        try {
+          acknowledge(*d.entry);
+          finish_acknowledged(d);
+        } catch (const std::exception& e) {
+          // Committed: its next attempt meets its dedup record (D6).
+          contain(d, fault_text(e.what()));
+        }
+      }
+    }
+  } catch (...) {
+    group_.clear();
+    committing_group_ = false;
+    throw;
+  }
+  group_.clear();
+  committing_group_ = false;
+}
+
+bool SubscriptionActor::held_behind_group(Delivery& d) {
+  if (group_.empty() || committing_group_) return false;
+  commit_group();
+  if (group_failed_.empty() || d.redrive || d.release) return false;
+  const std::string_view publisher = d.entry->envelope.publisherId;
+  if (std::find(group_failed_.begin(), group_failed_.end(), publisher) ==
+      group_failed_.end())
+    return false;
+  park_behind(d);
+  return true;
+}
+
+void SubscriptionActor::park_behind(Delivery d) {
+  const std::string_view publisher = d.entry->envelope.publisherId;
+  parked_[publisher].push_back(std::move(d));
 }
 
 void SubscriptionActor::deliver(Delivery& d) {
@@ -215,6 +320,7 @@ void SubscriptionActor::deliver(Delivery& d) {
     }
   } else if (store_.recorded(env.publisherId, env.sequence)) {
     // D6: a redelivery of a recorded delivery is acknowledged, not run.
+    if (held_behind_group(d)) return;
     metrics_.deduplicated.add();
     acknowledge(entry);
     finish_acknowledged(d);
@@ -224,6 +330,7 @@ void SubscriptionActor::deliver(Delivery& d) {
   if (entry.malformed != nullptr) {
     // D9: a stored payload that does not decode cannot be handled; retrying
     // it would fail the same way.
+    if (held_behind_group(d)) return;
     dead_letter_malformed(d);
     return;
   }
@@ -266,9 +373,28 @@ void SubscriptionActor::deliver(Delivery& d) {
       if (auto injected = faults->on_handler_exit(spec_.service))
         throw HandlerFailure(*injected);
     }
-    committed_at = runtime_.commit_delivery(
-        tx, CommitRecord::DedupRecord{&store_, env.publisherId, env.sequence,
-                                      entry.position, env.eventId, d.redrive});
+    CommitRecord::DedupRecord dedup{&store_,      env.publisherId,
+                                    env.sequence, entry.position,
+                                    env.eventId,  d.redrive};
+    if (joins_group(d) && RuntimeImpl::staged_nothing(tx)) {
+      // Committed with the rest of the group (commit_group()), which
+      // finishes it.
+      group_.push_back(d);
+      try {
+        group_records_.push_back(dedup);
+      } catch (...) {
+        group_.pop_back();
+        throw;
+      }
+      return;
+    }
+    if (held_behind_group(d)) {
+      // Its staged effects are dropped; it runs again in its lane.
+      runtime_.abort(tx, log_line("delivery.store_fault", d,
+                                  "the group commit before it failed"));
+      return;
+    }
+    committed_at = runtime_.commit_delivery(tx, dedup);
   } catch (const SimulatedCrash&) {
     throw;
   } catch (const std::exception& e) {
@@ -333,6 +459,8 @@ void SubscriptionActor::fault(Delivery& d, const std::string& message,
   } else {
     runtime_.write_log(LogLevel::warn, std::move(fault_line));
   }
+  // Run again behind the group's deliveries if that failed.
+  if (held_behind_group(d)) return;
   const auto max_attempts =
       static_cast<std::uint32_t>(runtime_.config().retry_max_attempts);
   // A deterministic fault (a limit, a re-entrant call, ...) would fail the

@@ -17,6 +17,7 @@
 #include "herald/context.hpp"
 #include "herald/errors.hpp"
 #include "herald/invocation.hpp"
+#include "herald/local_store.hpp"
 #include "herald/mailbox.hpp"
 #include "herald/metrics.hpp"
 
@@ -144,6 +145,30 @@ class SubscriptionActor final : public Actor {
   }
   void acknowledge_other(const LogEntry& entry);
   void write_acknowledgement();
+  // Group commit (LocalStore::commits_dedups_together): a delivery of this
+  // run that is neither a retry, a recovery nor a re-drive, whose handler
+  // staged nothing, joins the group instead of committing on its own; the
+  // group commits in one transaction before anything else of the run is
+  // decided (another delivery's commit, fault, dead letter or dedup) and
+  // when the run ends. Nothing of a grouped delivery (its acknowledgement,
+  // its entry's settling, its metrics, what waited behind it) is released
+  // before that commit.
+  bool joins_group(const Delivery& d) const {
+    return group_commits_ && !d.redrive && !d.resumed && !d.recovered &&
+           !d.release && d.store_faults == 0 && d.not_before == Instant{};
+  }
+  // Commits the group. If that fails, nothing of it is committed: the
+  // first delivery of each of its publishers faults (and is retried), the
+  // others wait behind it in their lane (D7), and their publishers are
+  // kept in group_failed_ until the next group commits.
+  void commit_group();
+  // Before an outcome of `d` outside the group: commits the group; true if
+  // that failed for `d`'s publisher, and `d` now waits in its lane behind
+  // the group's deliveries (whatever `d` staged is the caller's to drop).
+  bool held_behind_group(Delivery& d);
+  // A delivery of the failed group waits, not yet run again, behind the
+  // first of its publisher's.
+  void park_behind(Delivery d);
   // Halted lanes (policy halt): what the store's letters hold, read once,
   // before this actor's first delivery.
   void load_halts();
@@ -189,6 +214,13 @@ class SubscriptionActor final : public Actor {
   // False for the memory backend's store, which reads no pending counts:
   // the count goes down at once.
   bool settle_after_ack_;
+  // The group (joins_group()): its deliveries in serving order and their
+  // dedup records, and the publishers of the last group that failed.
+  bool group_commits_;
+  std::vector<Delivery> group_;
+  std::vector<CommitRecord::DedupRecord> group_records_;
+  std::vector<std::string_view> group_failed_;
+  bool committing_group_ = false;
   FaultInjector* faults_;  // the deterministic executor's, else nullptr
 };
 

@@ -144,6 +144,17 @@ void NatsBackend::commit(CommitRecord& record) {
   record.log = view;
 }
 
+bool NatsBackend::commits_dedups_together() const {
+  return local_->commits_dedups_together();
+}
+
+void NatsBackend::commit_dedups(
+    std::span<const CommitRecord::DedupRecord> dedups, Instant now) {
+  // As commit(): nothing is committed without the lease.
+  leases_.check_held();
+  local_->commit_dedups(dedups, now);
+}
+
 std::vector<AgentMessage> NatsBackend::pending_messages() {
   return local_->pending_messages();
 }

@@ -44,6 +44,9 @@ class NatsBackend final : public Backend {
   bool idempotency_seen(std::string_view scope, std::string_view key,
                         Instant now) override;
   void commit(CommitRecord& record) override;
+  [[nodiscard]] bool commits_dedups_together() const override;
+  void commit_dedups(std::span<const CommitRecord::DedupRecord> dedups,
+                     Instant now) override;
   std::vector<AgentMessage> pending_messages() override;
   bool message_pending(const MessageId& id) override;
   std::uint32_t message_attempts(const MessageId& id) override;

@@ -84,6 +84,24 @@ Instant SqliteBackend::latest_time() {
   return from_stored_time(latest);
 }
 
+void SqliteBackend::commit_dedups(
+    std::span<const CommitRecord::DedupRecord> dedups, Instant now) {
+  // Nothing to encode: the records join no other caller's batch and are
+  // applied at once, in one transaction of their own.
+  std::vector<CommitRecord> records(dedups.size());
+  std::vector<PreparedCommit> prepared;
+  prepared.reserve(dedups.size());
+  std::vector<PreparedCommit*> batch;
+  batch.reserve(dedups.size());
+  for (std::size_t i = 0; i < dedups.size(); ++i) {
+    records[i].dedup = dedups[i];
+    records[i].now = now;
+    prepared.push_back(PreparedCommit{&records[i], {}, {}});
+    batch.push_back(&prepared.back());
+  }
+  apply_batch(batch);
+}
+
 SqliteBackend::~SqliteBackend() {
   std::lock_guard lock(mutex_);
   try {

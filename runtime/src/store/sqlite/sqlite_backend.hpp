@@ -234,6 +234,13 @@ class SqliteBackend final : public LocalBackend, public SqliteTransportStore {
     });
   }
 
+  // A subscription's group commit: the dedup records of one run's
+  // deliveries in one transaction, all or nothing (the commit hook is
+  // called for each record, as for a commit of its own).
+  [[nodiscard]] bool commits_dedups_together() const override { return true; }
+  void commit_dedups(std::span<const CommitRecord::DedupRecord> dedups,
+                     Instant now) override;
+
   std::vector<AgentMessage> pending_messages() override {
     std::lock_guard lock(mutex_);
     std::vector<AgentMessage> all;
