@@ -51,6 +51,26 @@ TEST_CASE(
 }
 
 TEST_CASE(
+    "Metrics: emitted counts every Events.emit call, whether it committed, "
+    "aborted with its handler or was refused") {
+  World w;
+  Order o = w.order("o-1", "u-1");
+  // 1,024 emissions are staged, the 1,025th is refused (D10) and the
+  // handler aborts: all 1,025 calls are emitted, the staged ones aborted.
+  CHECK_THROWS_AS(o.splitPayment(InternalCaller{}, 1025), HandlerFault);
+  CHECK(w.type_metric(kPaymentConfirmed, "emitted") == 1025);
+  CHECK(w.type_metric(kPaymentConfirmed, "aborted") == 1024);
+  CHECK(w.type_metric(kPaymentConfirmed, "released") == 0);
+  // A commit counts its emissions as it returns, before any delivery.
+  o.splitPayment(InternalCaller{}, 2);
+  CHECK(w.type_metric(kPaymentConfirmed, "emitted") == 1027);
+  CHECK(w.type_metric(kPaymentConfirmed, "released") == 2);
+  w.executor.run_all();
+  CHECK(w.type_metric(kPaymentConfirmed, "emitted") == 1027);
+  CHECK(w.type_metric(kPaymentConfirmed, "aborted") == 1024);
+}
+
+TEST_CASE(
     "Metrics: the Prometheus snapshot has the same numbers in text format") {
   World w;
   w.order("o-1", "u-1").markPaid(InternalCaller{}, AuthId::from_raw("a"));

@@ -40,6 +40,23 @@ TEST_CASE("RingQueue: FIFO order survives wrap-around, growth and push_front") {
   CHECK(next_out == next_in);
 }
 
+TEST_CASE(
+    "RingQueue: an element pushed from the queue itself survives the growth "
+    "that push causes") {
+  RingQueue<std::string> q;
+  // Long enough to live on the heap: a copy from a moved-from slot is empty.
+  for (int i = 0; i < 16; ++i)
+    q.push_back(std::string(40, static_cast<char>('a' + i)));
+  // Full (16 slots): this push grows the buffer, moving every element,
+  // while its argument refers to the front one.
+  q.push_back(q.front());
+  q.emplace_back(q[1]);
+  REQUIRE(q.size() == 18);
+  CHECK(q[16] == std::string(40, 'a'));
+  CHECK(q[17] == std::string(40, 'b'));
+  CHECK(q[0] == std::string(40, 'a'));
+}
+
 TEST_CASE("RingQueue: clear and destruction release every element") {
   auto tracked = std::make_shared<int>(7);
   {

@@ -122,9 +122,11 @@ class Invocation {
         handler_(handler),
         cause_(cause),
         enclosing_(std::exchange(detail::t_running, this)) {}
-  ~Invocation() {
+  // Inline: it ends every delivery, and most invocations end with nothing
+  // left to release (end_staged() does the rest).
+  [[gnu::always_inline]] ~Invocation() {
     detail::t_running = enclosing_;
-    if (staged_ && !staged_->reserved.empty()) release_reservations();
+    if (stages_) end_staged();
   }
   Invocation(const Invocation&) = delete;
   Invocation& operator=(const Invocation&) = delete;
@@ -157,7 +159,10 @@ class Invocation {
             std::string_view handler, nlohmann::json args);
 
   // The pending agent message this invocation runs: its commit consumes it.
-  void consume_message(const MessageId& id) { consumed_ = id; }
+  void consume_message(const MessageId& id) {
+    consumed_ = id;
+    stages_ = true;
+  }
 
   // The host's implementation of a user capability that this invocation's
   // context declared with Context::capability. Throws RegistrationError if
@@ -178,6 +183,13 @@ class Invocation {
                                   const std::type_info& type) const;
   // The Idempotency keys this invocation reserved go back.
   void release_reservations() noexcept;
+  // The end of an invocation that still holds something: its reservations
+  // go back, and emissions neither committed nor aborted (a simulated crash
+  // passing through) are counted as emitted.
+  void end_staged() noexcept;
+  // Counts an Events.emit call that was refused (not staged); a staged one
+  // is counted when its invocation commits or aborts.
+  void count_refused_emit(const EventType& type) noexcept;
 
   Runtime& runtime_;
   const InvocationSite& site_;
@@ -195,10 +207,16 @@ class Invocation {
   };
   Staged& staged() {
     if (!staged_) staged_ = std::make_unique<Staged>();
+    stages_ = true;
     return *staged_;
   }
   std::unique_ptr<Staged> staged_;
   std::optional<MessageId> consumed_;
+  // Set once the invocation stages anything besides a delivery's dedup
+  // record (an emission, a message, an Idempotency key or reservation, a
+  // consumed message): one test tells the common delivery's commit and
+  // end that there is nothing else to do.
+  bool stages_ = false;
   Invocation* enclosing_;  // what ran on this thread before, normally nothing
 };
 

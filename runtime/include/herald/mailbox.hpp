@@ -27,12 +27,12 @@ class Mailbox {
     items_.push_back(std::move(item));
     return !std::exchange(scheduled_, true);
   }
-  // The same, the item built from `args` (brace-initialised: an aggregate
-  // such as a subscription's Delivery).
+  // The same, the item built from `args` in its slot of the queue (an
+  // aggregate such as a subscription's Delivery is initialised from them).
   template <class... Args>
   [[nodiscard]] bool emplace_deferred(Args&&... args) {
     std::lock_guard lock(mutex_);
-    items_.push_back(Item{std::forward<Args>(args)...});
+    items_.emplace_back(std::forward<Args>(args)...);
     return !std::exchange(scheduled_, true);
   }
 

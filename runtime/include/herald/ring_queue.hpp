@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <memory>
 #include <new>
+#include <type_traits>
 #include <utility>
 
 namespace herald {
@@ -52,18 +53,15 @@ class RingQueue {
   void push_back(const T& value) { emplace_back(value); }
   void push_back(T&& value) { emplace_back(std::move(value)); }
 
+  // Growing is out of line, so that the common push is a few inline
+  // instructions.
   template <class... Args>
   void emplace_back(Args&&... args) {
     if (size_ == capacity_) {
-      // The arguments may refer into this queue: built before it grows.
-      T value(std::forward<Args>(args)...);
-      grow();
-      ::new (static_cast<void*>(slots_ + wrap(head_ + size_)))
-          T(std::move(value));
-    } else {
-      ::new (static_cast<void*>(slots_ + wrap(head_ + size_)))
-          T(std::forward<Args>(args)...);
+      grow_and_emplace_back(std::forward<Args>(args)...);
+      return;
     }
+    construct(slots_ + wrap(head_ + size_), std::forward<Args>(args)...);
     ++size_;
   }
 
@@ -96,6 +94,35 @@ class RingQueue {
  private:
   // capacity_ is zero or a power of two.
   std::size_t wrap(std::size_t i) const { return i & (capacity_ - 1); }
+
+  template <class... Args>
+  [[gnu::noinline]] void grow_and_emplace_back(Args&&... args) {
+    // The arguments may refer into this queue: built before it grows.
+    T value = make(std::forward<Args>(args)...);
+    grow();
+    ::new (static_cast<void*>(slots_ + wrap(head_ + size_)))
+        T(std::move(value));
+    ++size_;
+  }
+
+  // An aggregate (a subscription's Delivery) is initialised from its
+  // fields with braces, anything else by a constructor.
+  template <class... Args>
+  static void construct(T* at, Args&&... args) {
+    if constexpr (std::is_aggregate_v<T>) {
+      ::new (static_cast<void*>(at)) T{std::forward<Args>(args)...};
+    } else {
+      ::new (static_cast<void*>(at)) T(std::forward<Args>(args)...);
+    }
+  }
+  template <class... Args>
+  static T make(Args&&... args) {
+    if constexpr (std::is_aggregate_v<T>) {
+      return T{std::forward<Args>(args)...};
+    } else {
+      return T(std::forward<Args>(args)...);
+    }
+  }
 
   void grow() {
     const std::size_t next = capacity_ == 0 ? 16 : capacity_ * 2;

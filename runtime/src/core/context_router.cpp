@@ -30,9 +30,12 @@ void ContextRouter::route(const LogEntryPtr& entry) {
   // per subscription), in route order, so the deterministic executor sees
   // the same sequence.
   wake_.clear();
+  // Read once: the compiler cannot tell that queueing leaves them alone.
+  const LogEntry& e = *entry;
+  const std::int64_t position = e.position;
   for (SubscriptionActor* sub : *routes) {
-    if (entry->position <= sub->start()) continue;
-    if (!sub->accepts(*entry)) {
+    if (position <= sub->start()) continue;
+    if (!sub->accepts(e)) {
       sub->metrics().filtered.add();
       continue;
     }

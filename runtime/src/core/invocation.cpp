@@ -44,6 +44,17 @@ void Invocation::release_reservations() noexcept {
   runtime_.impl().release_reservations(*this);
 }
 
+void Invocation::end_staged() noexcept {
+  RuntimeImpl& rt = runtime_.impl();
+  for (const OutboxEvent& e : events_)
+    rt.event_metrics(*e.entry->type).emitted.add();
+  if (staged_ && !staged_->reserved.empty()) release_reservations();
+}
+
+void Invocation::count_refused_emit(const EventType& type) noexcept {
+  runtime_.impl().event_metrics(type).emitted.add();
+}
+
 const Invocation* detail::running_invocation() { return t_running; }
 
 void detail::refuse_host_call(std::string_view called) {
@@ -126,8 +137,10 @@ void Invocation::stage_event(AnyEvent event) {
                     "type (its owner is {})",
                     handler_name(), type.name(), type.owner()));
   }
-  rt.event_metrics(type).emitted.add();
+  // From here on a refused emission is counted as emitted here; a staged
+  // one when the invocation commits or aborts (RuntimeImpl::commit, abort).
   if (owner != site_.context_runtime) {
+    count_refused_emit(type);
     throw OwnershipError(
         fmt::format("{} cannot emit {}: the event type is owned by {}, not {}",
                     handler_name(), type.name(), owner->name, site_.context));
@@ -135,12 +148,14 @@ void Invocation::stage_event(AnyEvent event) {
   const auto& cfg = rt.config();
   if (static_cast<std::int64_t>(events_.size()) >=
       cfg.limit_emits_per_invocation) {
+    count_refused_emit(type);
     throw LimitError(
         fmt::format("{} emitted more than limits.emits_per_invocation = {} "
                     "events in one invocation",
                     handler_name(), cfg.limit_emits_per_invocation));
   }
   if (cause_.depth > cfg.limit_cascade_depth) {
+    count_refused_emit(type);
     throw LimitError(fmt::format(
         "{} emitted {} at cascade depth {}, past limits.cascade_depth = {} "
         "(correlationId {}, causationId {})",
@@ -148,11 +163,17 @@ void Invocation::stage_event(AnyEvent event) {
         cause_.correlation,
         cause_.causation ? cause_.causation->str() : std::string("none")));
   }
-  rt.check_emit_limits(type, event.entry->payload, site_.owner);
+  try {
+    rt.check_emit_limits(type, event.entry->payload, site_.owner);
+  } catch (...) {
+    count_refused_emit(type);
+    throw;
+  }
   if (events_.capacity() == 0) detail::take_spare_outbox(events_);
   events_.push_back(OutboxEvent{rt.mint_id(), std::move(event.entry),
                                 site_.publisher_id, cause_.causation,
                                 cause_.correlation, cause_.depth});
+  stages_ = true;
 }
 
 Instant Clock::now() const { return tx_.runtime_.executor().now(); }

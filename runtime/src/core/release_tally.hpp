@@ -1,8 +1,10 @@
 #pragma once
 // Internal: the emissions of one commit counted per event type, read before
 // the store takes the entries and added to `released` once the commit
-// returned (D2: an event is released when it is in its publisher's log).
-// Without allocating for up to four event types, the common case.
+// returned (D2: an event is released when it is in its publisher's log),
+// and to `emitted` (a staged emission is counted there when its invocation
+// commits or aborts, not by each Events.emit call). Without allocating for
+// up to four event types, the common case.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -37,11 +39,18 @@ class ReleaseTally {
     more_.emplace_back(index, 1);
   }
 
-  // `metrics` is indexed by event type index.
+  // `metrics` is indexed by event type index. Emitted first, so that a
+  // reader never sees more released than emitted.
   void count(const std::vector<EventTypeMetrics*>& metrics) const {
-    for (std::size_t i = 0; i < used_; ++i)
-      metrics[first_[i].first]->released.add(first_[i].second);
-    for (const auto& [index, n] : more_) metrics[index]->released.add(n);
+    for (std::size_t i = 0; i < used_; ++i) {
+      EventTypeMetrics& m = *metrics[first_[i].first];
+      m.emitted.add(first_[i].second);
+      m.released.add(first_[i].second);
+    }
+    for (const auto& [index, n] : more_) {
+      metrics[index]->emitted.add(n);
+      metrics[index]->released.add(n);
+    }
   }
 
  private:

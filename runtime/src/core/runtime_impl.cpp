@@ -240,14 +240,12 @@ void RuntimeImpl::commit(Invocation& tx, CommitRecord& record) {
   } catch (const InvalidText&) {
     // A value of this invocation that cannot be stored: nothing is applied,
     // and the fault is the handler's own (deterministic, not retried).
-    for (const OutboxEvent& ev : record.events)
-      event_metrics_[ev.entry->type->index()]->aborted.add();
+    count_aborted(record.events);
     throw;
   } catch (const std::exception& e) {
     // Nothing is applied: the invocation aborts (its caller reports it) and
     // a delivery or message is retried.
-    for (const OutboxEvent& ev : record.events)
-      event_metrics_[ev.entry->type->index()]->aborted.add();
+    count_aborted(record.events);
     throw CommitError(fmt::format("commit failed: {}", e.what()));
   }
   // Committed. What follows only schedules work; it cannot undo or fail the
@@ -284,9 +282,17 @@ void RuntimeImpl::rethrow_commit_failure(const std::exception& e) {
   throw CommitError(fmt::format("commit failed: {}", e.what()));
 }
 
+void RuntimeImpl::count_aborted(
+    const std::vector<OutboxEvent>& events) noexcept {
+  for (const OutboxEvent& e : events) {
+    EventTypeMetrics& m = *event_metrics_[e.entry->type->index()];
+    m.emitted.add();
+    m.aborted.add();
+  }
+}
+
 void RuntimeImpl::abort(Invocation& tx, nlohmann::json fault_line) noexcept {
-  for (const OutboxEvent& e : tx.events_)
-    event_metrics_[e.entry->type->index()]->aborted.add();
+  count_aborted(tx.events_);
   tx.events_.clear();
   if (tx.staged_) {
     tx.staged_->messages.clear();

@@ -103,9 +103,9 @@ class RuntimeImpl final : public MessageSink {
   // the commit was stamped with.
   Instant commit_delivery(Invocation& tx,
                           const CommitRecord::DedupRecord& dedup) {
-    // Staged: messages or Idempotency keys (perhaps only reserved ones).
-    if (!tx.events_.empty() || tx.staged_ || tx.consumed_)
-      return commit_staged_delivery(tx, dedup);
+    // Staged: events, messages or Idempotency keys (perhaps only reserved
+    // ones), or a consumed message (Invocation::stages_).
+    if (tx.stages_) return commit_staged_delivery(tx, dedup);
     const Instant now = executor_.now();
     try {
       store_->commit_dedup(dedup, now);
@@ -136,6 +136,9 @@ class RuntimeImpl final : public MessageSink {
   }
   // Discards what tx staged and writes `fault_line` (at warn).
   void abort(Invocation& tx, nlohmann::json fault_line) noexcept;
+  // Emissions discarded with their invocation: counted as emitted and as
+  // aborted (staged emissions are counted at commit or abort).
+  void count_aborted(const std::vector<OutboxEvent>& events) noexcept;
   void check_emit_limits(const EventType& type, const void* payload,
                          std::string_view emitter) {
     // A type whose bound is within the limit needs no encoding.
@@ -231,9 +234,13 @@ class RuntimeImpl final : public MessageSink {
   // (store.purge_failed, with its PurgeFailure) and done by the next one.
   void maybe_purge() noexcept {
     // Every 4096 commits: the scan is linear in what is stored, so this
-    // keeps its cost per commit constant.
-    if ((commits_.fetch_add(1, std::memory_order_relaxed) & 4095) == 4095)
-      purge();
+    // keeps its cost per commit constant. The count is a trigger, kept
+    // without a locked instruction: commits on two threads at once may
+    // lose an increment (the purge comes a little later) or both purge
+    // (the stores purge under their own locks, and a second finds nothing).
+    const std::uint64_t n = commits_.load(std::memory_order_relaxed) + 1;
+    commits_.store(n, std::memory_order_relaxed);
+    if ((n & 4095) == 0) purge();
   }
   void purge() noexcept;
   // commit_delivery() with something staged: the general commit.

@@ -58,11 +58,9 @@ class MemoryContextLog final : public ContextLog {
     std::lock_guard lock(mutex_);
     now = std::max(now, last_stamp_);
     last_stamp_ = now;
-    if (!id_order_.empty()) expire_ids(now);
-    if (event.supplied_id) {
-      if (!ids_.emplace(event.event_id).second) return false;
-      id_order_.emplace_back(event.event_id, now + dedup_window_);
-    }
+    // Supplied eventIds (host publishes) are the uncommon case: out of line.
+    if ((!id_order_.empty() || event.supplied_id) && !admit_id(event, now))
+      return false;
     std::string_view publisher = event.publisher_id;
     std::int64_t& sequence = sequence_of(publisher);
     LogEntryPtr entry = std::move(event.entry);
@@ -88,6 +86,17 @@ class MemoryContextLog final : public ContextLog {
   }
 
  private:
+  // Expires the supplied ids past their window, then records the event's
+  // if it has one: false if that one is known already.
+  [[gnu::noinline]] bool admit_id(const OutboxEvent& event, Instant now) {
+    if (!id_order_.empty()) expire_ids(now);
+    if (event.supplied_id) {
+      if (!ids_.emplace(event.event_id).second) return false;
+      id_order_.emplace_back(event.event_id, now + dedup_window_);
+    }
+    return true;
+  }
+
   std::size_t expire_ids(Instant now) {
     std::size_t n = 0;
     while (!id_order_.empty() && id_order_.front().second <= now) {

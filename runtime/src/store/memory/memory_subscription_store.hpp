@@ -22,18 +22,24 @@ class MemorySubscriptionStore final : public SubscriptionStore {
     return true;
   }
 
+  // recorded() and record() run once per delivery. Their common case (one
+  // thread, so no lock; the publisher of the last delivery; no attempts
+  // stored, not a re-drive) is a few inline instructions, the rest out of
+  // line.
   bool recorded(std::string_view publisher, std::int64_t sequence) override {
-    std::lock_guard lock(mutex_);
-    return sequence <= cursor_of(publisher).committed;
+    if (!mutex_.enabled() && is_last(publisher))
+      return sequence <= last_->committed;
+    return recorded_locked(publisher, sequence);
   }
 
   // Under the backend's commit.
   void record(const CommitRecord::DedupRecord& d) {
-    std::lock_guard lock(mutex_);
-    Cursor& c = cursor_of(d.publisher);
-    if (d.sequence > c.committed) c.committed = d.sequence;
-    if (!attempts_.empty()) attempts_.erase(d.position);
-    if (d.redrive) erase_letter(d.event_id);
+    if (!mutex_.enabled() && is_last(d.publisher) && attempts_.empty() &&
+        !d.redrive) {
+      if (d.sequence > last_->committed) last_->committed = d.sequence;
+      return;
+    }
+    record_locked(d);
   }
 
   std::int64_t acknowledged(std::string_view publisher) override {
@@ -134,15 +140,32 @@ class MemorySubscriptionStore final : public SubscriptionStore {
     order_of_.erase(it);
   }
 
+  [[gnu::noinline]] bool recorded_locked(std::string_view publisher,
+                                         std::int64_t sequence) {
+    std::lock_guard lock(mutex_);
+    return sequence <= cursor_of(publisher).committed;
+  }
+
+  [[gnu::noinline]] void record_locked(const CommitRecord::DedupRecord& d) {
+    std::lock_guard lock(mutex_);
+    Cursor& c = cursor_of(d.publisher);
+    if (d.sequence > c.committed) c.committed = d.sequence;
+    if (!attempts_.empty()) attempts_.erase(d.position);
+    if (d.redrive) erase_letter(d.event_id);
+  }
+
+  bool is_last(std::string_view publisher) const {
+    return publisher.data() == last_id_.data() &&
+           publisher.size() == last_id_.size();
+  }
+
   // Cursors are keyed by the interned publisher id's address
   // (herald/publisher_ids.hpp): envelopes point there, so a delivery finds
   // its cursor by comparing a pointer (deliveries come in runs from one
   // publisher: the last cursor is remembered) or hashing one, never by
   // comparing text. An id from elsewhere is interned first.
   Cursor& cursor_of(std::string_view publisher) {
-    if (last_ != nullptr && publisher.data() == last_id_.data() &&
-        publisher.size() == last_id_.size())
-      return *last_;
+    if (is_last(publisher)) return *last_;
     return find_cursor(publisher);
   }
 
@@ -163,7 +186,10 @@ class MemorySubscriptionStore final : public SubscriptionStore {
   std::int64_t acked_position_ = 0;
   // Node-based: a cursor never moves, so last_ stays valid.
   std::unordered_map<const char*, Cursor> cursors_;
-  std::string_view last_id_;  // interned
+  // Until the first lookup last_id_ is no publisher's (an interned id never
+  // lies at kNoPublisher), so is_last() needs no test of last_.
+  static constexpr char kNoPublisher[1] = {'\0'};
+  std::string_view last_id_{kNoPublisher, 1};  // interned
   Cursor* last_ = nullptr;
   std::unordered_map<std::int64_t, PendingAttempt> attempts_;
   std::map<std::uint64_t, DeadLetter> letters_;  // in dead-lettering order
