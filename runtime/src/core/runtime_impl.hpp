@@ -117,9 +117,7 @@ class RuntimeImpl final : public MessageSink {
   }
   // True if tx staged nothing but what its delivery's dedup record holds:
   // commit_delivery() would commit that record alone.
-  static bool staged_nothing(const Invocation& tx) {
-    return tx.events_.empty() && !tx.staged_ && !tx.consumed_;
-  }
+  static bool staged_nothing(const Invocation& tx) { return !tx.stages_; }
   // A subscription's group commit: the dedup records of deliveries whose
   // handlers staged nothing, in one transaction (LocalStore::commit_dedups).
   // Throws as commit() does, nothing of them committed; returns the time
