@@ -122,6 +122,17 @@ class Invocation {
         handler_(handler),
         cause_(cause),
         enclosing_(std::exchange(detail::t_running, this)) {}
+  // A delivery's invocation, caused by the delivered event. Its cause is
+  // built in place: a copy of one built on the stack reads it back in wide
+  // loads that wait on the narrower stores just made, which was a tenth of
+  // a delivery's time with eight subscriptions.
+  Invocation(Runtime& runtime, const InvocationSite& site,
+             std::string_view handler, const EventEnvelope& delivered)
+      : runtime_(runtime),
+        site_(site),
+        handler_(handler),
+        cause_(Cause::of_delivery(delivered)),
+        enclosing_(std::exchange(detail::t_running, this)) {}
   // Inline: it ends every delivery, and most invocations end with nothing
   // left to release (end_staged() does the rest).
   [[gnu::always_inline]] ~Invocation() {

@@ -42,6 +42,7 @@ SubscriptionActor::SubscriptionActor(RuntimeImpl& runtime,
       inbox_(runtime.executor(), *this),
       policy_(dead_letter_policy(runtime.config(), spec_.service)),
       settle_after_ack_(!store.settles_before_acknowledgement()),
+      concurrent_(runtime.executor().concurrent()),
       group_commits_(runtime.store().commits_dedups_together()),
       faults_(runtime.executor().faults()) {}
 
@@ -143,8 +144,7 @@ void SubscriptionActor::write_acknowledgement() {
   if (!ack_held_) return;
   store_.acknowledge(ack_publisher_, ack_sequence_, ack_position_);
   ack_held_ = false;
-  for (LogEntry* entry : settle_)
-    entry->pending.fetch_sub(1, std::memory_order_acq_rel);
+  for (LogEntry* entry : settle_) release_pending(*entry);
   settle_.clear();
 }
 
@@ -365,7 +365,7 @@ void SubscriptionActor::deliver(Delivery& d) {
     }
   }
 
-  Invocation tx(runtime_.runtime(), site_, "", Cause::of_delivery(env));
+  Invocation tx(runtime_.runtime(), site_, "", env);
   Instant committed_at{};
   try {
     spec_.handler(tx, entry.payload, env);

@@ -110,7 +110,7 @@ class SubscriptionActor final : public Actor {
   void finish(const Delivery& d) {
     metrics_.finished.add();
     if (d.redrive) return;
-    d.entry->pending.fetch_sub(1, std::memory_order_acq_rel);
+    release_pending(*d.entry);
     if (!parked_.empty()) resume_after(d);
   }
   // finish() of a delivery whose acknowledgement is held: its entry's
@@ -123,9 +123,21 @@ class SubscriptionActor final : public Actor {
     if (settle_after_ack_) {
       settle_.push_back(d.entry.get());
     } else {
-      d.entry->pending.fetch_sub(1, std::memory_order_acq_rel);
+      release_pending(*d.entry);
     }
     if (!parked_.empty()) resume_after(d);
+  }
+  // One subscription less owes `entry`. Under an executor that runs one
+  // actor at a time no other thread touches the count, and it is lowered
+  // without a locked instruction: that was a seventh of a delivery's time
+  // with eight subscriptions.
+  void release_pending(LogEntry& entry) const {
+    if (concurrent_) {
+      entry.pending.fetch_sub(1, std::memory_order_acq_rel);
+    } else {
+      entry.pending.store(entry.pending.load(std::memory_order_relaxed) - 1,
+                          std::memory_order_relaxed);
+    }
   }
   // finish() with lanes parked: the lane d held goes on.
   void resume_after(const Delivery& d);
@@ -214,6 +226,8 @@ class SubscriptionActor final : public Actor {
   // False for the memory backend's store, which reads no pending counts:
   // the count goes down at once.
   bool settle_after_ack_;
+  // The executor runs actors on several threads at once (release_pending).
+  bool concurrent_;
   // The group (joins_group()): its deliveries in serving order and their
   // dedup records, and the publishers of the last group that failed.
   bool group_commits_;
