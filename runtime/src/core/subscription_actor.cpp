@@ -286,8 +286,7 @@ void SubscriptionActor::commit_group() {
   committing_group_ = false;
 }
 
-bool SubscriptionActor::held_behind_group(Delivery& d) {
-  if (group_.empty() || committing_group_) return false;
+bool SubscriptionActor::commit_group_before(Delivery& d) {
   commit_group();
   if (group_failed_.empty() || d.redrive || d.release) return false;
   const std::string_view publisher = d.entry->envelope.publisherId;

@@ -177,7 +177,13 @@ class SubscriptionActor final : public Actor {
   // Before an outcome of `d` outside the group: commits the group; true if
   // that failed for `d`'s publisher, and `d` now waits in its lane behind
   // the group's deliveries (whatever `d` staged is the caller's to drop).
-  bool held_behind_group(Delivery& d);
+  // Inline: every delivery outside a group asks, and almost always there
+  // is no group.
+  bool held_behind_group(Delivery& d) {
+    if (group_.empty() || committing_group_) return false;
+    return commit_group_before(d);
+  }
+  bool commit_group_before(Delivery& d);
   // A delivery of the failed group waits, not yet run again, behind the
   // first of its publisher's.
   void park_behind(Delivery d);
