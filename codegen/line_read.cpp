@@ -1,12 +1,12 @@
 // Reading a generated line into nodes (codegen/line.h).
-#include "codegen/line.h"
-
 #include <algorithm>
 #include <cstddef>
 #include <memory_resource>
 #include <optional>
 #include <string_view>
 #include <vector>
+
+#include "codegen/line.h"
 
 namespace herald::codegen::line {
 
