@@ -148,6 +148,16 @@ TEST_CASE(
   CHECK(probe.parts == std::vector<std::int64_t>{1, 2, 3, 1, 2, 3, 4});
   // The first run of 3 was dropped with what it staged.
   CHECK(seen == std::vector<bool>{false, false});
+  // The drop of 3 behind the failed group is a store fault, at error as
+  // every delivery.store_fault line.
+  const auto faults = w.log.lines("delivery.store_fault");
+  REQUIRE_FALSE(faults.empty());
+  int dropped = 0;
+  for (const nlohmann::json& line : faults) {
+    CHECK(line["level"] == "error");
+    if (line["message"] == "the group commit before it failed") ++dropped;
+  }
+  CHECK(dropped == 1);
   CHECK(w.sub_metric(kProbe, "delivered") == 4);
   CHECK(acknowledged(w, probe.publisher) == probe.last_sequence);
 }

@@ -291,7 +291,8 @@ void RuntimeImpl::count_aborted(
   }
 }
 
-void RuntimeImpl::abort(Invocation& tx, nlohmann::json fault_line) noexcept {
+void RuntimeImpl::abort(Invocation& tx, nlohmann::json fault_line,
+                        LogLevel level) noexcept {
   count_aborted(tx.events_);
   tx.events_.clear();
   if (tx.staged_) {
@@ -299,7 +300,7 @@ void RuntimeImpl::abort(Invocation& tx, nlohmann::json fault_line) noexcept {
     tx.staged_->remembered.clear();
   }
   try {
-    write_log(LogLevel::warn, std::move(fault_line));
+    write_log(level, std::move(fault_line));
   } catch (...) {  // NOLINT(bugprone-empty-catch): the log is best effort
   }
 }

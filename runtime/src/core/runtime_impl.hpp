@@ -132,8 +132,10 @@ class RuntimeImpl final : public MessageSink {
     maybe_purge();
     return now;
   }
-  // Discards what tx staged and writes `fault_line` (at warn).
-  void abort(Invocation& tx, nlohmann::json fault_line) noexcept;
+  // Discards what tx staged and writes `fault_line` (at warn, unless
+  // `level` says otherwise).
+  void abort(Invocation& tx, nlohmann::json fault_line,
+             LogLevel level = LogLevel::warn) noexcept;
   // Emissions discarded with their invocation: counted as emitted and as
   // aborted (staged emissions are counted at commit or abort).
   void count_aborted(const std::vector<OutboxEvent>& events) noexcept;

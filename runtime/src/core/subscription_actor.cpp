@@ -389,8 +389,11 @@ void SubscriptionActor::deliver(Delivery& d) {
     }
     if (held_behind_group(d)) {
       // Its staged effects are dropped; it runs again in its lane.
-      runtime_.abort(tx, log_line("delivery.store_fault", d,
-                                  "the group commit before it failed"));
+      // At error, as every delivery.store_fault line.
+      runtime_.abort(tx,
+                     log_line("delivery.store_fault", d,
+                              "the group commit before it failed"),
+                     LogLevel::error);
       return;
     }
     committed_at = runtime_.commit_delivery(tx, dedup);
