@@ -91,6 +91,18 @@ TEST_CASE("Bytes: every event round-trips, in the form the runtime stores") {
   CHECK(herald::decode<parcel::Delivered>(herald::encode(d)) == d);
 }
 
+TEST_CASE("Bytes: an event is the object of its fields' forms, by name") {
+  CHECK(herald::encode(shipped()) ==
+        R"({"at":"2026-01-01T00:00:00.000000007Z","carrier":"Drone",)"
+        R"("counts":[[-3,true],[7,false]],"eta":108000000000000,)"
+        R"("fragile":true,"labels":{"to":"Zo)"
+        "\xc3\xab"
+        R"(","via":""},"legs":[{"Road":{"km":12}},)"
+        R"({"Air":{"flight":"LH 400","hops":["FRA","JFK"]}},{"Held":{}}],)"
+        R"("note":null,"origin":{"lat":52.5,"lon":-0.125},"parcelId":"p-1",)"
+        R"("weight":1200})");
+}
+
 TEST_CASE("Bytes: a Float that JSON cannot hold round-trips as a string") {
   parcel::Shipped s = shipped();
   s.origin.lat = std::numeric_limits<double>::quiet_NaN();

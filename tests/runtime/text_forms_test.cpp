@@ -48,6 +48,27 @@ TEST_CASE("a generated record and sum print through the number forms") {
   CHECK(herald::text(air) == "Air(flight: LX8, hops: [ZRH])");
 }
 
+TEST_CASE("an event prints each field in order through its type's form") {
+  const parcel::Shipped s{.parcelId = parcel::ParcelId::from_raw("p-1"),
+                          .weight = parcel::Grams::from(1200),
+                          .carrier = parcel::Carrier::Courier,
+                          .fragile = false,
+                          .origin = parcel::Point{.lat = 0.5, .lon = 2.0},
+                          .legs = {parcel::Leg{parcel::Leg::Held{}},
+                                   parcel::Leg{parcel::Leg::Road{.km = 4}}},
+                          .labels = {},
+                          .counts = {{-3, true}, {7, false}},
+                          .note = "fragile",
+                          .eta = herald::Duration(1500),
+                          .at = herald::Instant{}};
+  CHECK(herald::text(s) ==
+        "Shipped { parcelId: ParcelId, weight: 1200, carrier: Courier, "
+        "fragile: false, origin: Point { lat: 0.5, lon: 2.0 }, "
+        "legs: [Held, Road(km: 4)], labels: [:], counts: [-3: true, 7: "
+        "false], note: Some(fragile), eta: 1500ns, "
+        "at: 1970-01-01T00:00:00.000000000Z }");
+}
+
 TEST_CASE("a sum is built as the aggregate it was") {
   const parcel::Leg listed = {parcel::Leg::Road{.km = 3}};
   CHECK(herald::text(listed) == "Road(km: 3)");
