@@ -93,7 +93,7 @@ void* entry_allocate(std::size_t bytes) {
       --t_cache.count[c];
       return b;
     }
-    return ::operator new(c* kGranule);
+    return ::operator new(kGranule* c);
   }
   return ::operator new(bytes);
 }

@@ -106,14 +106,8 @@ class RuntimeImpl final : public MessageSink {
     // Staged: events, messages or Idempotency keys (perhaps only reserved
     // ones), or a consumed message (Invocation::stages_).
     if (tx.stages_) return commit_staged_delivery(tx, dedup);
-    const Instant now = executor_.now();
-    try {
-      store_->commit_dedup(dedup, now);
-    } catch (const std::exception& e) {
-      rethrow_commit_failure(e);
-    }
-    maybe_purge();
-    return now;
+    return commit_dedup_records(
+        [&](Instant now) { store_->commit_dedup(dedup, now); });
   }
   // True if tx staged nothing but what its delivery's dedup record holds:
   // commit_delivery() would commit that record alone.
@@ -123,9 +117,16 @@ class RuntimeImpl final : public MessageSink {
   // Throws as commit() does, nothing of them committed; returns the time
   // they were stamped with.
   Instant commit_deliveries(std::span<const CommitRecord::DedupRecord> dedups) {
+    return commit_dedup_records(
+        [&](Instant now) { store_->commit_dedups(dedups, now); });
+  }
+  // Dedup records alone, written by `write` at the time it is given: a
+  // store failure is rethrown as commit() rethrows it; returns that time.
+  template <class Write>
+  Instant commit_dedup_records(const Write& write) {
     const Instant now = executor_.now();
     try {
-      store_->commit_dedups(dedups, now);
+      write(now);
     } catch (const std::exception& e) {
       rethrow_commit_failure(e);
     }
