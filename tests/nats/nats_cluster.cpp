@@ -3,23 +3,27 @@
 #include <chrono>
 #include <cstring>
 #include <thread>
+#include <utility>
 
 #include <nats/nats.h>
 
 namespace herald::test {
 
 NatsCluster::NatsCluster(int size, Start start) {
-  std::vector<int> route_ports;
-  route_ports.reserve(static_cast<std::size_t>(size));
-  for (int i = 0; i < size; ++i) route_ports.push_back(free_port());
+  // Each member holds its own route port's reservation; the others only
+  // its number.
+  std::vector<TestPort> route_ports(static_cast<std::size_t>(size));
+  std::vector<int> numbers;
+  numbers.reserve(route_ports.size());
+  for (const TestPort& port : route_ports) numbers.push_back(port.number());
   for (int i = 0; i < size; ++i) {
     NatsServer::Membership m;
     m.cluster = "herald-test";
     m.server = "herald-" + std::to_string(i + 1);
-    m.route_port = route_ports[static_cast<std::size_t>(i)];
     for (int j = 0; j < size; ++j) {
-      if (j != i) m.routes.push_back(route_ports[static_cast<std::size_t>(j)]);
+      if (j != i) m.routes.push_back(numbers[static_cast<std::size_t>(j)]);
     }
+    m.route_port = std::move(route_ports[static_cast<std::size_t>(i)]);
     servers_.push_back(std::make_unique<NatsServer>(std::move(m)));
   }
   for (auto& server : servers_) server->launch();

@@ -8,33 +8,13 @@
 #include <utility>
 #include <vector>
 
-#include <arpa/inet.h>
 #include <nats/nats.h>
-#include <netinet/in.h>
 #include <signal.h>
 #include <sys/prctl.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 namespace herald::test {
-
-int free_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) throw std::runtime_error("socket() failed");
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  addr.sin_port = 0;
-  socklen_t len = sizeof addr;
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
-    ::close(fd);
-    throw std::runtime_error("cannot find a free port on 127.0.0.1");
-  }
-  ::close(fd);
-  return ntohs(addr.sin_port);
-}
 
 std::string find_nats_server() {
   const char* path = std::getenv("PATH");
@@ -62,16 +42,14 @@ std::string find_nats_server() {
 NatsServer::NatsServer() : NatsServer(Membership{}) { start(); }
 
 NatsServer::NatsServer(Membership membership)
-    : binary_(find_nats_server()),
-      port_(free_port()),
-      membership_(std::move(membership)) {
+    : binary_(find_nats_server()), membership_(std::move(membership)) {
   if (binary_.empty()) throw std::runtime_error("nats-server is not installed");
   std::string pattern =
       (std::filesystem::temp_directory_path() / "herald-nats-XXXXXX").string();
   if (::mkdtemp(pattern.data()) == nullptr)
     throw std::runtime_error("mkdtemp failed");
   store_ = pattern;
-  url_ = "nats://127.0.0.1:" + std::to_string(port_);
+  url_ = "nats://127.0.0.1:" + std::to_string(port_.number());
 }
 
 NatsServer::~NatsServer() {
@@ -91,7 +69,7 @@ void NatsServer::start() {
 }
 
 void NatsServer::launch() {
-  const std::string port = std::to_string(port_);
+  const std::string port = std::to_string(port_.number());
   const std::string log = store_ + "/server.log";
   std::vector<std::string> args = {"nats-server", "-js", "-a",  "127.0.0.1",
                                    "-p",          port,  "-sd", store_,
@@ -108,7 +86,7 @@ void NatsServer::launch() {
         "--cluster_name",
         membership_.cluster,
         "--cluster",
-        "nats://127.0.0.1:" + std::to_string(membership_.route_port),
+        "nats://127.0.0.1:" + std::to_string(membership_.route_port.number()),
         "--routes",
         routes};
     args.insert(args.end(), cluster.begin(), cluster.end());

@@ -1,11 +1,13 @@
 #pragma once
-// A nats-server with JetStream that a test starts on a free 127.0.0.1 port
-// and a store directory of its own, and stops (or kills, and restarts on
-// the same port and store: a server crash) itself. A server may be a member
-// of a cluster (nats_cluster.hpp), which starts its members together.
+// A nats-server with JetStream that a test starts on a 127.0.0.1 port it
+// reserves (test_port.hpp) and a store directory of its own, and stops (or
+// kills, and restarts on the same port and store: a server crash) itself. A
+// server may be a member of a cluster (nats_cluster.hpp), which starts its
+// members together.
 #include <string>
 #include <vector>
 
+#include "test_port.hpp"
 #include <sys/types.h>
 
 namespace herald::test {
@@ -13,17 +15,13 @@ namespace herald::test {
 // The nats-server binary (PATH, then /usr/sbin); empty if none is installed.
 std::string find_nats_server();
 
-// A port nothing listens on now: the kernel's choice for a socket bound to
-// port 0, released at once.
-int free_port();
-
 class NatsServer {
  public:
   // What a cluster member needs besides a standalone server.
   struct Membership {
     std::string cluster;      // the cluster's name
     std::string server;       // this server's name, unique in the cluster
-    int route_port = 0;       // where the other members connect
+    TestPort route_port;      // where the other members connect
     std::vector<int> routes;  // the other members' route ports
   };
 
@@ -67,7 +65,7 @@ class NatsServer {
 
   std::string binary_;
   std::string store_;
-  int port_ = 0;
+  TestPort port_;
   std::string url_;
   Membership membership_;
   pid_t pid_ = -1;
