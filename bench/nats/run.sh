@@ -12,7 +12,7 @@
 # at one event every PACE_US microseconds, each its own commit.
 # Environment: RUNS (default 3), EVENTS (default 20000), LATENCY_EVENTS
 # (default 1000), PACE_US (default 5000), SIZE (default 384, about a Herald
-# message: its envelope headers and payload).
+# message: its envelope and payload).
 set -euo pipefail
 
 BENCH_BUILD_DIR="${1:-}"

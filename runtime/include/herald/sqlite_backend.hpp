@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "herald/backend.hpp"
+#include "herald/log_entry.hpp"
 
 namespace herald {
 
@@ -68,6 +69,22 @@ struct MirroredEvent {
   std::string payload;
 };
 
+// An entry of a log this store keeps for a context it hosts, as an outbox
+// relay publishes it: while the entry is still in memory (just committed),
+// the entry itself, its payload typed; once it is only in the table, the
+// row as stored, its payload the JSON text its commit wrote (not decoded
+// and encoded again: a payload that does not decode is published as it
+// is, and the receiving process dead-letters it, D9).
+struct OutboxEntry {
+  LogEntryPtr entry;     // in memory; null for a row read back
+  MirroredEvent stored;  // a row read back: envelope and payload text
+  // A row read back whose event type this build knows and whose ids are
+  // ids: false leaves it in this store only, as an entry in memory of no
+  // known type or payload is.
+  bool publishable = false;
+  std::int64_t position = 0;
+};
+
 // What a transport over a sqlite local store (the nats backend) keeps in
 // the same database: its marks (how far it relayed a log, how far it
 // ingested a stream), each a named integer in herald_meta
@@ -85,6 +102,13 @@ class SqliteTransportStore {
   virtual void append_mirrored(ContextLog& log,
                                const std::vector<MirroredEvent>& events,
                                std::string_view name, std::int64_t value) = 0;
+  // The entries of `log` (this store's log of a context it hosts) after
+  // position `after`, at most `max`, in log order, into out[0, n) (the
+  // elements already in `out` are reused, their strings' buffers kept);
+  // returns n.
+  virtual std::size_t read_outbox(ContextLog& log, std::int64_t after,
+                                  std::size_t max,
+                                  std::vector<OutboxEntry>& out) = 0;
   // Adds `messages` (sent by other processes to agents this store holds,
   // in their order) to the pending agent messages and writes the mark
   // `name` = `value`, in one transaction. A message whose id is pending

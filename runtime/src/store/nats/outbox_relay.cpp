@@ -16,8 +16,9 @@ namespace {
 
 using namespace std::chrono_literals;
 
-// Entries per pipelined batch.
-constexpr std::size_t kPublishBatch = 256;
+// Entries per pipelined batch, each batch's acknowledgements awaited
+// before the next: as many as a sqlite log keeps in memory (its tail).
+constexpr std::size_t kPublishBatch = 1024;
 // Messages read back from the stream's end to find the last one a relay
 // published.
 constexpr std::uint64_t kResyncScan = 1000;
@@ -76,8 +77,7 @@ void OutboxRelay::wait(std::chrono::milliseconds at_most) {
 }
 
 void OutboxRelay::run() {
-  std::vector<LogEntryPtr> entries;
-  std::vector<LogEntryPtr> publishable;
+  std::vector<OutboxEntry> entries;  // reused: their strings keep buffers
   for (;;) {
     {
       std::lock_guard lock(mutex_);
@@ -85,27 +85,20 @@ void OutboxRelay::run() {
     }
     try {
       if (position_ < 0) resync();
-      entries.clear();
-      log_.read(position_, kPublishBatch, entries);
-      if (entries.empty()) {
+      const std::size_t read =
+          store_.read_outbox(log_.local(), position_, kPublishBatch, entries);
+      if (read == 0) {
         faults_.succeeded();
         wait(1000ms);
         continue;
       }
-      // An entry of a type this build does not know (a rolled-back
-      // deployment's) or whose payload did not decode has no payload to
-      // encode: it stays in this node's log only.
-      publishable.clear();
-      for (const LogEntryPtr& e : entries) {
-        if (e->type != nullptr && e->payload != nullptr)
-          publishable.push_back(e);
-      }
-      publish(publishable);
-      position_ = entries.back()->position;
+      const std::int64_t published = publish(entries, read);
+      position_ = entries[read - 1].position;
+      // The entries in memory are not held beyond their batch.
+      for (std::size_t i = 0; i < read; ++i) entries[i].entry.reset();
       if (hook_) {
         hook_(RelayPoint{RelayPoint::Kind::events_published, context_,
-                         position_,
-                         static_cast<std::int64_t>(publishable.size())});
+                         position_, published});
       }
       store_.write_transport_mark(mark_, position_);
       log_.set_relayed(position_);
@@ -165,14 +158,22 @@ void OutboxRelay::resync() {
   log_.set_relayed(std::max(position, log_.relayed()));
 }
 
-void OutboxRelay::publish(const std::vector<LogEntryPtr>& entries) {
+std::int64_t OutboxRelay::publish(const std::vector<OutboxEntry>& entries,
+                                  std::size_t count) {
   {
     std::lock_guard lock(mutex_);
     failure_.clear();
   }
   std::uint64_t expected = last_sequence_;
-  for (const LogEntryPtr& entry : entries) {
-    MsgPtr msg = event_message(*entry);
+  for (std::size_t i = 0; i < count; ++i) {
+    const OutboxEntry& entry = entries[i];
+    // An entry of a type this build does not know (a rolled-back
+    // deployment's), or in memory with a payload that did not decode, stays
+    // in this node's log only.
+    if (!entry.publishable) continue;
+    MsgPtr msg = entry.entry != nullptr
+                     ? event_message(*entry.entry, scratch_)
+                     : event_message(entry.stored, entry.position, scratch_);
     jsPubOptions options;
     jsPubOptions_Init(&options);
     options.MaxWait = to_millis(timeout_);
@@ -198,7 +199,9 @@ void OutboxRelay::publish(const std::vector<LogEntryPtr>& entries) {
         fmt::format("the acknowledgements of stream {}", stream_));
   std::lock_guard lock(mutex_);
   if (!failure_.empty()) throw Error(failure_);
+  const auto published = static_cast<std::int64_t>(expected - last_sequence_);
   last_sequence_ = expected;
+  return published;
 }
 
 void OutboxRelay::on_ack(jsCtx* /*js*/, natsMsg* msg, jsPubAck* ack,

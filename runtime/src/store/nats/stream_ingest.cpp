@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
@@ -9,6 +10,7 @@
 #include "herald/errors.hpp"
 #include "nats_client.hpp"
 #include "stream_layout.hpp"
+#include "stream_message.hpp"
 
 namespace herald::nats_detail {
 namespace {
@@ -127,18 +129,39 @@ bool StreamIngest::ingest_batch() {
   if (status == NATS_TIMEOUT) return true;
   check(status, fmt::format("fetching from consumer {}", consumer_));
   std::vector<natsMsg*> fresh;
+  std::vector<std::int64_t> sequences;  // of the batch's messages
+  sequences.reserve(static_cast<std::size_t>(batch.list.Count));
   std::int64_t reached = ingested_;
   for (int i = 0; i < batch.list.Count; ++i) {
     natsMsg* msg = batch.list.Msgs[i];
     const auto sequence = static_cast<std::int64_t>(stream_sequence(msg));
+    sequences.push_back(sequence);
     if (sequence <= ingested_) continue;  // in the store already
     fresh.push_back(msg);
     reached = std::max(reached, sequence);
   }
   std::vector<Rejection> rejected;
+  std::optional<UnknownFormat> refused;
   try {
     if (!fresh.empty()) {
-      rejected = sink_->append(fresh, mark_, reached);
+      try {
+        rejected = sink_->append(fresh, mark_, reached);
+      } catch (const UnknownFormat& e) {
+        // Its batch stops there: the messages before it go in, it and the
+        // ones after it wait on the consumer, unacknowledged.
+        refused = e;
+        const auto kept =
+            std::find(fresh.begin(), fresh.end(), e.message()) - fresh.begin();
+        // In stream order: the last one kept is the highest.
+        reached = ingested_;
+        for (int i = 0; i < batch.list.Count; ++i) {
+          if (kept > 0 && batch.list.Msgs[i] == fresh[kept - 1])
+            reached = sequences[static_cast<std::size_t>(i)];
+        }
+        const auto at = fresh.begin() + kept;
+        fresh.erase(at, fresh.end());
+        if (!fresh.empty()) rejected = sink_->append(fresh, mark_, reached);
+      }
       ingested_ = reached;
     }
   } catch (...) {
@@ -150,19 +173,24 @@ bool StreamIngest::ingest_batch() {
   if (!fresh.empty()) sink_->appended();
   // Committed: acknowledged (an acknowledgement lost brings the message
   // back, and the mark drops it); a rejected message is terminated, so the
-  // server does not deliver it again either, and reported.
+  // server does not deliver it again either, and reported. What a refused
+  // message held back is delivered again.
   for (int i = 0; i < batch.list.Count; ++i) {
     natsMsg* msg = batch.list.Msgs[i];
     const auto rejection =
         std::find_if(rejected.begin(), rejected.end(),
                      [msg](const Rejection& r) { return r.message == msg; });
-    if (rejection == rejected.end()) {
+    const std::int64_t sequence = sequences[static_cast<std::size_t>(i)];
+    if (sequence > ingested_) {
+      natsMsg_Nak(msg, nullptr);
+    } else if (rejection == rejected.end()) {
       natsMsg_Ack(msg, nullptr);
     } else {
       natsMsg_Term(msg, nullptr);
-      faults_.rejected(stream_sequence(msg), rejection->why);
+      faults_.rejected(static_cast<std::uint64_t>(sequence), rejection->why);
     }
   }
+  if (refused) throw *refused;
   return true;
 }
 

@@ -13,9 +13,14 @@
 // earlier process did not acknowledge, the ingest waits for them to be
 // redelivered (the consumer's ack wait) before it fetches anything newer,
 // so the mirror keeps the stream's order. A message that is no Herald
-// message is rejected (below) rather than stopping the ingest; failures are
-// reported (fault_reporter.hpp) and retried. The node's fan-out, queues,
-// dedup, retries and dead letters then work on the mirror as on any log.
+// message is rejected (below) rather than stopping the ingest; a Herald
+// event of a format this build does not read (UnknownFormat,
+// stream_message.hpp) stops it there: the messages before it are appended
+// and acknowledged, it and the ones after it are not (nak), and the
+// failure, naming it, is reported and retried until a build that reads it
+// takes over. Failures are reported (fault_reporter.hpp) and retried. The
+// node's fan-out, queues, dedup, retries and dead letters then work on the
+// mirror as on any log.
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -51,8 +56,9 @@ class IngestSink {
   virtual ~IngestSink() = default;
   // Appends `messages` (above the mark, in stream order) but the ones it
   // returns as rejected, and writes the mark `mark` = `reached`, in one
-  // local transaction; throws when it did not commit. Nothing may be
-  // assumed to be done until it returns.
+  // local transaction; throws when it did not commit (UnknownFormat, naming
+  // the message, when one of them is of an event format this build does not
+  // read). Nothing may be assumed to be done until it returns.
   virtual std::vector<Rejection> append(const std::vector<natsMsg*>& messages,
                                         std::string_view mark,
                                         std::int64_t reached) = 0;

@@ -3,13 +3,22 @@
 // stream, and an agent message as a message on the message stream of its
 // agent's context (stream_layout.hpp).
 //
-// An event: the body is the payload's JSON text; the envelope travels in
-// headers: Nats-Msg-Id (the eventId: the server drops a repeat within the
-// stream's duplicate window), Herald-Event-Type, Herald-Publisher,
-// Herald-Sequence, Herald-Position (in the publishing node's log: how the
-// relay finds where the stream ends), Herald-Emitted-At (nanoseconds since
-// the epoch), Herald-Schema-Version, Herald-Causation (absent for a root
-// event), Herald-Correlation and Herald-Depth.
+// An event: headers Nats-Msg-Id (the eventId: the server drops a repeat
+// within the stream's duplicate window), Herald-Publisher, Herald-Sequence
+// and Herald-Position (in the publishing node's log: how the relay finds
+// where the stream ends). The body is the rest of the envelope on one line,
+// then the payload's JSON text:
+//
+//   <format> <event type> <emitted at> <schema version> <causation>
+//     <correlation> <depth> '\n' <payload>
+//
+// on one line, fields separated by one space; <format> the event format version
+// (kEventFormat), <emitted at> nanoseconds since the epoch, <causation>
+// '-' for a root event, ids in their text form. Every format keeps
+// Nats-Msg-Id, Herald-Position and the leading version: a message with
+// Herald-Position whose body starts with another version (or none) is a
+// Herald event this build cannot read, refused (UnknownFormat) rather than
+// dropped.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -35,16 +44,50 @@ struct MsgDeleter {
 };
 using MsgPtr = std::unique_ptr<natsMsg, MsgDeleter>;
 
+// A Herald event of a format version this build does not read (written by
+// a newer build): the ingest refuses its batch and acknowledges none of it.
+class UnknownFormat final : public Error {
+ public:
+  UnknownFormat(const std::string& what, natsMsg* message)
+      : Error(what), message_(message) {}
+  // The message refused (owned by its batch).
+  natsMsg* message() const { return message_; }
+
+ private:
+  natsMsg* message_;
+};
+
+// The event format version this build writes and reads.
+inline constexpr int kEventFormat = 1;
+
+// What an outbox relay reuses from one message to the next.
+struct EventScratch {
+  std::string body;
+  std::string payload;  // an entry's in memory, encoded
+  // The last message's event type and publisher (NUL-terminated for the
+  // client's headers) and their subject: a run of one publisher's events
+  // of one type computes it once.
+  std::string type;
+  std::string publisher;
+  std::string subject;
+};
+
 // The message of a logged entry with a known event type (throws
 // herald::Error when its payload does not encode).
-MsgPtr event_message(const LogEntry& entry);
+MsgPtr event_message(const LogEntry& entry, EventScratch& scratch);
+// The message of a logged entry read back as stored (OutboxEntry): its
+// payload's JSON text as its commit wrote it.
+MsgPtr event_message(const MirroredEvent& stored, std::int64_t position,
+                     EventScratch& scratch);
 
 // The log position a message of the stream carries; throws MalformedMessage
 // when it carries none (a message no relay of Herald published).
 std::int64_t message_position(natsMsg* msg);
 
 // The event a message carries; throws MalformedMessage naming the missing
-// or malformed header.
+// or malformed header or envelope field, and UnknownFormat naming the
+// message's stream, sequence and version when its body is of another event
+// format than kEventFormat.
 MirroredEvent mirrored_event(natsMsg* msg);
 
 // An agent message: the body is the handler's encoded arguments (as the

@@ -41,6 +41,10 @@ class SqliteContextLog final : public ContextLog {
   // table, decoded (D9).
   void read(std::int64_t after, std::size_t max,
             std::vector<LogEntryPtr>& out) override;
+  // As read, for an outbox relay (SqliteTransportStore::read_outbox): the
+  // rows behind the tail as stored, payloads not decoded.
+  std::size_t read_outbox(std::int64_t after, std::size_t max,
+                          std::vector<OutboxEntry>& out);
   std::int64_t head() override;
   std::size_t size() override;
   // Held, and handed to the backend's next commit batch in runs
@@ -334,6 +338,8 @@ class SqliteBackend final : public LocalBackend, public SqliteTransportStore {
                                             std::string_view name,
                                             std::int64_t value) override;
   void remove_carried(const std::vector<MessageId>& ids) override;
+  std::size_t read_outbox(ContextLog& log, std::int64_t after, std::size_t max,
+                          std::vector<OutboxEntry>& out) override;
 
   // For the context logs and subscription stores: the connection's
   // statements, used under mutex().

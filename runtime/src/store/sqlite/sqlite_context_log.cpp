@@ -1,10 +1,13 @@
 // The sqlite backend's context log: the `log` table of one context.
 #include <algorithm>
+#include <limits>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
 #include "herald/event_type.hpp"
 #include "sqlite_backend.hpp"
+#include "stored_entry.hpp"
 
 namespace herald::sqlite_detail {
 
@@ -37,6 +40,69 @@ void SqliteContextLog::read(std::int64_t after, std::size_t max,
   // Decoding runs outside the connection's lock.
   for (StoredEvent& row : rows)
     out.push_back(decode_stored_event(std::move(row)));
+}
+
+namespace {
+
+void assign_text(std::string& to, const SQLite::Column& c) {
+  to.assign(c.getText(), static_cast<std::size_t>(c.getBytes()));
+}
+
+// Row `s` (log_read's columns) into `e`, its strings' buffers reused.
+void read_row(SQLite::Statement& s, OutboxEntry& e) {
+  e.entry.reset();
+  MirroredEvent& m = e.stored;
+  e.position = s.getColumn(0).getInt64();
+  std::optional<EventId> id = EventId::parse(s.getColumn(1).getText());
+  bool ids = id.has_value();
+  if (id) m.event_id = *id;
+  assign_text(m.event_type, s.getColumn(2));
+  assign_text(m.publisher, s.getColumn(3));
+  m.sequence = s.getColumn(4).getInt64();
+  m.emitted_at = from_stored_time(s.getColumn(5).getInt64());
+  m.schema_version = s.getColumn(6).getInt64();
+  m.causation.reset();
+  if (!s.getColumn(7).isNull()) {
+    m.causation = EventId::parse(s.getColumn(7).getText());
+    ids = ids && m.causation.has_value();
+  }
+  id = EventId::parse(s.getColumn(8).getText());
+  ids = ids && id.has_value();
+  if (id) m.correlation = *id;
+  m.depth = s.getColumn(9).getInt64();
+  assign_text(m.payload, s.getColumn(10));
+  e.publishable = ids && find_event_type(m.event_type) != nullptr;
+}
+
+}  // namespace
+
+std::size_t SqliteContextLog::read_outbox(std::int64_t after, std::size_t max,
+                                          std::vector<OutboxEntry>& out) {
+  constexpr auto kMax =
+      static_cast<std::size_t>(std::numeric_limits<std::int64_t>::max());
+  std::size_t n = 0;
+  const auto next = [&]() -> OutboxEntry& {
+    if (n == out.size()) out.emplace_back();
+    return out[n++];
+  };
+  std::lock_guard lock(backend_.mutex());
+  if (!tail_.empty() && after + 1 >= tail_.front()->position) {
+    for (auto i = static_cast<std::size_t>(after + 1 - tail_.front()->position);
+         i < tail_.size() && n < max; ++i) {
+      OutboxEntry& e = next();
+      e.entry = tail_[i];
+      e.position = e.entry->position;
+      e.publishable = e.entry->type != nullptr && e.entry->payload != nullptr;
+    }
+    return n;
+  }
+  SQLite::Statement& s = backend_.sql().log_read;
+  Use q(s);
+  q->bind(1, context_);
+  q->bind(2, after);
+  q->bind(3, static_cast<std::int64_t>(std::min(max, kMax)));
+  while (q->executeStep()) read_row(s, next());
+  return n;
 }
 
 std::int64_t SqliteContextLog::head() {

@@ -1,8 +1,8 @@
 // The sqlite backend as a transport's store (SqliteTransportStore): the
-// transport's marks in herald_meta, the mirrors of other processes' logs,
-// appended with their envelopes, and the agent messages carried between
-// processes (received ones added as pending, remembered by id in the
-// idempotency table; carried ones removed).
+// transport's marks in herald_meta, the reads of an outbox relay, the
+// mirrors of other processes' logs, appended with their envelopes, and the
+// agent messages carried between processes (received ones added as pending,
+// remembered by id in the idempotency table; carried ones removed).
 #include <fmt/format.h>
 
 #include "sqlite_backend.hpp"
@@ -48,6 +48,12 @@ void SqliteBackend::write_transport_mark(std::string_view name,
   q->bind(1, mark_key(name));
   q->bind(2, std::to_string(value));
   q->exec();
+}
+
+std::size_t SqliteBackend::read_outbox(ContextLog& log, std::int64_t after,
+                                       std::size_t max,
+                                       std::vector<OutboxEntry>& out) {
+  return static_cast<SqliteContextLog&>(log).read_outbox(after, max, out);
 }
 
 void SqliteBackend::append_mirrored(ContextLog& log,
