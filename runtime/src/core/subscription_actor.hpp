@@ -144,12 +144,15 @@ class SubscriptionActor final : public Actor {
   // (write_acknowledgement()), so that a store that treats an entry no
   // subscription owes as settled (the sqlite backend) never settles one
   // whose acknowledgement it has not been given.
+  // Held for settling first: a failure to hold it leaves the lane as it
+  // was. Otherwise the pending count goes down last (see finish()).
   [[gnu::always_inline]] void finish_acknowledged(const Delivery& d) {
     metrics_.finished.add();
-    if (!parked_.empty()) resume_after(d);
     if (settle_after_ack_) {
       settle_.push_back(d.entry);
+      if (!parked_.empty()) resume_after(d);
     } else {
+      if (!parked_.empty()) resume_after(d);
       release_pending(*d.entry);
     }
   }
