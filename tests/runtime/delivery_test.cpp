@@ -1,5 +1,6 @@
 // D6-D8 on the deterministic executor.
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include "test_world.hpp"
 
@@ -196,6 +197,38 @@ TEST_CASE("D8: a dead letter can be re-driven, once") {
   CHECK(w.inbox("intl-u1") ==
         std::vector<std::string>{"international o-1:1000"});
   CHECK(w.sub_metric(kInternational, "delivered") == 1);
+}
+
+TEST_CASE(
+    "D8: a dead letter keeps its event after the log and every delivery let "
+    "go of it") {
+  World w(1, {{"retry.max_attempts", "1"}});
+  w.gateway.always_fail = true;
+  w.order("o-1", "intl-u1").markPaid(InternalCaller{}, AuthId::from_raw("a"));
+  w.run_all();
+  REQUIRE(w.rt().dead_letters(kInternational).size() == 1);
+  // Later events settle, the log drops o-1's entry with theirs, and their
+  // entries are allocated where settled ones were.
+  w.gateway.always_fail = false;
+  for (int i = 2; i <= 20; ++i)
+    w.order(fmt::format("o-{}", i), "intl-u1")
+        .markPaid(InternalCaller{}, AuthId::from_raw("a"));
+  w.run_all();
+  // The fan-out truncates what was settled before its last run.
+  w.order("o-last", "u-1").markPaid(InternalCaller{}, AuthId::from_raw("a"));
+  w.run_all();
+  REQUIRE(w.rt().store().context_log("commerce.order").size() <= 1);
+  auto letters = w.rt().dead_letters(kInternational);
+  REQUIRE(letters.size() == 1);
+  REQUIRE(letters[0].event->type == &event_type<PaymentConfirmed>());
+  const auto& paid =
+      *static_cast<const PaymentConfirmed*>(letters[0].event->payload);
+  CHECK(paid.orderId == OrderId::from_raw("o-1"));
+  CHECK(w.rt().redrive(kInternational, letters[0].event->envelope.eventId));
+  w.run_all();
+  const auto inbox = w.inbox("intl-u1");
+  REQUIRE(inbox.size() == 20);
+  CHECK(inbox.back() == "international o-1:1000");
 }
 
 }  // namespace herald::test

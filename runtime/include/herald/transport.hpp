@@ -120,7 +120,9 @@ class Router {
  public:
   virtual ~Router() = default;
   // Routes one logged entry to the subscriptions that take it (D3) and sets
-  // entry.pending to how many of them owe it an acknowledgement.
+  // entry.pending to how many of them owe it an acknowledgement. The
+  // deliveries borrow the entry: the caller keeps `entry` (this pointer,
+  // where it lies) until entry.pending is 0.
   virtual void route(const LogEntryPtr& entry) = 0;
   // Reading the log after `position` failed: nothing is lost (the entries
   // are in the store) and the next wake reads from the same position.
@@ -250,8 +252,7 @@ class Transport {
 
 // The in-process publication of the local backends: an actor on the
 // executor that reads the log from its position on and routes each entry.
-std::unique_ptr<Publication> make_local_publication(ContextLog& log,
-                                                    Router& router,
-                                                    PublicationOptions options);
+std::unique_ptr<Publication> make_local_publication(
+    ContextLog& log, Router& router, const PublicationOptions& options);
 
 }  // namespace herald

@@ -4,6 +4,7 @@
 // position on and hands each entry to the runtime's Router. Its position is
 // volatile: recovery resumes it at the log's head after re-queueing what the
 // subscriptions had not acknowledged.
+#include <deque>
 #include <utility>
 #include <vector>
 
@@ -11,7 +12,6 @@
 #include "herald/deterministic_executor.hpp"
 #include "herald/executor.hpp"
 #include "herald/local_store.hpp"
-#include "herald/ring_queue.hpp"
 #include "herald/transport.hpp"
 
 namespace herald {
@@ -23,7 +23,8 @@ constexpr std::size_t kBatch = 256;
 
 class FanoutActor final : public Actor, public Publication {
  public:
-  FanoutActor(ContextLog& log, Router& router, PublicationOptions options)
+  FanoutActor(ContextLog& log, Router& router,
+              const PublicationOptions& options)
       : log_(log),
         router_(router),
         executor_(*options.executor),
@@ -60,9 +61,11 @@ class FanoutActor final : public Actor, public Publication {
       batch_.clear();
       log_.read(routed_, kBatch, batch_);
       for (LogEntryPtr& entry : batch_) {
-        router_.route(entry);
-        routed_ = entry->position;
+        // Kept first: the subscriptions borrow it there (Router::route).
         unsettled_.push_back(std::move(entry));
+        const LogEntryPtr& kept = unsettled_.back();
+        router_.route(kept);
+        routed_ = kept->position;
       }
       more = batch_.size() == kBatch;
       batch_.clear();
@@ -109,7 +112,9 @@ class FanoutActor final : public Actor, public Publication {
   std::int64_t routed_ = 0;  // position of the last entry routed
   std::vector<LogEntryPtr> batch_;
   // Routed entries, oldest first, until every subscription settled them.
-  RingQueue<LogEntryPtr> unsettled_;
+  // A deque: an entry's pointer stays where it is while it waits, for the
+  // deliveries that borrow it (Router::route).
+  std::deque<LogEntryPtr> unsettled_;
 };
 
 }  // namespace
@@ -122,7 +127,7 @@ std::unique_ptr<Publication> LocalBackend::attach(std::string_view /*context*/,
 }
 
 std::unique_ptr<Publication> make_local_publication(
-    ContextLog& log, Router& router, PublicationOptions options) {
+    ContextLog& log, Router& router, const PublicationOptions& options) {
   return std::make_unique<FanoutActor>(log, router, options);
 }
 

@@ -27,7 +27,15 @@ class FaultInjector;
 class RuntimeImpl;
 
 struct Delivery {
-  LogEntryPtr entry;
+  // A routed delivery borrows its entry: the publication that routed it
+  // keeps the entry, and `shared` where it lies, while the entry's pending
+  // count is above 0 (Router::route), that is until this delivery's finish
+  // takes the count down; nothing of it is read after that. A delivery
+  // queued otherwise (recovery, a re-drive, a skipped letter) owns it in
+  // `owned`, and `shared` is null.
+  LogEntry* entry = nullptr;
+  const LogEntryPtr* shared = nullptr;
+  LogEntryPtr owned;
   std::uint32_t attempt = 1;
   bool redrive =
       false;  // from the dead-letter store: outside FIFO, parks nothing
@@ -45,6 +53,15 @@ struct Delivery {
   // Attempts in a row whose store writes failed (contain()); past
   // retry.max_attempts the delivery is left unacknowledged in the store.
   std::uint32_t store_faults = 0;
+
+  // Queued with its own reference (recovery, re-drive, skip).
+  static Delivery owning(LogEntryPtr entry) {
+    LogEntry* e = entry.get();
+    return Delivery{e, nullptr, std::move(entry)};
+  }
+  // A reference of its own to the entry, for what outlives the delivery
+  // (a dead letter, a halted lane).
+  LogEntryPtr share() const { return shared != nullptr ? *shared : owned; }
 };
 
 class SubscriptionActor final : public Actor {
@@ -73,9 +90,11 @@ class SubscriptionActor final : public Actor {
 
   // Queues without scheduling; returns true if the caller must schedule this
   // actor (see Mailbox::push_deferred).
+  // The delivery borrows `entry` (see Delivery): `entry` itself must stay
+  // where it is while the entry's pending count is above 0.
   [[nodiscard]] bool enqueue_deferred(const LogEntryPtr& entry) {
     metrics_.enqueued.add();
-    return inbox_.emplace_deferred(entry);
+    return inbox_.emplace_deferred(entry.get(), &entry);
   }
   // Recovery: queues an unacknowledged entry, with its stored attempts if it
   // had faulted (then returns true).
@@ -93,6 +112,11 @@ class SubscriptionActor final : public Actor {
   // Inlined into run_batch(), its only caller.
   [[gnu::always_inline]] inline void serve(Delivery& d);
   void deliver(Delivery& d);
+  // A fault of serve() outside the handler (the store failed): contained
+  // (contain()) unless the delivery now waits behind a failed group. Out of
+  // line, so that serving holds no fault text.
+  [[gnu::noinline]] void contain_store_fault(Delivery& d,
+                                             const std::string& message);
   // tx: the aborted invocation, or nullptr if the handler never ran.
   // `message` is fault text (fault_text); `kind` decides between a retry
   // (transient) and a dead letter at once (deterministic).
@@ -107,31 +131,36 @@ class SubscriptionActor final : public Actor {
   // recorded, so the delivery is tried again after a backoff.
   void contain(Delivery& d, const std::string& message) noexcept;
   void retry_later(Delivery next, Instant at);
+  // The pending count goes down last: a borrowed entry may be gone after
+  // it (Delivery).
   void finish(const Delivery& d) {
     metrics_.finished.add();
     if (d.redrive) return;
-    release_pending(*d.entry);
     if (!parked_.empty()) resume_after(d);
+    release_pending(*d.entry);
   }
   // finish() of a delivery whose acknowledgement is held: its entry's
   // pending count is taken down once the acknowledgement is written
   // (write_acknowledgement()), so that a store that treats an entry no
   // subscription owes as settled (the sqlite backend) never settles one
   // whose acknowledgement it has not been given.
-  void finish_acknowledged(const Delivery& d) {
+  // Held for settling first: a failure to hold it leaves the lane as it
+  // was. Otherwise the pending count goes down last (see finish()).
+  [[gnu::always_inline]] void finish_acknowledged(const Delivery& d) {
     metrics_.finished.add();
     if (settle_after_ack_) {
-      settle_.push_back(d.entry.get());
+      settle_.push_back(d.entry);
+      if (!parked_.empty()) resume_after(d);
     } else {
+      if (!parked_.empty()) resume_after(d);
       release_pending(*d.entry);
     }
-    if (!parked_.empty()) resume_after(d);
   }
   // One subscription less owes `entry`. Under an executor that runs one
   // actor at a time no other thread touches the count, and it is lowered
   // without a locked instruction: that was a seventh of a delivery's time
   // with eight subscriptions.
-  void release_pending(LogEntry& entry) const {
+  [[gnu::always_inline]] void release_pending(LogEntry& entry) const {
     if (concurrent_) {
       entry.pending.fetch_sub(1, std::memory_order_acq_rel);
     } else {
@@ -145,7 +174,8 @@ class SubscriptionActor final : public Actor {
   // publisher's deliveries (the stores keep the highest sequence per
   // publisher): when a delivery of another publisher is acknowledged, when
   // the run ends, and before a crash propagates.
-  void acknowledge(const LogEntry& entry) {
+  // Inline (it is most of a delivery's acknowledgement).
+  [[gnu::always_inline]] void acknowledge(const LogEntry& entry) {
     const std::string_view publisher = entry.envelope.publisherId;
     if (!ack_held_ || publisher.data() != ack_publisher_.data() ||
         publisher.size() != ack_publisher_.size()) {
@@ -184,6 +214,11 @@ class SubscriptionActor final : public Actor {
     return commit_group_before(d);
   }
   bool commit_group_before(Delivery& d);
+  // After `d`'s handler returned, with group commits: true if `d` joined
+  // the group, or waits behind a failed one (what it staged is dropped);
+  // false if it commits on its own.
+  [[gnu::noinline]] bool joined_or_held(Delivery& d, Invocation& tx,
+                                        const CommitRecord::DedupRecord& dedup);
   // A delivery of the failed group waits, not yet run again, behind the
   // first of its publisher's.
   void park_behind(Delivery d);
