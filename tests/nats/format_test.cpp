@@ -34,7 +34,7 @@ using nats_detail::MalformedMessage;
 using nats_detail::UnknownFormat;
 using namespace std::chrono_literals;
 
-const std::string kStream = "HERALD_commerce-order";
+const std::string kOrderStream = "HERALD_commerce-order";
 const std::string kConsumer = "notify-1_commerce-order-PaymentConfirmed";
 const std::string kSubject = "herald.commerce.order.PaymentConfirmed.3";
 
@@ -102,17 +102,6 @@ std::uint64_t ack_floor(const std::string& url, const std::string& stream,
   jsCtx_Destroy(js);
   natsConnection_Destroy(nc);
   return floor;
-}
-
-std::vector<std::string> log_lines(const NodeSpec& spec,
-                                   const std::string& event) {
-  std::ifstream in(node_log(spec));
-  std::vector<std::string> found;
-  std::string line;
-  const std::string needle = R"("event":")" + event + R"(")";
-  while (std::getline(in, line))
-    if (line.find(needle) != std::string::npos) found.push_back(line);
-  return found;
 }
 
 // Messages made here are freed through the library, which must be open.
@@ -229,11 +218,11 @@ TEST_CASE(
   // Every payment in the stream, then an event a newer build relayed.
   const pid_t publisher = start_orders(nodes.orders, 1, kEvents, 0ms);
   const auto until = std::chrono::steady_clock::now() + 60s;
-  while (stream_messages(server.url(), kStream) < kEvents &&
+  while (stream_messages(server.url(), kOrderStream) < kEvents &&
          std::chrono::steady_clock::now() < until)
     std::this_thread::sleep_for(20ms);
   stop(publisher);
-  REQUIRE(stream_messages(server.url(), kStream) == kEvents);
+  REQUIRE(stream_messages(server.url(), kOrderStream) == kEvents);
   const std::string newer = fmt::format(
       "2 commerce.order.PaymentConfirmed 5 1 - {} 0 a-field-of-format-2\n{{}}",
       EventId(5, 6).str());
@@ -253,15 +242,17 @@ TEST_CASE(
   CHECK(o.audit == static_cast<std::size_t>(kEvents));
   // Still in the stream, and neither acknowledged nor terminated.
   CHECK(o.stream == kEvents + 1);
-  CHECK(ack_floor(server.url(), kStream, kConsumer) ==
+  CHECK(ack_floor(server.url(), kOrderStream, kConsumer) ==
         static_cast<std::uint64_t>(kEvents));
 
-  const auto failed = log_lines(nodes.notifications, "transport.ingest_failed");
+  const auto failed =
+      node_log_lines(nodes.notifications, "transport.ingest_failed");
   REQUIRE(!failed.empty());
   CHECK(failed[0].find(fmt::format("message {} of stream {}", refused,
-                                   kStream)) != std::string::npos);
+                                   kOrderStream)) != std::string::npos);
   CHECK(failed[0].find("of event format 2") != std::string::npos);
-  CHECK(log_lines(nodes.notifications, "transport.message_rejected").empty());
+  CHECK(node_log_lines(nodes.notifications, "transport.message_rejected")
+            .empty());
 }
 
 }  // namespace

@@ -171,6 +171,17 @@ pid_t spawn_program(const std::string& path,
 
 std::string node_log(const NodeSpec& spec) { return spec.database + ".log"; }
 
+std::vector<std::string> node_log_lines(const NodeSpec& spec,
+                                        const std::string& event) {
+  std::ifstream in(node_log(spec));
+  std::vector<std::string> found;
+  std::string line;
+  const std::string needle = R"("event":")" + event + R"(")";
+  while (std::getline(in, line))
+    if (line.find(needle) != std::string::npos) found.push_back(line);
+  return found;
+}
+
 std::string node_log_tail(const NodeSpec& spec, std::size_t lines) {
   std::ifstream in(node_log(spec));
   std::deque<std::string> last;

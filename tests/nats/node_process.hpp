@@ -63,6 +63,10 @@ pid_t spawn_program(const std::string& path,
 // The file of a node's log lines: its database's path and ".log".
 std::string node_log(const NodeSpec& spec);
 
+// The lines of node_log(spec) whose "event" is `event`.
+std::vector<std::string> node_log_lines(const NodeSpec& spec,
+                                        const std::string& event);
+
 // The last `lines` lines of node_log(spec) but for the handlers' own
 // (event "handler.log"), for a failed check's message.
 std::string node_log_tail(const NodeSpec& spec, std::size_t lines = 40);

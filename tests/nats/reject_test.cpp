@@ -47,17 +47,6 @@ std::uint64_t publish_foreign(const std::string& url,
   return sequence;
 }
 
-std::vector<std::string> log_lines(const NodeSpec& spec,
-                                   const std::string& event) {
-  std::ifstream in(node_log(spec));
-  std::vector<std::string> found;
-  std::string line;
-  const std::string needle = R"("event":")" + event + R"(")";
-  while (std::getline(in, line))
-    if (line.find(needle) != std::string::npos) found.push_back(line);
-  return found;
-}
-
 TEST_CASE(
     "Ingest: a message that is no Herald event, published to a context's "
     "stream between its events, is rejected and reported; the events "
@@ -93,15 +82,15 @@ TEST_CASE(
 
   // The consuming node said which message it rejected.
   const auto rejected =
-      log_lines(nodes.notifications, "transport.message_rejected");
+      node_log_lines(nodes.notifications, "transport.message_rejected");
   REQUIRE(rejected.size() == 1);
   CHECK(rejected[0].find(R"("streamSequence":)" + std::to_string(foreign)) !=
         std::string::npos);
   CHECK(rejected[0].find("HERALD_commerce-order") != std::string::npos);
   CHECK(rejected[0].find("has no Nats-Msg-Id header") != std::string::npos);
   // The publishing node's relay failed once past it and recovered.
-  CHECK(!log_lines(nodes.orders, "transport.relay_failed").empty());
-  CHECK(!log_lines(nodes.orders, "transport.recovered").empty());
+  CHECK(!node_log_lines(nodes.orders, "transport.relay_failed").empty());
+  CHECK(!node_log_lines(nodes.orders, "transport.recovered").empty());
 }
 
 }  // namespace
