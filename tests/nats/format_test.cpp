@@ -67,23 +67,6 @@ nats_detail::MsgPtr herald_message(const std::string& text,
   return msg;
 }
 
-// Publishes `msg` to the stream; the stream sequence it got.
-std::uint64_t publish(const std::string& url, natsMsg* msg) {
-  natsConnection* nc = nullptr;
-  jsCtx* js = nullptr;
-  jsPubAck* ack = nullptr;
-  std::uint64_t sequence = 0;
-  if (natsConnection_ConnectTo(&nc, url.c_str()) == NATS_OK &&
-      natsConnection_JetStream(&js, nc, nullptr) == NATS_OK &&
-      js_PublishMsg(&ack, js, msg, nullptr, nullptr) == NATS_OK) {
-    sequence = ack->Sequence;
-  }
-  jsPubAck_Destroy(ack);
-  jsCtx_Destroy(js);
-  natsConnection_Destroy(nc);
-  return sequence;
-}
-
 // The stream sequence up to which `consumer` has every message
 // acknowledged (or terminated); 0 if it cannot be read.
 std::uint64_t ack_floor(const std::string& url, const std::string& stream,
@@ -227,7 +210,7 @@ TEST_CASE(
       "2 commerce.order.PaymentConfirmed 5 1 - {} 0 a-field-of-format-2\n{{}}",
       EventId(5, 6).str());
   const std::uint64_t refused =
-      publish(server.url(), herald_message(newer, kEvents + 1).get());
+      publish_to_stream(server.url(), herald_message(newer, kEvents + 1).get());
   REQUIRE(refused == static_cast<std::uint64_t>(kEvents + 1));
 
   const pid_t consumer = nodes.start_notifications();

@@ -273,4 +273,20 @@ std::int64_t stream_messages(const std::string& servers,
   return count;
 }
 
+std::uint64_t publish_to_stream(const std::string& url, natsMsg* msg) {
+  natsConnection* nc = nullptr;
+  jsCtx* js = nullptr;
+  jsPubAck* ack = nullptr;
+  std::uint64_t sequence = 0;
+  if (natsConnection_ConnectTo(&nc, url.c_str()) == NATS_OK &&
+      natsConnection_JetStream(&js, nc, nullptr) == NATS_OK &&
+      js_PublishMsg(&ack, js, msg, nullptr, nullptr) == NATS_OK) {
+    sequence = ack->Sequence;
+  }
+  jsPubAck_Destroy(ack);
+  jsCtx_Destroy(js);
+  natsConnection_Destroy(nc);
+  return sequence;
+}
+
 }  // namespace herald::test

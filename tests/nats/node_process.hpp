@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "herald/config.hpp"
+#include <nats/nats.h>
 #include <sys/types.h>
 
 namespace herald::test {
@@ -110,6 +111,10 @@ pid_t start_orders(const NodeSpec& spec, int from, int to,
 // commas), or -1 if it cannot be read.
 std::int64_t stream_messages(const std::string& servers,
                              const std::string& stream);
+
+// Publishes `msg` through JetStream to the stream of its subject, on the
+// server at `url`; the stream sequence it got (0 if the publish failed).
+std::uint64_t publish_to_stream(const std::string& url, natsMsg* msg);
 
 // An integer argument of a role; throws std::invalid_argument when it is
 // not one.

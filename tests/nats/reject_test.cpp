@@ -31,19 +31,12 @@ using namespace std::chrono_literals;
 std::uint64_t publish_foreign(const std::string& url,
                               const std::string& subject,
                               const std::string& body) {
-  natsConnection* nc = nullptr;
-  jsCtx* js = nullptr;
-  jsPubAck* ack = nullptr;
-  std::uint64_t sequence = 0;
-  if (natsConnection_ConnectTo(&nc, url.c_str()) == NATS_OK &&
-      natsConnection_JetStream(&js, nc, nullptr) == NATS_OK &&
-      js_Publish(&ack, js, subject.c_str(), body.data(),
-                 static_cast<int>(body.size()), nullptr, nullptr) == NATS_OK) {
-    sequence = ack->Sequence;
-  }
-  jsPubAck_Destroy(ack);
-  jsCtx_Destroy(js);
-  natsConnection_Destroy(nc);
+  natsMsg* raw = nullptr;
+  if (natsMsg_Create(&raw, subject.c_str(), nullptr, body.data(),
+                     static_cast<int>(body.size())) != NATS_OK)
+    return 0;
+  const std::uint64_t sequence = publish_to_stream(url, raw);
+  natsMsg_Destroy(raw);
   return sequence;
 }
 
