@@ -1,4 +1,4 @@
-// EventIds minted by the runtime: UUID version 7 over the kernel's CSPRNG,
+// EventIds minted by the runtime: UUID version 7 over a CSPRNG,
 // unique whatever the executor's seed, across threads and processes.
 #include <algorithm>
 #include <chrono>

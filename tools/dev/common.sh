@@ -6,6 +6,7 @@ HERALD_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 HERALD_PACKAGES=(
   cmake ninja-build g++ llvm-14-dev
   libfmt-dev libcli11-dev doctest-dev re2c bison nlohmann-json3-dev
+  libssl-dev  # the runtime's event ids (OpenSSL's RAND_bytes)
   libsqlite3-dev libsqlitecpp-dev
   libnats-dev nats-server pkgconf
   graphviz clang-tidy clang-14

@@ -1,13 +1,13 @@
 #pragma once
 // Where eventIds come from: UUID version 7 (RFC 9562), a 48-bit Unix
-// millisecond timestamp followed by 74 bits from the kernel's CSPRNG
-// (getrandom(2)). Ids are unique across restarts, processes and machines
-// without coordination, whatever the executor or its seed: the deterministic
-// executor's seed drives scheduling and jitter, never an id. The timestamp
-// keeps ids of one process roughly in creation order, which keeps the index
-// of a durable log compact.
+// millisecond timestamp followed by 74 bits from a CSPRNG (OpenSSL's
+// RAND_bytes: a NIST SP 800-90A DRBG seeded from the kernel). Ids are unique
+// across restarts, processes and machines without coordination, whatever the
+// executor or its seed: the deterministic executor's seed drives scheduling and
+// jitter, never an id. The timestamp keeps ids of one process roughly in
+// creation order, which keeps the index of a durable log compact.
 //
-// Each thread reads the kernel's random bytes in 4 KiB blocks and takes 10
+// Each thread reads the generator's bytes in 4 KiB blocks and takes 10
 // bytes per id (the 74 random bits of the layout), so a block serves 409
 // ids.
 #include <cstdint>
@@ -29,7 +29,7 @@ EventId event_id_v7(std::uint64_t unix_ms, std::uint16_t rand_hi,
 // The Unix millisecond timestamp of a version-7 id.
 std::uint64_t event_id_unix_ms(const EventId& id);
 
-// 64 bits from the kernel's CSPRNG, through the calling thread's block.
+// 64 bits from the CSPRNG, through the calling thread's block.
 std::uint64_t secure_random64();
 
 // This process's node id when runtime.node_id is left empty:
