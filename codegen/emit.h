@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "codegen/lower_body.h"
 #include "codegen/names.h"
@@ -46,6 +47,10 @@ class Emitter {
   Spelling source;  // what the source's definitions and bodies spell
   BodyLowering bodies;
   ContextOutput out;
+  // The context's value types, actors and events in the order their
+  // definitions are emitted (a declaration held by value before its holder);
+  // set by emitTypes.
+  std::vector<const check::DeclInfo*> definitionOrder;
 
   // `commerce::order`
   [[nodiscard]] const std::string& ns() const { return ns_; }

@@ -10,6 +10,7 @@
 // event field that has a default with the default, and validates
 // refinements through `from_raw` and `from`.
 #include <optional>
+#include <set>
 #include <vector>
 
 #include <llvm/Support/Casting.h>
@@ -26,33 +27,72 @@ using check::TypeDefKind;
 using check::TypeInfo;
 using llvm::dyn_cast;
 
+// The codec functions already emitted above, in definition order.
+using Emitted = std::set<const check::DeclInfo*>;
+
+// The declaration whose codec functions (`X_to_json`, `X_from_json`) a
+// field of type `t` calls directly, or null: one of this context's value
+// types or events, held directly (not in an Option, List or Map) and
+// emitted above. A call through herald::wire::put and get instead
+// instantiates put<T>, get<T> and Decode<T>::from for the type and reaches
+// the same function through its adl_serializer member.
+const check::DeclInfo* directCodec(const Emitter& e, const check::Type* t,
+                                   const Emitted& emitted) {
+  const check::DeclInfo* d = nullptr;
+  if (t->kind == check::TypeKind::Named && isDeclared(*t->named))
+    d = t->named;
+  else if (t->kind == check::TypeKind::Event)
+    d = t->event;
+  if (d == nullptr || d->context != &e.context || !emitted.contains(d))
+    return nullptr;
+  return d;
+}
+
 // `T{.a = <a>, ...}` decoded from the object `j`.
-std::string decodeFields(Emitter& e, const std::string& type,
+std::string decodeFields(Emitter& e, const Emitted& emitted,
+                         const std::string& type,
                          const std::vector<FieldInfo>& fields,
                          const std::string& j, bool defaults) {
   std::string out = type + "{";
   for (std::size_t k = 0; k < fields.size(); ++k) {
     const FieldInfo& f = fields[k];
     std::string key = cppStringLiteral(f.name);
-    std::string get = "herald::wire::get<" + e.source.type(f.type) +
-                      ">(herald::wire::at(" + j + ", " + key + "))";
-    if (defaults && f.defaultBody.valid())
-      get = "herald::wire::contains(" + j + ", " + key + ") ? " + get + " : " +
-            e.bodies.expression(f.defaultBody);
-    out +=
-        std::string(k == 0 ? "" : ", ") + "." + cppName(f.name) + " = " + get;
+    // An absent event field with a default takes the default.
+    bool fallback = defaults && f.defaultBody.valid();
+    std::string get;
+    if (fallback) {
+      get.append("herald::wire::contains(").append(j).append(", ");
+      get.append(key).append(") ? ");
+    }
+    if (const check::DeclInfo* direct = directCodec(e, f.type, emitted))
+      get.append(cppName(direct->name)).append("_from_json(");
+    else
+      get.append("herald::wire::get<")
+          .append(e.source.type(f.type))
+          .append(">(");
+    get.append("herald::wire::at(").append(j).append(", ").append(key);
+    get.append("))");
+    if (fallback) get.append(" : ").append(e.bodies.expression(f.defaultBody));
+    out.append(k == 0 ? "" : ", ").append(".").append(cppName(f.name));
+    out.append(" = ").append(get);
   }
   return out + "}";
 }
 
 // Statements making `j` the object of `v`'s fields.
-std::string encodeFields(const std::vector<FieldInfo>& fields,
+std::string encodeFields(const Emitter& e, const Emitted& emitted,
+                         const std::vector<FieldInfo>& fields,
                          const std::string& j, const std::string& v) {
   std::string out = "  herald::wire::set_object(" + j + ");\n";
-  for (const FieldInfo& f : fields)
-    out += "  herald::wire::put(herald::wire::member(" + j + ", " +
-           cppStringLiteral(f.name) + "), " + v + "." + cppName(f.name) +
-           ");\n";
+  for (const FieldInfo& f : fields) {
+    if (const check::DeclInfo* direct = directCodec(e, f.type, emitted))
+      out.append("  ").append(cppName(direct->name)).append("_to_json(");
+    else
+      out.append("  herald::wire::put(");
+    out.append("herald::wire::member(").append(j).append(", ");
+    out.append(cppStringLiteral(f.name)).append("), ").append(v).append(".");
+    out.append(cppName(f.name)).append(");\n");
+  }
   return out;
 }
 
@@ -76,16 +116,16 @@ struct Codec {
   std::string text;    // statements: append `v` to `out`
 };
 
-Codec typeCodec(Emitter& e, const TypeInfo& t) {
+Codec typeCodec(Emitter& e, const Emitted& emitted, const TypeInfo& t) {
   Codec c;
   std::string name = cppName(t.name);
   switch (t.def) {
     case TypeDefKind::Alias:
       break;
     case TypeDefKind::Record:
-      c.encode = encodeFields(t.fields, "j", "v");
-      c.decode =
-          "  return " + decodeFields(e, name, t.fields, "j", false) + ";\n";
+      c.encode = encodeFields(e, emitted, t.fields, "j", "v");
+      c.decode = "  return " +
+                 decodeFields(e, emitted, name, t.fields, "j", false) + ";\n";
       c.text = "  out += " + cppStringLiteral(t.name) + ";\n" +
                textFields(t.fields, "v", " { ", " }");
       break;
@@ -109,29 +149,37 @@ Codec typeCodec(Emitter& e, const TypeInfo& t) {
         c.decode =
             "  const std::string& text = herald::wire::text(j);\n" + c.decode;
       } else {
-        for (const check::VariantInfo& var : t.variants) {
+        // Read by index (index(), get_if<K>), which instantiates less of
+        // std::variant than reading by type.
+        for (std::size_t k = 0; k < t.variants.size(); ++k) {
+          const check::VariantInfo& var = t.variants[k];
           std::string alt = name + "::" + cppName(var.name);
+          std::string index = std::to_string(k);
           // A variant without fields has no payload to read.
           std::string test =
               var.fields.empty()
-                  ? "std::holds_alternative<" + alt + ">(v.value)"
-                  : "const auto* p = std::get_if<" + alt + ">(&v.value)";
-          c.encode += "  if (" + test +
-                      ") {\n    herald::wire::set_object(j);\n    "
-                      "herald::wire::Json& payload = herald::wire::member(j, " +
-                      cppStringLiteral(var.name) + ");\n" +
-                      indent(encodeFields(var.fields, "payload", "(*p)"), 2) +
-                      "    return;\n  }\n";
+                  ? "v.value.index() == " + index
+                  : "const auto* p = std::get_if<" + index + ">(&v.value)";
+          c.encode +=
+              "  if (" + test +
+              ") {\n    herald::wire::set_object(j);\n    "
+              "herald::wire::Json& payload = herald::wire::member(j, " +
+              cppStringLiteral(var.name) + ");\n" +
+              indent(encodeFields(e, emitted, var.fields, "payload", "(*p)"),
+                     2) +
+              "    return;\n  }\n";
           // A variant without fields reads nothing of its payload.
           std::string payload =
               var.fields.empty()
                   ? std::string()
                   : "    const herald::wire::Json& p = herald::wire::at(j, " +
                         cppStringLiteral(var.name) + ");\n";
-          c.decode +=
-              "  if (herald::wire::contains(j, " + cppStringLiteral(var.name) +
-              ")) {\n" + payload + "    return " + name + "{" +
-              decodeFields(e, alt, var.fields, "p", false) + "};\n  }\n";
+          c.decode.append("  if (herald::wire::contains(j, ");
+          c.decode.append(cppStringLiteral(var.name)).append(")) {\n");
+          c.decode.append(payload).append("    return ").append(name);
+          c.decode.append("{")
+              .append(decodeFields(e, emitted, alt, var.fields, "p", false))
+              .append("};\n  }\n");
           c.text += "  if (" + test +
                     ") {\n    out += " + cppStringLiteral(var.name) + ";\n" +
                     indent(textFields(var.fields, "(*p)", "(", ")"), 2) +
@@ -216,17 +264,20 @@ void emitCodecs(Emitter& e) {
   e.source.useHeader("<herald/text.hpp>");
   e.source.useHeader("<herald/wire.hpp>");
   bool any = false;
-  for (const auto& d : e.context.decls) {
-    if (const auto* t = dyn_cast<TypeInfo>(d.get())) {
-      if (!isDeclared(*t)) continue;
-      emitCodec(e, *t, typeCodec(e, *t));
+  // In definition order, so that a field's codec functions are defined
+  // before its holder's, which call them.
+  Emitted emitted;
+  for (const check::DeclInfo* d : e.definitionOrder) {
+    if (const auto* t = dyn_cast<TypeInfo>(d)) {
+      emitCodec(e, *t, typeCodec(e, emitted, *t));
+      emitted.insert(t);
       any = true;
-    } else if (const auto* ev = dyn_cast<check::EventInfo>(d.get())) {
+    } else if (const auto* ev = dyn_cast<check::EventInfo>(d)) {
       Codec c;
       std::string name = cppName(ev->name);
-      c.encode = encodeFields(ev->fields, "j", "v");
-      c.decode =
-          "  return " + decodeFields(e, name, ev->fields, "j", true) + ";\n";
+      c.encode = encodeFields(e, emitted, ev->fields, "j", "v");
+      c.decode = "  return " +
+                 decodeFields(e, emitted, name, ev->fields, "j", true) + ";\n";
       c.text = "  out += " + cppStringLiteral(ev->name) + ";\n" +
                textFields(ev->fields, "v", " { ", " }");
       emitCodec(e, *ev, c);
@@ -247,6 +298,7 @@ void emitCodecs(Emitter& e) {
       }
       emitBytes(e, *ev);
       e.out.codecs += "};\n\n";
+      emitted.insert(ev);
       any = true;
     }
   }

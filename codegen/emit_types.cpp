@@ -176,17 +176,89 @@ std::string sumMembers(const TypeInfo& t, const std::string& name) {
   return out;
 }
 
-// The definitions of sumMembers, in the source.
+// Whether `T{}` compiles for the C++ type of `t`: false for opaque and
+// refined types (no default constructor), for what holds one by value, and
+// for the types a value field cannot have.
+bool defaultConstructible(const Type* t, unsigned depth = 0);
+
+bool fieldsDefaultConstructible(const std::vector<FieldInfo>& fs,
+                                unsigned depth) {
+  return std::all_of(fs.begin(), fs.end(), [&](const FieldInfo& f) {
+    return defaultConstructible(f.type, depth + 1);
+  });
+}
+
+bool defaultConstructible(const Type* t, unsigned depth) {
+  if (t == nullptr || depth > 64) return false;
+  switch (t->kind) {
+    case TypeKind::Unit:
+    case TypeKind::Int:
+    case TypeKind::Float:
+    case TypeKind::Bool:
+    case TypeKind::String:
+    case TypeKind::Instant:
+    case TypeKind::Duration:
+    case TypeKind::Option:
+    case TypeKind::List:
+    case TypeKind::Map:
+      return true;
+    case TypeKind::Event:
+      return fieldsDefaultConstructible(t->event->fields, depth);
+    case TypeKind::Named: {
+      const auto* named = dyn_cast<TypeInfo>(t->named);
+      if (named == nullptr) return false;
+      switch (named->def) {
+        case TypeDefKind::Alias:
+          return defaultConstructible(named->base, depth + 1);
+        case TypeDefKind::Record:
+          return fieldsDefaultConstructible(named->fields, depth);
+        case TypeDefKind::Sum:
+          return isEnumSum(*named) ||
+                 (!named->variants.empty() &&
+                  fieldsDefaultConstructible(named->variants.front().fields,
+                                             depth));
+        case TypeDefKind::Opaque:
+        case TypeDefKind::Refined:
+          return false;
+      }
+      return false;
+    }
+    case TypeKind::Error:
+    case TypeKind::Never:
+    case TypeKind::Envelope:
+    case TypeKind::Ref:
+    case TypeKind::Capability:
+    case TypeKind::Actor:
+      return false;
+  }
+  return false;
+}
+
+// The definitions of sumMembers, in the source. When the first variant can
+// be value-initialised, each constructor starts from the default variant and
+// emplaces its own by index: std::variant's in-place constructor compiles a
+// chain of eight or more base-class constructors per variant (libstdc++),
+// emplace<K> a few small functions over the one default construction.
+// Otherwise (an opaque or refined field in the first variant) the variant is
+// built in place.
 void sumDefinitions(Emitter& e, const TypeInfo& t) {
   if (t.def != TypeDefKind::Sum || isEnumSum(t)) return;
   std::string name = cppName(t.name);
   std::string& out = e.out.publicDefs;
   e.source.useHeader("<utility>");
+  bool emplace = !t.variants.empty() &&
+                 fieldsDefaultConstructible(t.variants.front().fields, 0);
   for (std::size_t k = 0; k < t.variants.size(); ++k) {
+    std::string index = std::to_string(k);
     out.append(name).append("::").append(name).append("(");
     out.append(cppName(t.variants[k].name));
-    out.append(" v) : value(std::in_place_index<").append(std::to_string(k));
-    out.append(">, std::move(v)) {}\n");
+    if (emplace) {
+      out.append(" v) { value.emplace<").append(index);
+      out.append(">(std::move(v)); }\n");
+    } else {
+      out.append(" v) : value(std::in_place_index<").append(index);
+      out.append(">, std::move(v)) {}\n");
+    }
   }
   out.append(name).append("::~").append(name).append("() = default;\n\n");
 }
@@ -317,7 +389,8 @@ std::string forwardOf(const DeclInfo& d) {
 
 void emitTypes(Emitter& e) {
   for (const auto& d : e.context.decls) e.out.forward += forwardOf(*d);
-  for (const DeclInfo* d : typeOrder(e.context)) {
+  e.definitionOrder = typeOrder(e.context);
+  for (const DeclInfo* d : e.definitionOrder) {
     std::string name = cppName(d->name);
     if (const auto* t = dyn_cast<TypeInfo>(d)) {
       emitValueType(e, *t);

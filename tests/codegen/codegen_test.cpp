@@ -208,11 +208,14 @@ TEST_CASE("refinements, defaults, patterns and key texts in the source") {
                  "herald::wire::dump_value(raw) +\n"
                  "                                  \" does not satisfy "
                  "'len(self) > 0'\");"));
+  // A field of the context's own type calls its codec function directly.
   CHECK(contains(s,
                  ".region = herald::wire::contains(j, \"region\")\n"
-                 "                    ? herald::wire::get<Region>("
-                 "herald::wire::at(j, \"region\"))\n"
-                 "                    : Region{Region::Home{}}}"));
+                 "                    ? Region_from_json(herald::wire::at(j, "
+                 "\"region\")) : Region{Region::Home{}}}"));
+  CHECK(contains(s,
+                 "Region_to_json(herald::wire::member(j, \"region\"), "
+                 "v.region);"));
   CHECK(contains(s,
                  "std::string Order::key_text(const Key& key) {\n"
                  "  return key.raw();\n}"));
@@ -227,6 +230,31 @@ TEST_CASE("refinements, defaults, patterns and key texts in the source") {
   CHECK(contains(rs,
                  "ctx.capability<Printer>(\"shop.reports.Printer\", "
                  "&printer);"));
+}
+
+TEST_CASE("a sum is built by index and read by index") {
+  auto run = build(kShop);
+  const std::string& s = run->file("shop/order.cpp");
+  // The first variant can be value-initialised: each constructor emplaces
+  // its variant into the default one.
+  CHECK(contains(s,
+                 "Region::Region(Abroad v) { "
+                 "value.emplace<1>(std::move(v)); }\n"));
+  CHECK(contains(s, "if (v.value.index() == 0) {"));
+  CHECK(contains(s, "if (const auto* p = std::get_if<1>(&v.value)) {"));
+  CHECK(!contains(s, "std::holds_alternative<Region::"));
+  // An opaque field in the first variant has no default: built in place.
+  auto coded = build({{"t.herald",
+                       "context s.t\n"
+                       "type Code = opaque String where len(self) > 0\n"
+                       "type Tagged = | Coded(code: Code) | Plain\n"}});
+  const std::string& t = coded->file("s/t.cpp");
+  CHECK(contains(t,
+                 "Tagged::Tagged(Coded v) : "
+                 "value(std::in_place_index<0>, std::move(v)) {}\n"));
+  CHECK(contains(t,
+                 "Tagged::Tagged(Plain v) : "
+                 "value(std::in_place_index<1>, std::move(v)) {}\n"));
 }
 
 TEST_CASE("the output is a function of the program") {
