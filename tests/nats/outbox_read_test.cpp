@@ -18,7 +18,7 @@
 #include "herald/sqlite_backend.hpp"
 #include "temp_database.hpp"
 
-namespace herald::test {
+namespace herald::test::outbox_read {
 namespace {
 
 using commerce::order::Money;
@@ -27,9 +27,9 @@ using commerce::order::PaymentConfirmed;
 using commerce::order::UserId;
 
 constexpr const char* kOrder = "commerce.order";
-constexpr int kEvents = 40;
+constexpr int kPayments = 40;
 
-RuntimeConfig sqlite_config(const std::string& path) {
+RuntimeConfig relay_test_config(const std::string& path) {
   ConfigSources sources;
   sources.environment = std::map<std::string, std::string>{};
   sources.settings = {{"backend.kind", "sqlite"},
@@ -82,7 +82,7 @@ TEST_CASE(
     "Outbox read: entries this process committed are handed to the relay "
     "as stored, the same as a later process reads them from the table") {
   TempDatabase db;
-  const RuntimeConfig config = sqlite_config(db.path);
+  const RuntimeConfig config = relay_test_config(db.path);
   std::vector<OutboxEntry> in_memory;
   {
     std::shared_ptr<Backend> backend =
@@ -92,7 +92,7 @@ TEST_CASE(
     Runtime rt(config, executor, backend, &log);
     rt.install(commerce::order::context());
     rt.recover();
-    for (int i = 1; i <= kEvents; ++i) rt.publish(kOrder, "relay", payment(i));
+    for (int i = 1; i <= kPayments; ++i) rt.publish(kOrder, "relay", payment(i));
     in_memory = outbox(*backend);
   }
   // A new backend over the same file: its log's memory is empty, so every
@@ -100,7 +100,7 @@ TEST_CASE(
   const std::shared_ptr<Backend> reopened =
       make_sqlite_backend(sqlite_backend_options(config));
   const std::vector<OutboxEntry> from_table = outbox(*reopened);
-  REQUIRE(in_memory.size() == static_cast<std::size_t>(kEvents));
+  REQUIRE(in_memory.size() == static_cast<std::size_t>(kPayments));
   REQUIRE(from_table.size() == in_memory.size());
   for (std::size_t i = 0; i < in_memory.size(); ++i) {
     CAPTURE(i);
@@ -120,7 +120,7 @@ TEST_CASE(
     "Outbox read: a mirror's appended events are kept as a later process "
     "decodes their rows") {
   TempDatabase db;
-  const RuntimeConfig config = sqlite_config(db.path);
+  const RuntimeConfig config = relay_test_config(db.path);
   std::vector<MirroredEvent> events;
   for (int i = 1; i <= 3; ++i) {
     MirroredEvent e;
@@ -179,4 +179,4 @@ TEST_CASE(
   CHECK(appended[2]->malformed != nullptr);
 }
 
-}  // namespace herald::test
+}  // namespace herald::test::outbox_read
