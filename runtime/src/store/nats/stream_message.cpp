@@ -19,10 +19,8 @@ namespace {
 constexpr std::size_t kIdLength = 36;  // an id's text form
 
 void set(natsMsg* msg, const char* key, const char* value) {
-  // The header's name is formatted only for a failure: a relay sets four
-  // headers on every message.
-  const natsStatus status = natsMsgHeader_Set(msg, key, value);
-  if (status != NATS_OK) check(status, fmt::format("message header {}", key));
+  check(natsMsgHeader_Set(msg, key, value),
+        fmt::format("message header {}", key));
 }
 
 void set(natsMsg* msg, const char* key, const std::string& value) {
