@@ -7,8 +7,8 @@
 // jitter, never an id. The timestamp keeps ids of one process roughly in
 // creation order, which keeps the index of a durable log compact.
 //
-// Each thread reads the generator's bytes in 4 KiB blocks and takes 10
-// bytes per id (the 74 random bits of the layout), so a block serves 409
+// Each thread reads the generator's bytes in 16 KiB blocks and takes 10
+// bytes per id (the 74 random bits of the layout), so a block serves 1,638
 // ids.
 #include <cstdint>
 #include <string>
