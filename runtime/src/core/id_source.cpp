@@ -20,7 +20,7 @@ namespace {
 // Bytes read from the generator per call. Each call has a fixed cost (on
 // the machines measured about 3 us: OpenSSL's fork check, a system call,
 // and its lock) besides the bytes' own (about 0.2 ns each): 16 KiB make it
-// 2.6 ns per id against 8.5 ns with 4 KiB blocks (bench/README.md).
+// about 3 ns per id against 8.5 ns with 4 KiB blocks (bench/README.md).
 constexpr std::size_t kBlockBytes = 16384;
 
 // One block of random bytes per thread, allocated on the thread's first id
