@@ -202,9 +202,8 @@ void ContextLeases::renew_loop() {
   // thirds of it still to run), however long that renewal or its taking
   // took: a lease whose taking was slow (a cluster still electing, the
   // contexts taken after it) is renewed at once, not a third of the TTL
-  // after this thread started. After a round in which a renewal failed (it
-  // retried until the lease would lapse), the next round is a third of the
-  // TTL later.
+  // after this thread started. A lease whose renewal failed stays due, and
+  // is tried again kRetry after the round.
   const Duration ahead = options_.ttl - options_.ttl / 3;
   std::unique_lock lock(mutex_);
   Clock::time_point not_before = Clock::now();
@@ -227,13 +226,7 @@ void ContextLeases::renew_loop() {
     for (const auto& [context, revision, valid_until] : due)
       renew(context, revision, valid_until);
     lock.lock();
-    bool failed = false;
-    for (const auto& [context, revision, valid_until] : due) {
-      const auto held = held_.find(context);
-      failed = failed || (held != held_.end() && held->second.lost.empty() &&
-                          held->second.valid_until == valid_until);
-    }
-    not_before = failed ? Clock::now() + options_.ttl / 3 : Clock::now();
+    not_before = Clock::now() + kRetry;
   }
 }
 

@@ -4,7 +4,7 @@
 // context). A lease is taken with create-if-absent, or over a released or
 // this node's own earlier lease by revision (compare and set); renewed by
 // revision a third of the TTL after its last renewal (or its taking)
-// started (a third of the TTL after a renewal that failed); lapses when the
+// started, and again shortly after a renewal that failed; lapses when the
 // bucket's TTL passes without a renewal (the server drops the value);
 // released at close by revision. A second node asking for a held context is
 // refused with an OwnershipError naming the holder.
@@ -53,9 +53,8 @@ class ContextLeases {
   // when another node holds it, herald::Error when the servers fail.
   void acquire(const std::string& context);
   // Renews every held lease a third of the TTL after its last renewal (or
-  // its taking) started, at once if that is past, and a third of the TTL
-  // after a round whose renewal failed, on a thread of its own, until
-  // destruction.
+  // its taking) started, at once if that is past, and kRetry after a
+  // renewal that failed, on a thread of its own, until destruction.
   void start_renewal();
   // Throws herald::Error naming the context when a lease lapsed (no
   // renewal for a TTL) or was lost to another node.
@@ -66,6 +65,9 @@ class ContextLeases {
 
  private:
   using Clock = std::chrono::steady_clock;
+  // Between rounds of renewals: a lease whose renewal failed is tried again
+  // this much later (never in a busy loop).
+  static constexpr std::chrono::milliseconds kRetry{250};
   struct Held {
     std::uint64_t revision = 0;
     Clock::time_point valid_until{};
