@@ -198,35 +198,18 @@ void ContextLeases::start_renewal() {
 }
 
 void ContextLeases::renew_loop() {
-  // A lease is due a third of the TTL after its last renewal started (two
-  // thirds of it still to run), however long that renewal or its taking
-  // took: a lease whose taking was slow (a cluster still electing, the
-  // contexts taken after it) is renewed at once, not a third of the TTL
-  // after this thread started. A lease whose renewal failed stays due, and
-  // is tried again kRetry after the round.
-  const Duration ahead = options_.ttl - options_.ttl / 3;
+  const auto interval = options_.ttl / 3;
   std::unique_lock lock(mutex_);
-  Clock::time_point not_before = Clock::now();
-  for (;;) {
-    const Clock::time_point now = Clock::now();
-    Clock::time_point next = now + options_.ttl / 3;
-    for (const auto& [context, held] : held_) {
-      if (held.lost.empty()) next = std::min(next, held.valid_until - ahead);
-    }
-    if (wake_.wait_until(lock, std::max(next, not_before),
-                         [this] { return stopping_; }))
-      return;
+  while (!wake_.wait_for(lock, interval, [this] { return stopping_; })) {
     std::vector<std::tuple<std::string, std::uint64_t, Clock::time_point>> due;
-    const Clock::time_point round = Clock::now();
     for (const auto& [context, held] : held_) {
-      if (held.lost.empty() && held.valid_until - ahead <= round)
+      if (held.lost.empty())
         due.emplace_back(context, held.revision, held.valid_until);
     }
     lock.unlock();
     for (const auto& [context, revision, valid_until] : due)
       renew(context, revision, valid_until);
     lock.lock();
-    not_before = Clock::now() + kRetry;
   }
 }
 

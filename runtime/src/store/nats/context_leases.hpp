@@ -3,11 +3,10 @@
 // in a replicated JetStream key-value bucket (HERALD_LEASES, one key per
 // context). A lease is taken with create-if-absent, or over a released or
 // this node's own earlier lease by revision (compare and set); renewed by
-// revision a third of the TTL after its last renewal (or its taking)
-// started, and again shortly after a renewal that failed; lapses when the
-// bucket's TTL passes without a renewal (the server drops the value);
-// released at close by revision. A second node asking for a held context is
-// refused with an OwnershipError naming the holder.
+// revision every third of the TTL; lapses when the bucket's TTL passes
+// without a renewal (the server drops the value); released at close by
+// revision. A second node asking for a held context is refused with an
+// OwnershipError naming the holder.
 //
 // Fencing: a lease counts as held only until its TTL has passed since the
 // start of its last successful renewal (the steady clock), since the
@@ -52,9 +51,8 @@ class ContextLeases {
   // Takes the lease of `context`. Throws OwnershipError naming the holder
   // when another node holds it, herald::Error when the servers fail.
   void acquire(const std::string& context);
-  // Renews every held lease a third of the TTL after its last renewal (or
-  // its taking) started, at once if that is past, and kRetry after a
-  // renewal that failed, on a thread of its own, until destruction.
+  // Renews every held lease every third of the TTL, on a thread of its own,
+  // until destruction.
   void start_renewal();
   // Throws herald::Error naming the context when a lease lapsed (no
   // renewal for a TTL) or was lost to another node.
@@ -65,9 +63,6 @@ class ContextLeases {
 
  private:
   using Clock = std::chrono::steady_clock;
-  // Between rounds of renewals: a lease whose renewal failed is tried again
-  // this much later (never in a busy loop).
-  static constexpr std::chrono::milliseconds kRetry{250};
   struct Held {
     std::uint64_t revision = 0;
     Clock::time_point valid_until{};
