@@ -70,14 +70,15 @@ struct MirroredEvent {
 };
 
 // An entry of a log this store keeps for a context it hosts, as an outbox
-// relay publishes it: while the entry is still in memory (just committed),
-// the entry itself, its payload typed; once it is only in the table, the
-// row as stored, its payload the JSON text its commit wrote (not decoded
-// and encoded again: a payload that does not decode is published as it
-// is, and the receiving process dead-letters it, D9).
+// relay publishes it: as stored, its payload the JSON text its commit wrote
+// (not decoded and encoded again: a payload that does not decode is
+// published as it is, and the receiving process dead-letters it, D9),
+// whether the entry is still in memory (committed by this process) or only
+// in the table; an entry in memory without that text, the entry itself,
+// its payload typed.
 struct OutboxEntry {
-  LogEntryPtr entry;     // in memory; null for a row read back
-  MirroredEvent stored;  // a row read back: envelope and payload text
+  LogEntryPtr entry;     // in memory without its text; else null
+  MirroredEvent stored;  // as stored: envelope and payload text
   // A row read back whose event type this build knows and whose ids are
   // ids: false leaves it in this store only, as an entry in memory of no
   // known type or payload is.

@@ -19,8 +19,11 @@ SQLite::Database open_database(const SqliteBackendOptions& o) {
   if (o.path.empty())
     throw Error("sqlite backend: no database path (backend.sqlite.path)");
   try {
+    // No mutex of SQLite's around each call: the backend uses its one
+    // connection under its own lock (SqliteBackend::mutex).
     return SQLite::Database(
-        o.path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE,
+        o.path,
+        SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE | SQLite::OPEN_NOMUTEX,
         static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(
                              o.busy_timeout)
                              .count()));
@@ -99,7 +102,7 @@ void SqliteBackend::commit_dedups(
     prepared.push_back(PreparedCommit{&records[i], {}, {}});
     batch.push_back(&prepared.back());
   }
-  apply_batch(batch);
+  apply_batch(batch, true);
 }
 
 SqliteBackend::~SqliteBackend() {

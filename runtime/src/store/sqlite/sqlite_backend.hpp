@@ -28,6 +28,7 @@ class SqliteBackend;
 struct CommittedLogEntry final : LogEntry {
   LogEntryPtr emitted;
   std::string publisher;  // what envelope.publisherId points to
+  std::string text;       // the payload's JSON text, as the commit stored it
 };
 
 class SqliteContextLog final : public ContextLog {
@@ -41,8 +42,10 @@ class SqliteContextLog final : public ContextLog {
   // table, decoded (D9).
   void read(std::int64_t after, std::size_t max,
             std::vector<LogEntryPtr>& out) override;
-  // As read, for an outbox relay (SqliteTransportStore::read_outbox): the
-  // rows behind the tail as stored, payloads not decoded.
+  // As read, for an outbox relay (SqliteTransportStore::read_outbox): every
+  // entry as stored, payloads not decoded or encoded again: the rows behind
+  // the tail, and the tail's entries this process committed with the text
+  // their commit wrote.
   std::size_t read_outbox(std::int64_t after, std::size_t max,
                           std::vector<OutboxEntry>& out);
   std::int64_t head() override;
@@ -52,8 +55,10 @@ class SqliteContextLog final : public ContextLog {
   void truncate(std::int64_t position, Instant retain_until) override;
 
   // Under the backend's mutex, once the transaction that logged `entry`
-  // committed. Never throws: a tail that cannot grow is emptied, and reads
-  // go to the table.
+  // committed: an entry this process committed (its payload's text kept),
+  // or one appended to a mirror. Never throws: a tail that cannot grow is
+  // emptied, and reads go to the table.
+  void committed(std::shared_ptr<CommittedLogEntry> entry) noexcept;
   void committed(LogEntryPtr entry) noexcept;
 
   // Under the backend's mutex: runs the held truncation inside the open
@@ -82,7 +87,14 @@ class SqliteContextLog final : public ContextLog {
   // ending at the log's head, at most kTail of them (or none); under the
   // backend's mutex.
   static constexpr std::size_t kTail = 1024;
-  RingQueue<LogEntryPtr> tail_;
+  // An entry of the tail; `local` is the same entry when this process
+  // committed it (null for a mirror's), for read_outbox.
+  struct TailEntry {
+    LogEntryPtr entry;
+    const CommittedLogEntry* local = nullptr;
+  };
+  void push_tail(TailEntry entry) noexcept;
+  RingQueue<TailEntry> tail_;
   SqliteBackend& backend_;
   std::string context_;
   // Under the backend's mutex: the latest truncation asked for (front-first
@@ -456,18 +468,24 @@ class SqliteBackend final : public LocalBackend, public SqliteTransportStore {
     }
   }
 
-  void apply_batch(std::vector<PreparedCommit*>& batch) {
+  // `grouped`: the dedup records of a subscription's group commit
+  // (commit_dedups), their cursors and pending attempts written together
+  // (write_grouped).
+  void apply_batch(std::vector<PreparedCommit*>& batch, bool grouped = false) {
     std::vector<std::size_t> duplicates(batch.size(), 0);
     {
       std::lock_guard lock(mutex_);
       committed_.clear();
+      grouped_cursors_.clear();
+      grouped_positions_.clear();
       counters_->begin();
       WriteTransaction tx(*sql_);
       std::int64_t latest = latest_written_;
       for (std::size_t i = 0; i < batch.size(); ++i) {
-        duplicates[i] = apply(*batch[i]);
+        duplicates[i] = apply(*batch[i], grouped);
         latest = std::max(latest, to_stored_time(batch[i]->record->now));
       }
+      if (grouped) write_grouped();
       if (latest > latest_written_) {
         Use q(*latest_time_write_);
         q->bind(1, std::to_string(latest));
@@ -488,7 +506,7 @@ class SqliteBackend final : public LocalBackend, public SqliteTransportStore {
 
   // Applies one record inside the open transaction; returns how many of
   // its emissions were duplicates of a supplied eventId (D6).
-  std::size_t apply(PreparedCommit& p) {
+  std::size_t apply(PreparedCommit& p, bool grouped) {
     CommitRecord& r = *p.record;
     if (options_.commit_hook) options_.commit_hook(CommitPoint::before_apply);
     const std::int64_t now = to_stored_time(r.now);
@@ -509,7 +527,13 @@ class SqliteBackend final : public LocalBackend, public SqliteTransportStore {
       q->bind(3, to_stored_time(w.expires_at));
       q->exec();
     }
-    if (r.dedup) apply_dedup(*r.dedup);
+    if (r.dedup) {
+      if (grouped) {
+        stage_dedup(*r.dedup);
+      } else {
+        apply_dedup(*r.dedup);
+      }
+    }
     if (r.consumed_message) {
       Use q(sql_->message_delete);
       q->bind(1, r.consumed_message->str());
@@ -556,10 +580,62 @@ class SqliteBackend final : public LocalBackend, public SqliteTransportStore {
     }
   }
 
+  // A dedup record of a group commit: its cursor's highest sequence and its
+  // position kept for write_grouped; a redrive's dead letter deleted now.
+  void stage_dedup(const CommitRecord::DedupRecord& d) {
+    auto* store = static_cast<SqliteSubscriptionStore*>(d.store);
+    grouped_positions_.emplace_back(store, d.position);
+    if (d.redrive) {
+      Use q(sql_->letter_delete);
+      q->bind(1, store->name());
+      q->bind(2, d.event_id.str());
+      q->exec();
+    }
+    for (GroupedCursor& c : grouped_cursors_) {
+      if (c.store == store && c.publisher == d.publisher) {
+        c.sequence = std::max(c.sequence, d.sequence);
+        return;
+      }
+    }
+    grouped_cursors_.push_back(GroupedCursor{store, d.publisher, d.sequence});
+  }
+
+  // The staged records of a group commit, inside its transaction: what
+  // apply_dedup writes for each, with one cursor write per subscription and
+  // publisher (its highest sequence: the write keeps the larger anyway),
+  // and the deliveries' pending attempts deleted only when the subscription
+  // has any (most groups retried nothing).
+  void write_grouped() {
+    for (const GroupedCursor& c : grouped_cursors_) {
+      Use q(sql_->cursor_commit);
+      q->bind(1, c.store->name());
+      q->bind(2, text(c.publisher));
+      q->bind(3, c.sequence);
+      q->exec();
+    }
+    const SqliteSubscriptionStore* probed = nullptr;
+    bool any = false;
+    for (const auto& [store, position] : grouped_positions_) {
+      if (store != probed) {
+        probed = store;
+        Use q(sql_->attempt_any);
+        q->bind(1, store->name());
+        any = q->executeStep();
+      }
+      if (!any) continue;
+      Use q(sql_->attempt_delete);
+      q->bind(1, store->name());
+      q->bind(2, position);
+      q->exec();
+    }
+  }
+
   // Stamps and logs one emission as MemoryContextLog::append does; false if
-  // its supplied id is already known within the dedup window.
-  bool append(SqliteContextLog& log, const OutboxEvent& e,
-              const std::string& payload, Instant at) {
+  // its supplied id is already known within the dedup window. The payload's
+  // text moves to the entry the log's tail keeps (an outbox relay publishes
+  // it as stored).
+  bool append(SqliteContextLog& log, const OutboxEvent& e, std::string& payload,
+              Instant at) {
     const std::string& context = log.context();
     const std::string id = e.event_id.str();
     at = log.stamp(at);
@@ -599,6 +675,7 @@ class SqliteBackend final : public LocalBackend, public SqliteTransportStore {
     entry->publisher = text(e.publisher_id);
     entry->type = &type;
     entry->payload = e.entry->payload;
+    entry->text = std::move(payload);
     entry->position = position;
     EventEnvelope& env = entry->envelope;
     env.eventId = e.event_id;
@@ -628,7 +705,17 @@ class SqliteBackend final : public LocalBackend, public SqliteTransportStore {
   // Under mutex_: the entries the open commit batch logs, for their logs'
   // tails once it committed; the stores holding acknowledgements and how
   // many they hold; the logs holding a truncation.
-  std::vector<std::pair<SqliteContextLog*, LogEntryPtr>> committed_;
+  std::vector<std::pair<SqliteContextLog*, std::shared_ptr<CommittedLogEntry>>>
+      committed_;
+  // Under mutex_: what a group commit staged (stage_dedup).
+  struct GroupedCursor {
+    const SqliteSubscriptionStore* store;
+    std::string_view publisher;
+    std::int64_t sequence;
+  };
+  std::vector<GroupedCursor> grouped_cursors_;
+  std::vector<std::pair<const SqliteSubscriptionStore*, std::int64_t>>
+      grouped_positions_;
   std::vector<SqliteSubscriptionStore*> holding_;
   std::size_t held_ = 0;
   std::vector<SqliteContextLog*> truncating_;

@@ -19,11 +19,11 @@ void SqliteContextLog::read(std::int64_t after, std::size_t max,
   std::vector<StoredEvent> rows;
   {
     std::lock_guard lock(backend_.mutex());
-    if (!tail_.empty() && after + 1 >= tail_.front()->position) {
-      for (auto i =
-               static_cast<std::size_t>(after + 1 - tail_.front()->position);
+    if (!tail_.empty() && after + 1 >= tail_.front().entry->position) {
+      for (auto i = static_cast<std::size_t>(after + 1 -
+                                             tail_.front().entry->position);
            i < tail_.size() && max > 0; ++i, --max)
-        out.push_back(tail_[i]);
+        out.push_back(tail_[i].entry);
       return;
     }
     SQLite::Statement& s = backend_.sql().log_read;
@@ -74,6 +74,22 @@ void read_row(SQLite::Statement& s, OutboxEntry& e) {
   e.publishable = ids && find_event_type(m.event_type) != nullptr;
 }
 
+// An entry this process committed into `m` as its row reads, its strings'
+// buffers reused.
+void read_committed(const CommittedLogEntry& c, MirroredEvent& m) {
+  const EventEnvelope& env = c.envelope;
+  m.event_id = env.eventId;
+  m.event_type.assign(env.eventType);
+  m.publisher.assign(c.publisher);
+  m.sequence = env.sequence;
+  m.emitted_at = env.emittedAt;
+  m.schema_version = env.schemaVersion;
+  m.causation = env.causationId;
+  m.correlation = env.correlationId;
+  m.depth = env.depth;
+  m.payload.assign(c.text);
+}
+
 }  // namespace
 
 std::size_t SqliteContextLog::read_outbox(std::int64_t after, std::size_t max,
@@ -86,13 +102,22 @@ std::size_t SqliteContextLog::read_outbox(std::int64_t after, std::size_t max,
     return out[n++];
   };
   std::lock_guard lock(backend_.mutex());
-  if (!tail_.empty() && after + 1 >= tail_.front()->position) {
-    for (auto i = static_cast<std::size_t>(after + 1 - tail_.front()->position);
+  if (!tail_.empty() && after + 1 >= tail_.front().entry->position) {
+    for (auto i = static_cast<std::size_t>(after + 1 -
+                                           tail_.front().entry->position);
          i < tail_.size() && n < max; ++i) {
       OutboxEntry& e = next();
-      e.entry = tail_[i];
-      e.position = e.entry->position;
-      e.publishable = e.entry->type != nullptr && e.entry->payload != nullptr;
+      const TailEntry& t = tail_[i];
+      e.position = t.entry->position;
+      if (t.local != nullptr) {
+        // Committed here: published as stored, its text not encoded again.
+        e.entry.reset();
+        read_committed(*t.local, e.stored);
+        e.publishable = true;
+      } else {
+        e.entry = t.entry;
+        e.publishable = e.entry->type != nullptr && e.entry->payload != nullptr;
+      }
     }
     return n;
   }
@@ -133,7 +158,7 @@ void SqliteContextLog::truncate(std::int64_t position, Instant retain_until) {
 void SqliteContextLog::settle_from_tail() noexcept {
   std::int64_t settled = std::max(truncate_to_, settled_to_);
   for (std::size_t i = 0; i < tail_.size(); ++i) {
-    const LogEntry& entry = *tail_[i];
+    const LogEntry& entry = *tail_[i].entry;
     if (entry.position <= settled) continue;
     if (entry.position != settled + 1 ||
         entry.pending.load(std::memory_order_acquire) != 0)
@@ -215,8 +240,8 @@ void SqliteContextLog::write_truncation(Statements& sql) {
 
 void SqliteContextLog::truncation_written() noexcept {
   // The same front-first rule as the statement's.
-  while (!tail_.empty() && tail_.front()->position <= truncate_to_ &&
-         tail_.front()->envelope.emittedAt <= retain_until_)
+  while (!tail_.empty() && tail_.front().entry->position <= truncate_to_ &&
+         tail_.front().entry->envelope.emittedAt <= retain_until_)
     tail_.pop_front();
   written_to_ = truncate_to_;
   settled_written_ = std::max(truncate_to_, settled_to_);
@@ -224,10 +249,20 @@ void SqliteContextLog::truncation_written() noexcept {
   held_ = false;
 }
 
+void SqliteContextLog::committed(
+    std::shared_ptr<CommittedLogEntry> entry) noexcept {
+  const CommittedLogEntry* local = entry.get();
+  push_tail(TailEntry{std::move(entry), local});
+}
+
 void SqliteContextLog::committed(LogEntryPtr entry) noexcept {
+  push_tail(TailEntry{std::move(entry), nullptr});
+}
+
+void SqliteContextLog::push_tail(TailEntry entry) noexcept {
   try {
     if (!tail_.empty() &&
-        tail_[tail_.size() - 1]->position + 1 != entry->position)
+        tail_[tail_.size() - 1].entry->position + 1 != entry.entry->position)
       tail_.clear();
     if (tail_.size() == kTail) tail_.pop_front();
     tail_.push_back(std::move(entry));

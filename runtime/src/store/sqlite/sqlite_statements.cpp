@@ -150,6 +150,9 @@ Statements::Statements(SQLite::Database& db)
       attempt_delete(db,
                      "DELETE FROM pending_attempt WHERE subscription = ?1 AND "
                      "position = ?2"),
+      attempt_any(db,
+                  "SELECT 1 FROM pending_attempt WHERE subscription = ?1 "
+                  "LIMIT 1"),
       letter_delete(db,
                     "DELETE FROM dead_letter WHERE subscription = ?1 AND "
                     "event_id = ?2"),

@@ -115,6 +115,7 @@ struct Statements {
   SQLite::Statement attempt_put;
   SQLite::Statement attempt_get;
   SQLite::Statement attempt_delete;
+  SQLite::Statement attempt_any;  // whether a subscription has any
   SQLite::Statement letter_delete;
   SQLite::Statement letter_insert;
   SQLite::Statement letters_all;

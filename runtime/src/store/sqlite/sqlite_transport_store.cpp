@@ -67,40 +67,25 @@ void SqliteBackend::append_mirrored(ContextLog& log,
   counters_->begin();
   WriteTransaction tx(*sql_);
   for (const MirroredEvent& e : events) {
-    StoredEvent row{
-        e.event_id.str(),
-        e.event_type,
-        e.publisher,
-        e.sequence,
-        to_stored_time(e.emitted_at),
-        e.schema_version,
-        e.causation ? std::optional(e.causation->str()) : std::nullopt,
-        e.correlation.str(),
-        e.depth,
-        e.payload,
-        counters_->next_position(context)};
+    const std::int64_t position = counters_->next_position(context);
     {
       Use q(sql_->log_insert);
       q->bind(1, context);
-      q->bind(2, row.position);
-      q->bind(3, row.event_id);
-      q->bind(4, row.event_type);
-      q->bind(5, row.publisher);
-      q->bind(6, row.sequence);
-      q->bind(7, row.emitted_at);
-      q->bind(8, row.schema_version);
-      if (row.causation_id) {
-        q->bind(9, *row.causation_id);
-      } else {
-        q->bind(9);
-      }
-      q->bind(10, row.correlation_id);
-      q->bind(11, row.depth);
-      q->bind(12, row.payload);
+      q->bind(2, position);
+      q->bind(3, e.event_id.str());
+      q->bind(4, e.event_type);
+      q->bind(5, e.publisher);
+      q->bind(6, e.sequence);
+      q->bind(7, to_stored_time(e.emitted_at));
+      q->bind(8, e.schema_version);
+      bind_optional_id(sql_->log_insert, 9, e.causation);
+      q->bind(10, e.correlation.str());
+      q->bind(11, e.depth);
+      q->bind(12, e.payload);
       q->exec();
     }
     // The entry as a read of the row decodes it, for the log's tail.
-    entries.push_back(decode_stored_event(std::move(row)));
+    entries.push_back(decode_mirrored_event(e, position));
   }
   {
     Use q(sql_->meta_put);

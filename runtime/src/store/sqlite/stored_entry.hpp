@@ -9,6 +9,7 @@
 #include <string>
 
 #include "herald/log_entry.hpp"
+#include "herald/sqlite_backend.hpp"
 
 namespace herald {
 
@@ -30,6 +31,11 @@ struct StoredEvent {
 // Never throws for bad content: what fails to decode is recorded on the
 // entry.
 LogEntryPtr decode_stored_event(StoredEvent row);
+// The same entry as decode_stored_event gives for `event`'s row at
+// `position`, from the event as a mirror receives it: its ids are not
+// formatted and parsed again.
+LogEntryPtr decode_mirrored_event(const MirroredEvent& event,
+                                  std::int64_t position);
 
 // The payload as a store keeps it: the codec's compact JSON, or the raw
 // text of a malformed entry.
