@@ -18,7 +18,6 @@
 namespace herald::test {
 namespace {
 
-using commerce::order::UserId;
 using namespace std::chrono_literals;
 
 // The role "commerce-notifications": result, expected.
@@ -56,17 +55,12 @@ int notifications_node(const NodeSpec& spec, const NodeArgs& args) {
   }
   // Anything more would come now.
   std::this_thread::sleep_for(300ms);
-  const auto last = std::chrono::steady_clock::now() + 20s;
-  bool read = query();
-  while (!read && std::chrono::steady_clock::now() < last) {
-    std::this_thread::sleep_for(50ms);
-    read = query();
-  }
-  if (!read) {
-    // The lease never came back: the error itself ends the node.
-    inbox = Inbox::at(rt, "u-1").messages();
-    audit = Inbox::at(rt, "audit").messages();
-  }
+  call_through_lapse(
+      [&] {
+        inbox = Inbox::at(rt, "u-1").messages();
+        audit = Inbox::at(rt, "audit").messages();
+      },
+      20s);
   std::ofstream out(result);
   out << "stream " << stream_messages(spec.servers, "HERALD_commerce-order")
       << "\n";

@@ -63,22 +63,12 @@ int orders_node(const NodeSpec& spec, const NodeArgs& args) {
   rt.recover();
   auto payments = commerce::order::Payments::in(rt);
   for (int i = from; i <= to; ++i) {
-    // A host call commits: while the servers cannot renew this node's lease
-    // (one of them killed or paused, the rest electing a leader), the lease
-    // can lapse and the call fail with nothing of it committed; the node
-    // asks again once the lease is renewed, for up to 30 s (then the error
-    // ends the node).
-    const auto until = std::chrono::steady_clock::now() + 30s;
-    for (;;) {
-      try {
-        payments.confirmExternal(OrderId::from_raw(fmt::format("o-{}", i)),
-                                 UserId::from_raw(user), i);
-        break;
-      } catch (const herald::Error&) {
-        if (std::chrono::steady_clock::now() >= until) throw;
-        std::this_thread::sleep_for(50ms);
-      }
-    }
+    call_through_lapse(
+        [&] {
+          payments.confirmExternal(OrderId::from_raw(fmt::format("o-{}", i)),
+                                   UserId::from_raw(user), i);
+        },
+        30s);
     if (pause > 0ms) std::this_thread::sleep_for(pause);
   }
   for (;;) std::this_thread::sleep_for(1s);
@@ -106,6 +96,20 @@ RuntimeConfig NodeSpec::config() const {
 
 NodeRole::NodeRole(const char* name, NodeMain main) {
   roles().emplace(name, main);
+}
+
+void call_through_lapse(const std::function<void()>& call,
+                        std::chrono::seconds limit) {
+  const auto until = std::chrono::steady_clock::now() + limit;
+  for (;;) {
+    try {
+      call();
+      return;
+    } catch (const herald::Error&) {
+      if (std::chrono::steady_clock::now() >= until) throw;
+      std::this_thread::sleep_for(50ms);
+    }
+  }
 }
 
 int int_arg(const NodeArgs& args, std::size_t index) {

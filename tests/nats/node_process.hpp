@@ -10,6 +10,7 @@
 // the child could crash or hang in it.
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -119,5 +120,13 @@ std::uint64_t publish_to_stream(const std::string& url, natsMsg* msg);
 // An integer argument of a role; throws std::invalid_argument when it is
 // not one.
 int int_arg(const NodeArgs& args, std::size_t index);
+
+// Runs a node's host call, which commits, again every 50 ms while it throws
+// herald::Error, for up to `limit`; then its error ends the node. While the
+// servers cannot renew the node's lease (one of them killed or paused, the
+// rest electing a leader) the lease can lapse, and the call then fails with
+// nothing of it committed until the renewal takes the lease back.
+void call_through_lapse(const std::function<void()>& call,
+                        std::chrono::seconds limit);
 
 }  // namespace herald::test
