@@ -82,7 +82,7 @@ TEST_CASE("Leases: a lease lapses only after its TTL without renewal") {
   CHECK_THROWS_WITH_AS(a->check_held(),
                        doctest::Contains("the lease of context 'shop.orders' "
                                          "held by node 'node-a' lapsed"),
-                       Error);
+                       Unavailable);
   b.acquire("shop.orders");
   a.reset();
   REQUIRE(b.holder("shop.orders").has_value());

@@ -171,6 +171,14 @@ TEST_CASE(
       doctest::Contains("the lease of context 'commerce.notifications' held "
                         "by node 'node-a' lapsed"),
       HandlerFault);
+  // Not the call's fault: a delivery or message meeting it waits for the
+  // lease instead of spending its attempts.
+  try {
+    o.place(UserId::from_raw("u-1"), Money{500, "EUR"});
+    FAIL("committed without the lease");
+  } catch (const HandlerFault& fault) {
+    CHECK(fault.kind() == FaultKind::unavailable);
+  }
   server.start();
   // The client reconnects and the renewal takes the lapsed leases back.
   bool placed = false;

@@ -34,6 +34,9 @@ struct AgentMessage {  // NOLINT(bugprone-exception-escape)
   // (its commit, attempt count or dead letter failed). Past
   // retry.max_attempts the message is left pending in the store.
   std::uint32_t store_faults = 0;
+  // In memory only: how many runs in a row the node could not commit
+  // (FaultClass::unavailable); they grow its next wait, not its attempts.
+  std::uint32_t unavailable_waits = 0;
 };
 
 }  // namespace herald

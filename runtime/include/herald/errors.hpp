@@ -80,6 +80,16 @@ class CommitError : public Error {
   using Error::Error;
 };
 
+// The backend cannot commit for this node now, through no fault of the
+// work: a nats node whose lease of a hosted context lapsed (or was taken by
+// another node) commits nothing until it holds the lease again. Nothing is
+// applied; a delivery or message waits and runs again later without the
+// wait counting as an attempt (FaultClass::unavailable).
+class Unavailable : public CommitError {
+ public:
+  using CommitError::CommitError;
+};
+
 // A host call made after Runtime::shutdown.
 class ShutdownError : public Error {
  public:
@@ -132,6 +142,7 @@ enum class FaultKind {
   handler_failure,       // HandlerFailure: `fail(...)` in Herald source
   idempotency_conflict,  // IdempotencyConflict
   commit,                // CommitError: the store could not commit
+  unavailable,           // Unavailable: the node cannot commit now
   shutdown,              // ShutdownError
   host,                  // anything else: a host capability, the system
 };
@@ -142,6 +153,10 @@ enum class FaultClass {
   // May pass on a later attempt: retried with backoff up to
   // retry.max_attempts, then dead-lettered.
   transient,
+  // Not the work's fault: the node cannot commit now. Tried again after a
+  // growing, capped backoff for as long as that lasts, without counting as
+  // an attempt; never dead-lettered for it.
+  unavailable,
 };
 
 constexpr FaultClass fault_class(FaultKind kind) {
@@ -163,6 +178,8 @@ constexpr FaultClass fault_class(FaultKind kind) {
     case FaultKind::shutdown:
     case FaultKind::host:
       return FaultClass::transient;
+    case FaultKind::unavailable:
+      return FaultClass::unavailable;
   }
   return FaultClass::transient;
 }
@@ -196,6 +213,8 @@ constexpr std::string_view fault_kind_name(FaultKind kind) {
       return "idempotency_conflict";
     case FaultKind::commit:
       return "commit";
+    case FaultKind::unavailable:
+      return "unavailable";
     case FaultKind::shutdown:
       return "shutdown";
     case FaultKind::host:
@@ -280,6 +299,9 @@ inline FaultKind fault_kind(const std::exception& e) {
     return FaultKind::handler_failure;
   if (dynamic_cast<const IdempotencyConflict*>(&e) != nullptr)
     return FaultKind::idempotency_conflict;
+  // An Unavailable is a CommitError of its own class.
+  if (dynamic_cast<const Unavailable*>(&e) != nullptr)
+    return FaultKind::unavailable;
   if (dynamic_cast<const CommitError*>(&e) != nullptr) return FaultKind::commit;
   if (dynamic_cast<const ShutdownError*>(&e) != nullptr)
     return FaultKind::shutdown;

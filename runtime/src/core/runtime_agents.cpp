@@ -60,6 +60,31 @@ void RuntimeImpl::post_message_or_keep(AgentMessage& message) noexcept {
   }
 }
 
+void RuntimeImpl::wait_unavailable(const AgentMessage& message,
+                                   const std::string& fault) {
+  // Not the message's fault: nothing is recorded (its attempt count stays),
+  // and it is posted again after the D8 backoff of the waits so far.
+  const std::uint32_t waits = message.unavailable_waits + 1;
+  const Duration delay = retry_delay(waits);
+  write_log(
+      LogLevel::warn,
+      {{"event", "message.unavailable"},
+       {"messageId", message.id.str()},
+       {"agent", message.agent_kind},
+       {"key", message.key},
+       {"handler", message.handler},
+       {"waits", waits},
+       {"delay", format_duration(delay)},
+       {"faultKind", std::string(fault_kind_name(FaultKind::unavailable))},
+       {"message", fault}});
+  AgentMessage again = message;
+  again.store_faults = 0;
+  again.unavailable_waits = waits;
+  executor_.schedule_at(
+      executor_.now() + delay,
+      [this, m = std::move(again)]() mutable { post_message_or_keep(m); });
+}
+
 void RuntimeImpl::contain_message_fault(const AgentMessage& message,
                                         std::string_view what) noexcept {
   try {
@@ -195,6 +220,10 @@ void RuntimeImpl::run_message(AgentInstanceBase& agent, AgentMessage& message) {
       dead_malformed(fault, store_->message_attempts(message.id) + 1);
       return;
     }
+    if (fault_class(outcome->kind) == FaultClass::unavailable) {
+      wait_unavailable(message, fault);
+      return;
+    }
     const std::uint32_t attempts = store_->message_attempts(message.id) + 1;
     const auto max_attempts =
         static_cast<std::uint32_t>(config_.retry_max_attempts);
@@ -204,6 +233,7 @@ void RuntimeImpl::run_message(AgentInstanceBase& agent, AgentMessage& message) {
         attempts < max_attempts) {
       store_->record_message_attempt(message.id, attempts);
       message.store_faults = 0;  // the store took the attempt
+      message.unavailable_waits = 0;
       const Duration delay = retry_delay(attempts);
       write_log(LogLevel::warn,
                 {{"event", "message.retry"},

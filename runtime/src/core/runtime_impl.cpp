@@ -246,7 +246,7 @@ void RuntimeImpl::commit(Invocation& tx, CommitRecord& record) {
     // Nothing is applied: the invocation aborts (its caller reports it) and
     // a delivery or message is retried.
     count_aborted(record.events);
-    throw CommitError(fmt::format("commit failed: {}", e.what()));
+    rethrow_commit_failure(e);
   }
   // Committed. What follows only schedules work; it cannot undo or fail the
   // commit (the caller updates its agent's cached state once this returns),
@@ -279,6 +279,10 @@ Instant RuntimeImpl::commit_staged_delivery(
 
 void RuntimeImpl::rethrow_commit_failure(const std::exception& e) {
   if (dynamic_cast<const InvalidText*>(&e) != nullptr) throw;
+  // A node that cannot commit now keeps that class: its work waits rather
+  // than spending attempts.
+  if (dynamic_cast<const Unavailable*>(&e) != nullptr)
+    throw Unavailable(fmt::format("commit failed: {}", e.what()));
   throw CommitError(fmt::format("commit failed: {}", e.what()));
 }
 

@@ -476,6 +476,10 @@ void SubscriptionActor::fault(Delivery& d, const std::string& message,
   }
   // Run again behind the group's deliveries if that failed.
   if (held_behind_group(d)) return;
+  if (fault_class(kind) == FaultClass::unavailable) {
+    wait_unavailable(d, message, now);
+    return;
+  }
   const auto max_attempts =
       static_cast<std::uint32_t>(runtime_.config().retry_max_attempts);
   // A deterministic fault (a limit, a re-entrant call, ...) would fail the
@@ -500,10 +504,34 @@ void SubscriptionActor::fault(Delivery& d, const std::string& message,
     next.recovered = false;
     next.release = false;
     next.store_faults = 0;
+    next.unavailable_waits = 0;
     retry_later(std::move(next), now + delay);
     return;
   }
   term(d, message, now);
+}
+
+void SubscriptionActor::wait_unavailable(const Delivery& d,
+                                         const std::string& message,
+                                         Instant now) {
+  const std::uint32_t waits = d.unavailable_waits + 1;
+  const Duration delay = runtime_.retry_delay(waits);
+  metrics_.retried.add();
+  nlohmann::json line = log_line("delivery.unavailable", d, message);
+  line["waits"] = waits;
+  line["delay"] = format_duration(delay);
+  runtime_.write_log(LogLevel::warn, std::move(line));
+  if (!d.redrive) parked_.try_emplace(d.entry->envelope.publisherId);
+  Delivery next = d;
+  next.resumed = !d.redrive;
+  next.not_before = {};
+  // Its attempt was stored before it ran (recovery); this run does not
+  // count, so the next one is not stored again.
+  next.recovered = false;
+  next.release = false;
+  next.store_faults = 0;
+  next.unavailable_waits = waits;
+  retry_later(std::move(next), now + delay);
 }
 
 void SubscriptionActor::dead_letter_malformed(Delivery& d) {

@@ -53,6 +53,10 @@ struct Delivery {
   // Attempts in a row whose store writes failed (contain()); past
   // retry.max_attempts the delivery is left unacknowledged in the store.
   std::uint32_t store_faults = 0;
+  // Waits in a row because the node could not commit (FaultClass::
+  // unavailable, wait_unavailable()): they grow the next wait, not the
+  // attempt.
+  std::uint32_t unavailable_waits = 0;
 
   // Queued with its own reference (recovery, re-drive, skip).
   static Delivery owning(LogEntryPtr entry) {
@@ -119,9 +123,15 @@ class SubscriptionActor final : public Actor {
                                              const std::string& message);
   // tx: the aborted invocation, or nullptr if the handler never ran.
   // `message` is fault text (fault_text); `kind` decides between a retry
-  // (transient) and a dead letter at once (deterministic).
+  // (transient), a dead letter at once (deterministic) and a wait that
+  // counts no attempt (unavailable).
   void fault(Delivery& d, const std::string& message, FaultKind kind,
              Invocation* tx);
+  // The node could not commit (its lease lapsed): the same attempt runs
+  // again after the D8 backoff of the waits so far, holding its lane, for
+  // as long as that lasts; nothing is recorded in the store.
+  void wait_unavailable(const Delivery& d, const std::string& message,
+                        Instant now);
   // D9: the entry's payload did not decode; dead-lettered at once with
   // "malformed: <error>", its handler not run.
   // Dead-letters the delivery with `message` and finishes it.

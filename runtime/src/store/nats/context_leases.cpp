@@ -254,11 +254,12 @@ void ContextLeases::check_held() const {
   std::lock_guard lock(mutex_);
   for (const auto& [context, held] : held_) {
     if (!held.lost.empty()) {
-      throw Error(fmt::format("node '{}' lost the lease of context '{}': {}",
-                              self_.node, context, held.lost));
+      throw Unavailable(
+          fmt::format("node '{}' lost the lease of context '{}': {}",
+                      self_.node, context, held.lost));
     }
     if (now >= held.valid_until) {
-      throw Error(fmt::format(
+      throw Unavailable(fmt::format(
           "the lease of context '{}' held by node '{}' lapsed: not renewed "
           "within backend.nats.lease_ttl = {}{}",
           context, self_.node, format_duration(options_.ttl),

@@ -12,7 +12,8 @@
 // start of its last successful renewal (the steady clock), since the
 // server may have dropped it then. check_held() refuses every commit of a
 // node that no longer holds all its leases, so two nodes never both act for
-// one context.
+// one context; it throws herald::Unavailable, so that deliveries and
+// messages wait for the lease instead of spending their attempts.
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -54,7 +55,7 @@ class ContextLeases {
   // Renews every held lease every third of the TTL, on a thread of its own,
   // until destruction.
   void start_renewal();
-  // Throws herald::Error naming the context when a lease lapsed (no
+  // Throws herald::Unavailable naming the context when a lease lapsed (no
   // renewal for a TTL) or was lost to another node.
   void check_held() const;
   // The current holder of `context`'s lease in the bucket; nullopt if none.
