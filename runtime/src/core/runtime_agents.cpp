@@ -80,9 +80,13 @@ void RuntimeImpl::wait_unavailable(const AgentMessage& message,
   AgentMessage again = message;
   again.store_faults = 0;
   again.unavailable_waits = waits;
+  post_later(std::move(again), delay);
+}
+
+void RuntimeImpl::post_later(AgentMessage message, Duration delay) {
   executor_.schedule_at(
       executor_.now() + delay,
-      [this, m = std::move(again)]() mutable { post_message_or_keep(m); });
+      [this, m = std::move(message)]() mutable { post_message_or_keep(m); });
 }
 
 void RuntimeImpl::contain_message_fault(const AgentMessage& message,
@@ -121,9 +125,7 @@ void RuntimeImpl::contain_message_fault(const AgentMessage& message,
                                        what)}});
     AgentMessage again = message;
     again.store_faults = faults;
-    executor_.schedule_at(
-        executor_.now() + delay,
-        [this, m = std::move(again)]() mutable { post_message_or_keep(m); });
+    post_later(std::move(again), delay);
   } catch (...) {  // NOLINT(bugprone-empty-catch): the next recovery posts it
   }
 }
@@ -246,9 +248,7 @@ void RuntimeImpl::run_message(AgentInstanceBase& agent, AgentMessage& message) {
                  {"delay", format_duration(delay)},
                  {"faultKind", std::string(fault_kind_name(outcome->kind))},
                  {"message", fault}});
-      executor_.schedule_at(
-          executor_.now() + delay,
-          [this, m = message]() mutable { post_message_or_keep(m); });
+      post_later(message, delay);
       return;
     }
     dead(std::move(fault), attempts);

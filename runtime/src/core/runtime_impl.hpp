@@ -217,6 +217,8 @@ class RuntimeImpl final : public MessageSink {
   void post_message(AgentMessage message);
   // Posts one message; if that fails it stays pending in the store.
   void post_message_or_keep(AgentMessage& message) noexcept;
+  // post_message_or_keep(message) after `delay` (a retry, a wait).
+  void post_later(AgentMessage message, Duration delay);
   void contain_message_fault(const AgentMessage& message,
                              std::string_view what) noexcept;
   // The message's run could not commit because the node cannot commit now

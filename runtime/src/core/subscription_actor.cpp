@@ -496,16 +496,7 @@ void SubscriptionActor::fault(Delivery& d, const std::string& message,
     retry_line["nextAttempt"] = d.attempt + 1;
     retry_line["delay"] = format_duration(delay);
     runtime_.write_log(LogLevel::warn, std::move(retry_line));
-    if (!d.redrive) parked_.try_emplace(d.entry->envelope.publisherId);
-    Delivery next = d;
-    ++next.attempt;
-    next.resumed = !d.redrive;
-    next.not_before = {};
-    next.recovered = false;
-    next.release = false;
-    next.store_faults = 0;
-    next.unavailable_waits = 0;
-    retry_later(std::move(next), now + delay);
+    run_again(d, d.attempt + 1, 0, now + delay);
     return;
   }
   term(d, message, now);
@@ -521,17 +512,23 @@ void SubscriptionActor::wait_unavailable(const Delivery& d,
   line["waits"] = waits;
   line["delay"] = format_duration(delay);
   runtime_.write_log(LogLevel::warn, std::move(line));
+  run_again(d, d.attempt, waits, now + delay);
+}
+
+void SubscriptionActor::run_again(const Delivery& d, std::uint32_t attempt,
+                                  std::uint32_t waits, Instant at) {
   if (!d.redrive) parked_.try_emplace(d.entry->envelope.publisherId);
   Delivery next = d;
+  next.attempt = attempt;
   next.resumed = !d.redrive;
   next.not_before = {};
-  // Its attempt was stored before it ran (recovery); this run does not
-  // count, so the next one is not stored again.
+  // A recovered delivery's attempt was stored before it ran; the next one
+  // is stored by the fault that schedules it, if it counts.
   next.recovered = false;
   next.release = false;
   next.store_faults = 0;
   next.unavailable_waits = waits;
-  retry_later(std::move(next), now + delay);
+  retry_later(std::move(next), at);
 }
 
 void SubscriptionActor::dead_letter_malformed(Delivery& d) {

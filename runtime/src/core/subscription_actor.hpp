@@ -40,16 +40,16 @@ struct Delivery {
   bool redrive =
       false;  // from the dead-letter store: outside FIFO, parks nothing
   bool resumed = false;  // a retry that holds its publisher's lane
-  Instant first_attempt_at{};
-  // Recovery of a delivery that faulted: its next attempt is not due before
-  // this (its lane is held until then).
-  Instant not_before{};
   // Queued by recovery: the process may have stopped while running it, so
   // the attempt is stored before the handler runs.
   bool recovered = false;
   // Not a delivery: the dead letter of `entry` was skipped, and the lane it
   // halted goes on (Runtime::skip_dead_letter).
   bool release = false;
+  Instant first_attempt_at{};
+  // Recovery of a delivery that faulted: its next attempt is not due before
+  // this (its lane is held until then).
+  Instant not_before{};
   // Attempts in a row whose store writes failed (contain()); past
   // retry.max_attempts the delivery is left unacknowledged in the store.
   std::uint32_t store_faults = 0;
@@ -67,6 +67,8 @@ struct Delivery {
   // (a dead letter, a halted lane).
   LogEntryPtr share() const { return shared != nullptr ? *shared : owned; }
 };
+// Copied into every subscription's inbox per delivery: one cache line.
+static_assert(sizeof(Delivery) <= 64);
 
 class SubscriptionActor final : public Actor {
  public:
@@ -141,6 +143,10 @@ class SubscriptionActor final : public Actor {
   // recorded, so the delivery is tried again after a backoff.
   void contain(Delivery& d, const std::string& message) noexcept;
   void retry_later(Delivery next, Instant at);
+  // A fault's retry (fault(), wait_unavailable()): `d` again at `at`, as
+  // attempt `attempt` after `waits` unavailable waits, holding its lane.
+  void run_again(const Delivery& d, std::uint32_t attempt, std::uint32_t waits,
+                 Instant at);
   // The pending count goes down last: a borrowed entry may be gone after
   // it (Delivery).
   void finish(const Delivery& d) {
