@@ -65,7 +65,7 @@ void RuntimeImpl::wait_unavailable(const AgentMessage& message,
   // Not the message's fault: nothing is recorded (its attempt count stays),
   // and it is posted again after the D8 backoff of the waits so far.
   const std::uint32_t waits = message.unavailable_waits + 1;
-  const Duration delay = retry_delay(waits);
+  const Duration delay = unavailable_delay(waits);
   write_log(
       LogLevel::warn,
       {{"event", "message.unavailable"},

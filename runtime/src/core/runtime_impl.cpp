@@ -105,6 +105,10 @@ Duration RuntimeImpl::retry_delay(std::uint32_t attempt) {
       static_cast<Duration::rep>(capped * (1.0 - config_.retry_jitter * unit)));
 }
 
+Duration RuntimeImpl::unavailable_delay(std::uint32_t waits) {
+  return std::min<Duration>(retry_delay(waits), std::chrono::seconds(1));
+}
+
 bool RuntimeImpl::reserve_idempotency(Invocation& tx, const std::string& key) {
   std::string k = fmt::format("{}/{}", tx.site_.idempotency_scope, key);
   std::lock_guard lock(reservations_mutex_);

@@ -153,6 +153,10 @@ class RuntimeImpl final : public MessageSink {
   void check_open(std::string_view call) const;
   // Capped exponential backoff with jitter for the next attempt.
   Duration retry_delay(std::uint32_t attempt);
+  // The wait before a run that met a node unable to commit runs again: the
+  // D8 backoff of the waits so far, at most a second, so that work goes on
+  // within a second of the node committing again (its lease renewed).
+  Duration unavailable_delay(std::uint32_t waits);
   MessageId mint_id();
   // Idempotency reservations of running invocations (scope/key -> owner).
   bool reserve_idempotency(Invocation& tx, const std::string& key);

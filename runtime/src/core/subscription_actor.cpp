@@ -506,7 +506,7 @@ void SubscriptionActor::wait_unavailable(const Delivery& d,
                                          const std::string& message,
                                          Instant now) {
   const std::uint32_t waits = d.unavailable_waits + 1;
-  const Duration delay = runtime_.retry_delay(waits);
+  const Duration delay = runtime_.unavailable_delay(waits);
   metrics_.retried.add();
   nlohmann::json line = log_line("delivery.unavailable", d, message);
   line["waits"] = waits;
