@@ -1,12 +1,15 @@
 #include "node_process.hpp"
 
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <deque>
 #include <exception>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -210,7 +213,18 @@ std::string node_log_tail(const NodeSpec& spec, std::size_t lines) {
     last.push_back(std::move(line));
     if (last.size() > lines) last.pop_front();
   }
-  std::string out = fmt::format("the last lines of {}:\n", node_log(spec));
+  // The whole log outlives the test's temporary files, for a failure seen
+  // once in many runs: a copy in the test's working directory.
+  std::error_code error;
+  const std::filesystem::path kept =
+      std::filesystem::current_path(error) / "failed-node-logs" /
+      fmt::format("{}-{}-{}.log", spec.node, ::getpid(),
+                  std::chrono::steady_clock::now().time_since_epoch().count());
+  std::filesystem::create_directories(kept.parent_path(), error);
+  if (!error) std::filesystem::copy_file(node_log(spec), kept, error);
+  std::string out = fmt::format(
+      "the last lines of {} (the whole log: {}):\n", node_log(spec),
+      error ? std::string("not kept, ") + error.message() : kept.string());
   for (const std::string& l : last) out += l + "\n";
   return out;
 }

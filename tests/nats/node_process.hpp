@@ -70,7 +70,9 @@ std::vector<std::string> node_log_lines(const NodeSpec& spec,
                                         const std::string& event);
 
 // The last `lines` lines of node_log(spec) but for the handlers' own
-// (event "handler.log"), for a failed check's message.
+// (event "handler.log"), for a failed check's message; the whole log is
+// copied to failed-node-logs/ in the working directory (ctest's: the
+// test's build directory), and the message names the copy.
 std::string node_log_tail(const NodeSpec& spec, std::size_t lines = 40);
 
 // The child's side: argv is `test-binary --herald-node ROLE NODE... ARGS...`;
