@@ -37,7 +37,8 @@ void check(natsStatus status, std::string_view what) {
   throw Error(fmt::format("{}: {}", what, status_text(status)));
 }
 
-NatsClient::NatsClient(const NatsClientOptions& options) {
+NatsClient::NatsClient(const NatsClientOptions& options)
+    : timeout_ms_(to_millis(options.timeout)) {
   natsOptions* raw = nullptr;
   check(natsOptions_Create(&raw), "NATS options");
   const std::unique_ptr<natsOptions, OptionsDeleter> opts(raw);

@@ -52,8 +52,11 @@ class NatsClient {
 
   natsConnection* connection() { return connection_; }
   jsCtx* jetstream() { return jetstream_; }
+  // backend.nats.timeout, in milliseconds: the bound of every request.
+  std::int64_t timeout_ms() const { return timeout_ms_; }
 
  private:
+  std::int64_t timeout_ms_;
   natsConnection* connection_ = nullptr;
   jsCtx* jetstream_ = nullptr;
 };

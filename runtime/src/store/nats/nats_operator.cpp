@@ -7,11 +7,11 @@
 #include <memory>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "herald/errors.hpp"
 #include "nats_client.hpp"
 #include "stream_layout.hpp"
+#include "stream_lookup.hpp"
 #include "stream_message.hpp"
 
 namespace herald::nats_detail {
@@ -79,10 +79,7 @@ class Broker {
   explicit Broker(const NatsBackendOptions& o)
       : client_(NatsClientOptions{
             o.servers, fmt::format("herald status {}", o.node), o.timeout,
-            o.credentials, o.tls_ca, o.tls_cert, o.tls_key}),
-        timeout_ms_(
-            std::chrono::duration_cast<std::chrono::milliseconds>(o.timeout)
-                .count()) {}
+            o.credentials, o.tls_ca, o.tls_cert, o.tls_key}) {}
 
   // Unset when the stream does not exist. The log position of the last
   // message is read for a context's event stream only (agent messages
@@ -197,46 +194,20 @@ class Broker {
                                             std::uint64_t after,
                                             std::uint64_t upto,
                                             std::int64_t cap) {
-    const std::string subject =
-        fmt::format("$JS.API.STREAM.MSG.GET.{}", stream);
     std::int64_t count = 0;
     std::uint64_t from = after + 1;
     while (from <= upto) {
-      const std::string request =
-          nlohmann::json{{"seq", from}, {"next_by_subj", filter}}.dump();
-      natsMsg* raw = nullptr;
-      check(natsConnection_Request(
-                &raw, client_.connection(), subject.c_str(), request.data(),
-                static_cast<int>(request.size()), timeout_ms_),
-            fmt::format("reading stream {}", stream));
-      const MsgPtr reply(raw);
-      const auto answer = nlohmann::json::parse(
-          std::string_view(
-              natsMsg_GetData(raw),
-              static_cast<std::size_t>(natsMsg_GetDataLength(raw))),
-          nullptr, /*allow_exceptions=*/false);
-      if (answer.is_discarded())
-        throw Error(
-            fmt::format("reading stream {}: an answer that is not "
-                        "JSON",
-                        stream));
-      if (answer.contains("error")) {
-        const auto& error = answer.at("error");
-        if (error.value("code", 0) == 404) break;  // no more
-        throw Error(fmt::format("reading stream {}: {}", stream,
-                                error.value("description", "")));
-      }
-      const auto seq = answer.at("message").at("seq").get<std::uint64_t>();
-      if (seq > upto) break;
+      const std::optional<std::uint64_t> seq =
+          next_matching(client_, stream, filter, from);
+      if (!seq || *seq > upto) break;
       if (++count > cap) return {};
-      from = seq + 1;
+      from = *seq + 1;
     }
     return count;
   }
 
  private:
   NatsClient client_;
-  std::int64_t timeout_ms_;
 };
 
 // The node's lag for a consumer: the messages of its `filter` that

@@ -10,6 +10,7 @@
 #include "herald/errors.hpp"
 #include "nats_client.hpp"
 #include "stream_layout.hpp"
+#include "stream_lookup.hpp"
 #include "stream_message.hpp"
 
 namespace herald::nats_detail {
@@ -19,6 +20,8 @@ using namespace std::chrono_literals;
 
 constexpr int kFetchBatch = 256;
 constexpr std::int64_t kFetchWaitMs = 500;
+// A message held back behind one still missing comes again after this.
+constexpr std::int64_t kHoldMs = 500;
 
 struct ListGuard {
   natsMsgList list{};
@@ -28,11 +31,19 @@ struct MetaDeleter {
   void operator()(jsMsgMetaData* meta) const { jsMsgMetaData_Destroy(meta); }
 };
 
-std::uint64_t stream_sequence(natsMsg* msg) {
+// What the server says of one delivery (its reply subject).
+struct DeliveryMeta {
+  std::int64_t stream = 0;      // the message's stream sequence
+  std::uint64_t consumer = 0;   // the delivery's, counted by the consumer
+  std::uint64_t delivered = 0;  // how many times it was delivered
+};
+
+DeliveryMeta delivery_of(natsMsg* msg) {
   jsMsgMetaData* raw = nullptr;
   check(natsMsg_GetMetaData(&raw, msg), "a consumed message's metadata");
   const std::unique_ptr<jsMsgMetaData, MetaDeleter> meta(raw);
-  return meta->Sequence.Stream;
+  return {static_cast<std::int64_t>(meta->Sequence.Stream),
+          meta->Sequence.Consumer, meta->NumDelivered};
 }
 
 }  // namespace
@@ -45,6 +56,7 @@ StreamIngest::StreamIngest(NatsClient& client, SqliteTransportStore& store,
     : client_(client),
       stream_(consumer.stream),
       consumer_(consumer.name),
+      filter_(consumer.filter),
       mark_(std::move(mark)),
       sink_(std::move(sink)),
       faults_(std::move(faults), TransportFaultKind::ingest_failed,
@@ -82,63 +94,74 @@ bool StreamIngest::sleep(std::chrono::milliseconds duration) {
   return !wakeup_.wait_for(lock, duration, [this] { return stopping_; });
 }
 
-bool StreamIngest::unacknowledged() {
-  jsConsumerInfo* raw = nullptr;
-  jsErrCode code{};
-  check(js_GetConsumerInfo(&raw, client_.jetstream(), stream_.c_str(),
-                           consumer_.c_str(), nullptr, &code),
-        fmt::format("consumer {} of stream {}", consumer_, stream_));
-  const std::unique_ptr<jsConsumerInfo, ConsumerInfoDeleter> info(raw);
-  return info->NumAckPending > 0;
-}
-
 void StreamIngest::run() {
-  // Deliveries not acknowledged (an earlier process's, or a fetch whose
-  // answer was lost) come back after the ack wait: until then nothing
-  // newer is fetched.
-  bool suspect = true;
   for (;;) {
     {
       std::lock_guard lock(mutex_);
       if (stopping_) return;
     }
     try {
-      if (suspect) {
-        if (unacknowledged() &&
-            !sleep(std::chrono::duration_cast<std::chrono::milliseconds>(
-                       kAckWait) +
-                   500ms))
-          return;
-        suspect = false;
-      }
-      if (!ingest_batch()) suspect = true;
+      ingest_batch();
       faults_.succeeded();
     } catch (const std::exception& e) {
       faults_.failed(e);
-      suspect = true;
+      // What this batch left unacknowledged comes again, later.
+      unsure_ = true;
       if (!sleep(250ms)) return;
     }
   }
 }
 
-bool StreamIngest::ingest_batch() {
+std::int64_t StreamIngest::missing_before(std::int64_t reached,
+                                          std::int64_t sequence) {
+  const std::optional<std::uint64_t> next = next_matching(
+      client_, stream_, filter_, static_cast<std::uint64_t>(reached) + 1);
+  if (!next || static_cast<std::int64_t>(*next) >= sequence) return 0;
+  return static_cast<std::int64_t>(*next);
+}
+
+void StreamIngest::ingest_batch() {
   ListGuard batch;
   jsErrCode code{};
   const natsStatus status = natsSubscription_Fetch(
       &batch.list, subscription_, kFetchBatch, kFetchWaitMs, &code);
-  if (status == NATS_TIMEOUT) return true;
+  if (status == NATS_TIMEOUT) return;
   check(status, fmt::format("fetching from consumer {}", consumer_));
-  std::vector<natsMsg*> fresh;
+  const auto count = static_cast<std::size_t>(batch.list.Count);
   std::vector<std::int64_t> sequences;  // of the batch's messages
-  sequences.reserve(static_cast<std::size_t>(batch.list.Count));
+  sequences.reserve(count);
+  std::vector<natsMsg*> fresh;
+  std::vector<std::int64_t> fresh_sequences;
   std::int64_t reached = ingested_;
-  for (int i = 0; i < batch.list.Count; ++i) {
+  // The first message held back (this one and the ones after it wait for
+  // a message missing before them); `count` when none is.
+  std::size_t held = count;
+  std::int64_t missing = 0;  // the message they wait for
+  for (std::size_t i = 0; i < count; ++i) {
     natsMsg* msg = batch.list.Msgs[i];
-    const auto sequence = static_cast<std::int64_t>(stream_sequence(msg));
-    sequences.push_back(sequence);
-    if (sequence <= ingested_) continue;  // in the store already
+    const DeliveryMeta d = delivery_of(msg);
+    sequences.push_back(d.stream);
+    // A delivery count that does not follow the last one: deliveries were
+    // lost on the way (a server between the consumer and this node died),
+    // or a new consumer leader counts from what it was told.
+    if (last_delivery_ != 0 && d.consumer != last_delivery_ + 1) unsure_ = true;
+    last_delivery_ = d.consumer;
+    if (d.stream <= reached) continue;  // in the store (or this batch)
+    if (held == count && (unsure_ || d.delivered > 1)) {
+      missing = missing_before(reached, d.stream);
+      if (missing != 0) {
+        held = i;
+      } else if (d.delivered == 1) {
+        // A first delivery with nothing missing before it: the consumer
+        // hands out first deliveries in stream order, so every delivery
+        // lost before it was of an earlier message, now in the store.
+        unsure_ = false;
+      }
+    }
+    if (held < count) continue;
     fresh.push_back(msg);
-    reached = std::max(reached, sequence);
+    fresh_sequences.push_back(d.stream);
+    reached = d.stream;
   }
   std::vector<Rejection> rejected;
   std::optional<UnknownFormat> refused;
@@ -150,23 +173,17 @@ bool StreamIngest::ingest_batch() {
         // Its batch stops there: the messages before it go in, it and the
         // ones after it wait on the consumer, unacknowledged.
         refused = e;
-        const auto kept =
-            std::find(fresh.begin(), fresh.end(), e.message()) - fresh.begin();
-        // In stream order: the last one kept is the highest.
-        reached = ingested_;
-        for (int i = 0; i < batch.list.Count; ++i) {
-          if (kept > 0 && batch.list.Msgs[i] == fresh[kept - 1])
-            reached = sequences[static_cast<std::size_t>(i)];
-        }
-        const auto at = fresh.begin() + kept;
-        fresh.erase(at, fresh.end());
+        const auto kept = static_cast<std::size_t>(
+            std::find(fresh.begin(), fresh.end(), e.message()) - fresh.begin());
+        reached = kept > 0 ? fresh_sequences[kept - 1] : ingested_;
+        fresh.resize(kept);
         if (!fresh.empty()) rejected = sink_->append(fresh, mark_, reached);
       }
       ingested_ = reached;
     }
   } catch (...) {
     // Not in the store: delivered again (first) once the ack wait passed.
-    for (int i = 0; i < batch.list.Count; ++i)
+    for (std::size_t i = 0; i < count; ++i)
       natsMsg_Nak(batch.list.Msgs[i], nullptr);
     throw;
   }
@@ -174,15 +191,19 @@ bool StreamIngest::ingest_batch() {
   // Committed: acknowledged (an acknowledgement lost brings the message
   // back, and the mark drops it); a rejected message is terminated, so the
   // server does not deliver it again either, and reported. What a refused
-  // message held back is delivered again.
-  for (int i = 0; i < batch.list.Count; ++i) {
+  // message held back is delivered again at once, what waits for a missing
+  // message after a pause.
+  for (std::size_t i = 0; i < count; ++i) {
     natsMsg* msg = batch.list.Msgs[i];
     const auto rejection =
         std::find_if(rejected.begin(), rejected.end(),
                      [msg](const Rejection& r) { return r.message == msg; });
-    const std::int64_t sequence = sequences[static_cast<std::size_t>(i)];
+    const std::int64_t sequence = sequences[i];
     if (sequence > ingested_) {
-      natsMsg_Nak(msg, nullptr);
+      if (i >= held)
+        natsMsg_NakWithDelay(msg, kHoldMs, nullptr);
+      else
+        natsMsg_Nak(msg, nullptr);
     } else if (rejection == rejected.end()) {
       natsMsg_Ack(msg, nullptr);
     } else {
@@ -191,7 +212,22 @@ bool StreamIngest::ingest_batch() {
     }
   }
   if (refused) throw *refused;
-  return true;
+  // The missing message comes again within its ack wait; far longer means
+  // the consumer will not send it (the store lost what it had
+  // acknowledged): a failure, reported until it ends.
+  if (held == count) {
+    held_since_.reset();
+  } else {
+    const auto now = std::chrono::steady_clock::now();
+    if (!held_since_) held_since_ = now;
+    if (now - *held_since_ > 3 * kAckWait)
+      throw Error(fmt::format(
+          "stream message {} is missing from this node's store before {}, "
+          "and consumer {} has not delivered it again for {} s",
+          missing, sequences[held], consumer_,
+          std::chrono::duration_cast<std::chrono::seconds>(now - *held_since_)
+              .count()));
+  }
 }
 
 }  // namespace herald::nats_detail

@@ -9,11 +9,19 @@
 // the stream sequence it reached (a transport mark), and acknowledges the
 // batch only after that commit. A message at or below the mark is already
 // in the mirror (its acknowledgement was lost): it is acknowledged again
-// and dropped. When a fetch failed, or a node starts with deliveries its
-// earlier process did not acknowledge, the ingest waits for them to be
-// redelivered (the consumer's ack wait) before it fetches anything newer,
-// so the mirror keeps the stream's order. A message that is no Herald
-// message is rejected (below) rather than stopping the ingest; a Herald
+// and dropped. So the mark must never pass a message the mirror lacks:
+// when a delivery may have been lost on the way (the consumer's delivery
+// count skips; or at start, or after a failure, with deliveries of an
+// earlier fetch unacknowledged), the server would send it again only after
+// its ack wait, behind newer ones. Until a first delivery is seen with
+// nothing missing before it, each new message is checked against the
+// stream (stream_lookup.hpp): when a message of the consumer's subject lies
+// between the mark and it, it and the rest of its batch are held back
+// (delivered again after a pause) until the missing one has come, so the
+// mirror keeps the stream's order and nothing is skipped (a hold past
+// three ack waits is reported as a failure: the store lacks a message the
+// consumer counts acknowledged). A message that is no
+// Herald message is rejected (below) rather than stopping the ingest; a Herald
 // event of a format this build does not read (UnknownFormat,
 // stream_message.hpp) stops it there: the messages before it are appended
 // and acknowledged, it and the ones after it are not (nak), and the
@@ -26,6 +34,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -86,20 +95,28 @@ class StreamIngest {
 
  private:
   void run();
-  // One fetch, append and acknowledgement; false when it failed.
-  bool ingest_batch();
-  // Whether the consumer has deliveries not acknowledged.
-  bool unacknowledged();
+  // One fetch, append and acknowledgement; throws when it failed.
+  void ingest_batch();
+  // The stream sequence of a message of the consumer's subject after
+  // `reached` and before `sequence`; 0 when there is none.
+  std::int64_t missing_before(std::int64_t reached, std::int64_t sequence);
   bool sleep(std::chrono::milliseconds duration);
 
   NatsClient& client_;
   std::string stream_;
   std::string consumer_;
+  std::string filter_;
   std::string mark_;
   std::unique_ptr<IngestSink> sink_;
   FaultReporter faults_;  // the thread's
   natsSubscription* subscription_ = nullptr;
   std::int64_t ingested_ = 0;  // the stream sequence the mirror holds
+  // The thread's: the consumer sequence of the last delivery (0: none yet),
+  // and whether a delivery may be missing below what comes next.
+  std::uint64_t last_delivery_ = 0;
+  bool unsure_ = true;
+  // Since when new messages have been held back for a missing one.
+  std::optional<std::chrono::steady_clock::time_point> held_since_;
 
   std::mutex mutex_;
   std::condition_variable wakeup_;

@@ -1,0 +1,162 @@
+// A delivery the server made that never reached the node: the consumer
+// counts it delivered and sends it again only after its ack wait, while
+// the events after it keep coming. What loses a message this way is a
+// server dying between the consumer's leader and the node's connection;
+// here a second reader takes one delivery from the node's durable consumer
+// and drops it unacknowledged, which the server cannot tell apart. And a
+// node whose store lacks messages its consumer counts acknowledged (a disk
+// lost, or restored from an older copy): its ingest holds newer events
+// back and names the missing message, until the consumer is removed and
+// the node reads the stream again from its start.
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include "commerce_nodes.hpp"
+#include "nats_server.hpp"
+#include "node_process.hpp"
+#include <nats/nats.h>
+#include <sys/wait.h>
+
+namespace herald::test {
+namespace {
+
+using namespace std::chrono_literals;
+
+const char* const kStream = "HERALD_commerce-order";
+const char* const kConsumer = "notify-1_commerce-order-PaymentConfirmed";
+const char* const kFilter = "herald.commerce.order.PaymentConfirmed.*";
+
+// Takes one delivery from the durable `kConsumer` (bound, as the node
+// binds) within `wait` and drops it unacknowledged; its stream sequence, or
+// 0 when none came.
+std::uint64_t take_one_delivery(const std::string& url,
+                                std::chrono::milliseconds wait) {
+  natsConnection* nc = nullptr;
+  jsCtx* js = nullptr;
+  natsSubscription* sub = nullptr;
+  natsMsgList list{};
+  std::uint64_t sequence = 0;
+  jsSubOptions options;
+  jsSubOptions_Init(&options);
+  options.Stream = kStream;
+  options.Consumer = kConsumer;
+  if (natsConnection_ConnectTo(&nc, url.c_str()) == NATS_OK &&
+      natsConnection_JetStream(&js, nc, nullptr) == NATS_OK &&
+      js_PullSubscribe(&sub, js, kFilter, kConsumer, nullptr, &options,
+                       nullptr) == NATS_OK &&
+      natsSubscription_Fetch(&list, sub, 1, wait.count(), nullptr) == NATS_OK &&
+      list.Count == 1) {
+    jsMsgMetaData* meta = nullptr;
+    if (natsMsg_GetMetaData(&meta, list.Msgs[0]) == NATS_OK)
+      sequence = meta->Sequence.Stream;
+    jsMsgMetaData_Destroy(meta);
+  }
+  natsMsgList_Destroy(&list);
+  natsSubscription_Destroy(sub);
+  jsCtx_Destroy(js);
+  natsConnection_Destroy(nc);
+  return sequence;
+}
+
+TEST_CASE(
+    "Ingest: a delivery lost between the server and the node mid-stream "
+    "(sent again only after the ack wait): every event once, in order") {
+  NatsServer server;
+  TwoNodes nodes(server.url());
+  const pid_t consumer = nodes.start_notifications();
+  const ChildProcess publisher(start_orders(nodes.orders, 1, kEvents, 15ms));
+  // Once the ingest is under way, with most events still to publish.
+  const auto until = std::chrono::steady_clock::now() + 60s;
+  while (stream_messages(server.url(), kStream) < 10 &&
+         std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(20ms);
+  // The node's own fetch waits beside this one: a few tries at most.
+  std::uint64_t taken = 0;
+  for (int i = 0; i < 20 && taken == 0; ++i)
+    taken = take_one_delivery(server.url(), 1s);
+  REQUIRE(taken > 0);
+  REQUIRE(stream_messages(server.url(), kStream) < kEvents);
+  nodes.check_outcome(consumer);
+}
+
+// Removes the durable `kConsumer`; whether it was removed.
+bool remove_consumer(const std::string& url) {
+  natsConnection* nc = nullptr;
+  jsCtx* js = nullptr;
+  const bool removed =
+      natsConnection_ConnectTo(&nc, url.c_str()) == NATS_OK &&
+      natsConnection_JetStream(&js, nc, nullptr) == NATS_OK &&
+      js_DeleteConsumer(js, kStream, kConsumer, nullptr, nullptr) == NATS_OK;
+  jsCtx_Destroy(js);
+  natsConnection_Destroy(nc);
+  return removed;
+}
+
+// Whether `spec`'s log has an ingest failure naming a missing message.
+bool reports_missing(const NodeSpec& spec) {
+  for (const std::string& line :
+       node_log_lines(spec, "transport.ingest_failed"))
+    if (line.find("is missing from this node's store") != std::string::npos &&
+        line.find(kConsumer) != std::string::npos)
+      return true;
+  return false;
+}
+
+TEST_CASE(
+    "Ingest: a node whose store lost what its consumer acknowledged holds "
+    "newer events back, names the missing message, and once the consumer "
+    "is removed reads every event again, once, in order") {
+  NatsServer server;
+  TwoNodes nodes(server.url());
+  constexpr int kFirst = 20;
+  constexpr int kAll = 25;
+  const auto notifications = [&](int expected) {
+    return spawn("commerce-notifications", nodes.notifications,
+                 {nodes.result.path, std::to_string(expected)});
+  };
+  std::vector<std::string> expected = expected_inbox();
+  expected.resize(kAll);
+  {
+    const ChildProcess orders(start_orders(nodes.orders, 1, kFirst, 0ms));
+    const int status = wait_for(notifications(kFirst), 90s);
+    REQUIRE(status != -1);
+    REQUIRE(read_outcome(nodes.result.path).inbox.size() ==
+            static_cast<std::size_t>(kFirst));
+  }
+  // The disk lost: the consumer has acknowledged 20 events the new store
+  // does not hold.
+  for (const char* suffix : {"", "-wal", "-shm"})
+    std::remove((nodes.notifications.database + suffix).c_str());
+  const ChildProcess orders(start_orders(nodes.orders, kFirst + 1, kAll, 0ms));
+  ChildProcess consumer(notifications(kAll));
+  const auto until = std::chrono::steady_clock::now() + 60s;
+  while (!reports_missing(nodes.notifications) &&
+         std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(100ms);
+  if (!reports_missing(nodes.notifications))
+    MESSAGE(node_log_tail(nodes.notifications));
+  REQUIRE(reports_missing(nodes.notifications));
+  // The remedy the deployment guide gives: the consumer removed, the node
+  // started again makes it anew from the stream's first message.
+  consumer.reset();
+  REQUIRE(remove_consumer(server.url()));
+  const pid_t again = notifications(kAll);
+  const int status = wait_for(again, 90s);
+  const Outcome o = read_outcome(nodes.result.path);
+  if (status == -1 || o.inbox != expected)
+    MESSAGE(node_log_tail(nodes.notifications));
+  REQUIRE(status != -1);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(o.inbox == expected);
+  CHECK(o.audit == static_cast<std::size_t>(kAll));
+}
+
+}  // namespace
+}  // namespace herald::test
