@@ -103,7 +103,10 @@ pid_t TwoNodes::start_notifications() {
 }
 
 void TwoNodes::check_outcome(pid_t consumer) {
-  const int status = wait_for(consumer, std::chrono::seconds(90));
+  check_ended(wait_for(consumer, std::chrono::seconds(90)));
+}
+
+void TwoNodes::check_ended(int status) {
   const Outcome o = read_outcome(result.path);
   const bool exited =
       status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;

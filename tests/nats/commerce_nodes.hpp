@@ -58,6 +58,9 @@ struct TwoNodes {
   // payment once, in order; the audit inbox complete; the stream holding
   // each event once.
   void check_outcome(pid_t consumer);
+  // The same checks for a notifications node already ended with `status`
+  // (wait_for's: -1 when it ran past its time).
+  void check_ended(int status);
 };
 
 }  // namespace herald::test

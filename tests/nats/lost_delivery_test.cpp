@@ -8,6 +8,8 @@
 // lost, or restored from an older copy): its ingest holds newer events
 // back and names the missing message, until the consumer is removed and
 // the node reads the stream again from its start.
+#include "lost_delivery.hpp"
+
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -28,42 +30,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-const char* const kStream = "HERALD_commerce-order";
-const char* const kConsumer = "notify-1_commerce-order-PaymentConfirmed";
-const char* const kFilter = "herald.commerce.order.PaymentConfirmed.*";
-
-// Takes one delivery from the durable `kConsumer` (bound, as the node
-// binds) within `wait` and drops it unacknowledged; its stream sequence, or
-// 0 when none came.
-std::uint64_t take_one_delivery(const std::string& url,
-                                std::chrono::milliseconds wait) {
-  natsConnection* nc = nullptr;
-  jsCtx* js = nullptr;
-  natsSubscription* sub = nullptr;
-  natsMsgList list{};
-  std::uint64_t sequence = 0;
-  jsSubOptions options;
-  jsSubOptions_Init(&options);
-  options.Stream = kStream;
-  options.Consumer = kConsumer;
-  if (natsConnection_ConnectTo(&nc, url.c_str()) == NATS_OK &&
-      natsConnection_JetStream(&js, nc, nullptr) == NATS_OK &&
-      js_PullSubscribe(&sub, js, kFilter, kConsumer, nullptr, &options,
-                       nullptr) == NATS_OK &&
-      natsSubscription_Fetch(&list, sub, 1, wait.count(), nullptr) == NATS_OK &&
-      list.Count == 1) {
-    jsMsgMetaData* meta = nullptr;
-    if (natsMsg_GetMetaData(&meta, list.Msgs[0]) == NATS_OK)
-      sequence = meta->Sequence.Stream;
-    jsMsgMetaData_Destroy(meta);
-  }
-  natsMsgList_Destroy(&list);
-  natsSubscription_Destroy(sub);
-  jsCtx_Destroy(js);
-  natsConnection_Destroy(nc);
-  return sequence;
-}
-
 TEST_CASE(
     "Ingest: a delivery lost between the server and the node mid-stream "
     "(sent again only after the ack wait): every event once, in order") {
@@ -73,7 +39,7 @@ TEST_CASE(
   const ChildProcess publisher(start_orders(nodes.orders, 1, kEvents, 15ms));
   // Once the ingest is under way, with most events still to publish.
   const auto until = std::chrono::steady_clock::now() + 60s;
-  while (stream_messages(server.url(), kStream) < 10 &&
+  while (stream_messages(server.url(), kLostStream) < 10 &&
          std::chrono::steady_clock::now() < until)
     std::this_thread::sleep_for(20ms);
   // The node's own fetch waits beside this one: a few tries at most.
@@ -81,18 +47,18 @@ TEST_CASE(
   for (int i = 0; i < 20 && taken == 0; ++i)
     taken = take_one_delivery(server.url(), 1s);
   REQUIRE(taken > 0);
-  REQUIRE(stream_messages(server.url(), kStream) < kEvents);
+  REQUIRE(stream_messages(server.url(), kLostStream) < kEvents);
   nodes.check_outcome(consumer);
 }
 
-// Removes the durable `kConsumer`; whether it was removed.
+// Removes the durable `kLostConsumer`; whether it was removed.
 bool remove_consumer(const std::string& url) {
   natsConnection* nc = nullptr;
   jsCtx* js = nullptr;
-  const bool removed =
-      natsConnection_ConnectTo(&nc, url.c_str()) == NATS_OK &&
-      natsConnection_JetStream(&js, nc, nullptr) == NATS_OK &&
-      js_DeleteConsumer(js, kStream, kConsumer, nullptr, nullptr) == NATS_OK;
+  const bool removed = natsConnection_ConnectTo(&nc, url.c_str()) == NATS_OK &&
+                       natsConnection_JetStream(&js, nc, nullptr) == NATS_OK &&
+                       js_DeleteConsumer(js, kLostStream, kLostConsumer,
+                                         nullptr, nullptr) == NATS_OK;
   jsCtx_Destroy(js);
   natsConnection_Destroy(nc);
   return removed;
@@ -103,7 +69,7 @@ bool reports_missing(const NodeSpec& spec) {
   for (const std::string& line :
        node_log_lines(spec, "transport.ingest_failed"))
     if (line.find("is missing from this node's store") != std::string::npos &&
-        line.find(kConsumer) != std::string::npos)
+        line.find(kLostConsumer) != std::string::npos)
       return true;
   return false;
 }

@@ -92,7 +92,8 @@ TEST_CASE(
     Runtime rt(config, executor, backend, &log);
     rt.install(commerce::order::context());
     rt.recover();
-    for (int i = 1; i <= kPayments; ++i) rt.publish(kOrder, "relay", payment(i));
+    for (int i = 1; i <= kPayments; ++i)
+      rt.publish(kOrder, "relay", payment(i));
     in_memory = outbox(*backend);
   }
   // A new backend over the same file: its log's memory is empty, so every
