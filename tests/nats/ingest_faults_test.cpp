@@ -8,14 +8,18 @@
 // inbox is complete, and the stream holds each event once.
 //
 // HERALD_INGEST_SEEDS seeds (default 3, the bounded budget ctest runs)
-// from HERALD_INGEST_SEED (default 1); a failure names its seed and the
-// command that replays it. The summary line: "ingest faults: N seeds ...".
+// from HERALD_INGEST_SEED (default 1), on one server or, with
+// HERALD_INGEST_SERVERS=3, a 3-server cluster (streams and consumers with
+// three replicas; a server killed is one the seed picks); a failure names
+// its seed and the command that replays it. The summary line: "ingest
+// faults: N seeds ...".
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <random>
 #include <string>
 #include <thread>
@@ -26,6 +30,7 @@
 
 #include "commerce_nodes.hpp"
 #include "lost_delivery.hpp"
+#include "nats_cluster.hpp"
 #include "nats_server.hpp"
 #include "node_process.hpp"
 #include <sys/wait.h>
@@ -53,6 +58,7 @@ struct Step {
   std::int64_t at = 0;  // once the stream holds this many messages
   Fault fault = Fault::lose_delivery;
   std::chrono::milliseconds down{0};  // a killed server's time down
+  int server = 0;                     // which one, on a cluster
 };
 
 struct Plan {
@@ -60,7 +66,7 @@ struct Plan {
   std::vector<Step> steps;
 };
 
-Plan plan_of(std::uint64_t seed) {
+Plan plan_of(std::uint64_t seed, int servers) {
   std::mt19937_64 rng(seed);
   const auto between = [&](int lo, int hi) {
     return std::uniform_int_distribution<int>(lo, hi)(rng);
@@ -70,7 +76,8 @@ Plan plan_of(std::uint64_t seed) {
   const auto add = [&](Fault f, int count) {
     for (int i = 0; i < count; ++i)
       p.steps.push_back(Step{between(1, kEvents * 3 / 4), f,
-                             std::chrono::milliseconds(between(0, 1000))});
+                             std::chrono::milliseconds(between(0, 1000)),
+                             between(0, servers - 1)});
   };
   add(Fault::lose_delivery, between(0, 3));
   add(Fault::kill_node, between(0, 2));
@@ -85,7 +92,7 @@ std::string describe(const Plan& p) {
   for (const Step& s : p.steps) {
     out += fmt::format("; {} at {}", name_of(s.fault), s.at);
     if (s.fault == Fault::kill_server)
-      out += fmt::format(" (down {} ms)", s.down.count());
+      out += fmt::format(" (server {} down {} ms)", s.server, s.down.count());
   }
   return out;
 }
@@ -134,25 +141,41 @@ int wait_supervised(TwoNodes& nodes, pid_t& consumer, Totals& totals) {
   }
 }
 
-void run_seed(std::uint64_t seed, Totals& totals) {
-  const Plan plan = plan_of(seed);
-  INFO("seed ", seed, ": ", describe(plan),
-       "; replay: HERALD_INGEST_SEED=", seed,
+void run_seed(std::uint64_t seed, int servers, Totals& totals) {
+  const Plan plan = plan_of(seed, servers);
+  INFO("seed ", seed, " on ", servers, " server(s): ", describe(plan),
+       "; replay: HERALD_INGEST_SERVERS=", servers,
+       " HERALD_INGEST_SEED=", seed,
        " HERALD_INGEST_SEEDS=1 tests/nats/herald_nats_tests "
        "-tc='Ingest faults*'");
-  NatsServer server;
-  TwoNodes nodes(server.url());
+  std::printf("ingest faults: seed %llu on %d server(s): %s\n",
+              static_cast<unsigned long long>(seed), servers,
+              describe(plan).c_str());
+  std::fflush(stdout);
+  // One server, or a cluster whose streams and consumers have a replica on
+  // each server.
+  std::unique_ptr<NatsServer> single;
+  std::unique_ptr<NatsCluster> cluster;
+  if (servers == 1)
+    single = std::make_unique<NatsServer>();
+  else
+    cluster = std::make_unique<NatsCluster>(servers);
+  const auto server = [&](int i) -> NatsServer& {
+    return single ? *single : cluster->server(i);
+  };
+  const std::string urls = single ? single->url() : cluster->urls();
+  TwoNodes nodes(urls, servers);
   pid_t consumer = nodes.start_notifications();
   const ChildProcess publisher(
       start_orders(nodes.orders, 1, kEvents, plan.pause));
   for (const Step& step : plan.steps) {
     const auto until = std::chrono::steady_clock::now() + 60s;
-    while (stream_messages(server.url(), kLostStream) < step.at &&
+    while (stream_messages(urls, kLostStream) < step.at &&
            std::chrono::steady_clock::now() < until)
       std::this_thread::sleep_for(5ms);
     switch (step.fault) {
       case Fault::lose_delivery:
-        if (take_one_delivery(server.url(), 500ms) > 0) ++totals.lost;
+        if (take_one_delivery(urls, 500ms) > 0) ++totals.lost;
         break;
       case Fault::kill_node:
         stop(consumer);
@@ -160,9 +183,9 @@ void run_seed(std::uint64_t seed, Totals& totals) {
         ++totals.node_kills;
         break;
       case Fault::kill_server:
-        server.kill();
+        server(step.server).kill();
         std::this_thread::sleep_for(step.down);
-        server.start();
+        server(step.server).start();
         ++totals.server_kills;
         break;
     }
@@ -179,16 +202,19 @@ TEST_CASE(
     "server killed, at points a seed picks: every payment once, in order") {
   const std::uint64_t first = env_number("HERALD_INGEST_SEED", 1);
   const std::uint64_t seeds = env_number("HERALD_INGEST_SEEDS", 3);
+  const auto servers = static_cast<int>(env_number("HERALD_INGEST_SERVERS", 1));
+  REQUIRE((servers == 1 || servers == 3));
   Totals totals;
   const auto started = std::chrono::steady_clock::now();
   for (std::uint64_t seed = first; seed < first + seeds; ++seed)
-    run_seed(seed, totals);
+    run_seed(seed, servers, totals);
   std::printf(
-      "ingest faults: %llu seeds in %.1f s; %d deliveries lost on the way, "
+      "ingest faults: %llu seeds on %d server(s) in %.1f s; %d deliveries "
+      "lost on the way, "
       "%d node kills, %d server kills (%d node starts again after no "
       "server answered); %d seeds with a payment missing, repeated or out "
       "of order\n",
-      static_cast<unsigned long long>(seeds),
+      static_cast<unsigned long long>(seeds), servers,
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
           .count(),
       totals.lost, totals.node_kills, totals.server_kills, totals.restarts,

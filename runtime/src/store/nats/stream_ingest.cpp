@@ -20,7 +20,10 @@ using namespace std::chrono_literals;
 
 constexpr int kFetchBatch = 256;
 constexpr std::int64_t kFetchWaitMs = 500;
-// A message held back behind one still missing comes again after this.
+// At most this many messages read from the stream itself per batch; the
+// rest of the batch is held back (delivered again after kHoldMs) for the
+// next round.
+constexpr std::size_t kFillCap = kFetchBatch;
 constexpr std::int64_t kHoldMs = 500;
 
 struct ListGuard {
@@ -120,6 +123,15 @@ std::int64_t StreamIngest::missing_before(std::int64_t reached,
   return static_cast<std::int64_t>(*next);
 }
 
+MsgPtr StreamIngest::read_message(std::int64_t sequence) {
+  natsMsg* raw = nullptr;
+  jsErrCode code{};
+  check(js_GetMsg(&raw, client_.jetstream(), stream_.c_str(),
+                  static_cast<std::uint64_t>(sequence), nullptr, &code),
+        fmt::format("reading message {} of stream {}", sequence, stream_));
+  return MsgPtr(raw);
+}
+
 void StreamIngest::ingest_batch() {
   ListGuard batch;
   jsErrCode code{};
@@ -130,13 +142,15 @@ void StreamIngest::ingest_batch() {
   const auto count = static_cast<std::size_t>(batch.list.Count);
   std::vector<std::int64_t> sequences;  // of the batch's messages
   sequences.reserve(count);
+  // What is appended, in stream order: deliveries of the batch and
+  // messages read from the stream itself (`filled`, with their sequences).
   std::vector<natsMsg*> fresh;
   std::vector<std::int64_t> fresh_sequences;
+  std::vector<std::pair<MsgPtr, std::int64_t>> filled;
   std::int64_t reached = ingested_;
-  // The first message held back (this one and the ones after it wait for
-  // a message missing before them); `count` when none is.
+  // The first message held back (this one and the ones after it come
+  // again later); `count` when none is.
   std::size_t held = count;
-  std::int64_t missing = 0;  // the message they wait for
   for (std::size_t i = 0; i < count; ++i) {
     natsMsg* msg = batch.list.Msgs[i];
     const DeliveryMeta d = delivery_of(msg);
@@ -148,15 +162,24 @@ void StreamIngest::ingest_batch() {
     last_delivery_ = d.consumer;
     if (d.stream <= reached) continue;  // in the store (or this batch)
     if (held == count && (unsure_ || d.delivered > 1)) {
-      missing = missing_before(reached, d.stream);
-      if (missing != 0) {
-        held = i;
-      } else if (d.delivered == 1) {
-        // A first delivery with nothing missing before it: the consumer
-        // hands out first deliveries in stream order, so every delivery
-        // lost before it was of an earlier message, now in the store.
-        unsure_ = false;
+      // The messages of the consumer's subject the store lacks before this
+      // one are read from the stream itself: the consumer would send them
+      // again only after their ack wait, behind newer ones, or never when
+      // the store lost what it had acknowledged.
+      while (const std::int64_t missing = missing_before(reached, d.stream)) {
+        if (filled.size() == kFillCap) {
+          held = i;
+          break;
+        }
+        filled.emplace_back(read_message(missing), missing);
+        fresh.push_back(filled.back().first.get());
+        fresh_sequences.push_back(missing);
+        reached = missing;
       }
+      // A first delivery with nothing missing before it: the consumer hands
+      // out first deliveries in stream order, so every delivery lost before
+      // it was of an earlier message, now in the store.
+      if (held == count && d.delivered == 1) unsure_ = false;
     }
     if (held < count) continue;
     fresh.push_back(msg);
@@ -188,16 +211,18 @@ void StreamIngest::ingest_batch() {
     throw;
   }
   if (!fresh.empty()) sink_->appended();
+  const auto rejection_of = [&](natsMsg* msg) {
+    return std::find_if(rejected.begin(), rejected.end(),
+                        [msg](const Rejection& r) { return r.message == msg; });
+  };
   // Committed: acknowledged (an acknowledgement lost brings the message
   // back, and the mark drops it); a rejected message is terminated, so the
   // server does not deliver it again either, and reported. What a refused
-  // message held back is delivered again at once, what waits for a missing
-  // message after a pause.
+  // message held back is delivered again at once, what waits behind the
+  // messages read from the stream after a pause.
   for (std::size_t i = 0; i < count; ++i) {
     natsMsg* msg = batch.list.Msgs[i];
-    const auto rejection =
-        std::find_if(rejected.begin(), rejected.end(),
-                     [msg](const Rejection& r) { return r.message == msg; });
+    const auto rejection = rejection_of(msg);
     const std::int64_t sequence = sequences[i];
     if (sequence > ingested_) {
       if (i >= held)
@@ -211,23 +236,14 @@ void StreamIngest::ingest_batch() {
       faults_.rejected(static_cast<std::uint64_t>(sequence), rejection->why);
     }
   }
-  if (refused) throw *refused;
-  // The missing message comes again within its ack wait; far longer means
-  // the consumer will not send it (the store lost what it had
-  // acknowledged): a failure, reported until it ends.
-  if (held == count) {
-    held_since_.reset();
-  } else {
-    const auto now = std::chrono::steady_clock::now();
-    if (!held_since_) held_since_ = now;
-    if (now - *held_since_ > 3 * kAckWait)
-      throw Error(fmt::format(
-          "stream message {} is missing from this node's store before {}, "
-          "and consumer {} has not delivered it again for {} s",
-          missing, sequences[held], consumer_,
-          std::chrono::duration_cast<std::chrono::seconds>(now - *held_since_)
-              .count()));
+  // A message read from the stream and rejected is reported too (its
+  // delivery, when it comes, is at or below the mark: acknowledged).
+  for (const auto& [message, sequence] : filled) {
+    const auto rejection = rejection_of(message.get());
+    if (rejection != rejected.end() && sequence <= ingested_)
+      faults_.rejected(static_cast<std::uint64_t>(sequence), rejection->why);
   }
+  if (refused) throw *refused;
 }
 
 }  // namespace herald::nats_detail

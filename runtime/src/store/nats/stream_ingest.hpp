@@ -15,26 +15,25 @@
 // earlier fetch unacknowledged), the server would send it again only after
 // its ack wait, behind newer ones. Until a first delivery is seen with
 // nothing missing before it, each new message is checked against the
-// stream (stream_lookup.hpp): when a message of the consumer's subject lies
-// between the mark and it, it and the rest of its batch are held back
-// (delivered again after a pause) until the missing one has come, so the
-// mirror keeps the stream's order and nothing is skipped (a hold past
-// three ack waits is reported as a failure: the store lacks a message the
-// consumer counts acknowledged). A message that is no
-// Herald message is rejected (below) rather than stopping the ingest; a Herald
-// event of a format this build does not read (UnknownFormat,
-// stream_message.hpp) stops it there: the messages before it are appended
-// and acknowledged, it and the ones after it are not (nak), and the
-// failure, naming it, is reported and retried until a build that reads it
-// takes over. Failures are reported (fault_reporter.hpp) and retried. The
-// node's fan-out, queues, dedup, retries and dead letters then work on the
+// stream (stream_lookup.hpp), and the messages of the consumer's subject
+// between the mark and it are read from the stream itself and appended
+// before it, in the same transaction (at most kFetchBatch a batch; the
+// rest of the batch comes again): the mirror keeps the stream's order and
+// nothing is skipped, also when the store lost messages its consumer
+// counts acknowledged (a lost disk, an older copy of the database). A
+// message that is no Herald message is rejected (below) rather than
+// stopping the ingest; a Herald event of a format this build does not read
+// (UnknownFormat, stream_message.hpp) stops it there: the messages before
+// it are appended and acknowledged, it and the ones after it are not (nak),
+// and the failure, naming it, is reported and retried until a build that
+// reads it takes over. Failures are reported (fault_reporter.hpp) and retried.
+// The node's fan-out, queues, dedup, retries and dead letters then work on the
 // mirror as on any log.
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -44,6 +43,7 @@
 #include "herald/local_store.hpp"
 #include "herald/sqlite_backend.hpp"
 #include "herald/transport.hpp"
+#include "stream_message.hpp"
 #include <nats/nats.h>
 
 namespace herald::nats_detail {
@@ -100,6 +100,8 @@ class StreamIngest {
   // The stream sequence of a message of the consumer's subject after
   // `reached` and before `sequence`; 0 when there is none.
   std::int64_t missing_before(std::int64_t reached, std::int64_t sequence);
+  // The stream's message `sequence`, read directly (not a delivery).
+  MsgPtr read_message(std::int64_t sequence);
   bool sleep(std::chrono::milliseconds duration);
 
   NatsClient& client_;
@@ -115,8 +117,6 @@ class StreamIngest {
   // and whether a delivery may be missing below what comes next.
   std::uint64_t last_delivery_ = 0;
   bool unsure_ = true;
-  // Since when new messages have been held back for a missing one.
-  std::optional<std::chrono::steady_clock::time_point> held_since_;
 
   std::mutex mutex_;
   std::condition_variable wakeup_;
