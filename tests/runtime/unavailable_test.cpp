@@ -187,4 +187,30 @@ TEST_CASE(
   CHECK(executor.pending_timers() == 0);
 }
 
+TEST_CASE(
+    "Unavailable: an agent's later message waits behind its message that "
+    "waits out a node that cannot commit: the agent's messages run in the "
+    "order they came") {
+  DeterministicExecutor executor(1);
+  MemoryLogSink log;
+  auto owned = std::make_unique<LapsingBackend>();
+  LapsingBackend& backend = *owned;
+  Runtime rt(deterministic_config({{"retry.max_attempts", "2"}}), executor,
+             std::move(owned), &log);
+  rt.install(test_chat::context());
+  test_chat::Lobby::in(rt).send("r-1", "say", {{"text", "hello"}});
+  backend.unavailable = true;
+  // Long enough for its waits to have grown to a second.
+  executor.advance(5s);
+  REQUIRE(log.lines("message.unavailable").size() > 2);
+  backend.unavailable = false;
+  // Committed and posted while the first still waits for its timer.
+  test_chat::Lobby::in(rt).send("r-1", "say", {{"text", "second"}});
+  executor.run_all(1h);
+  CHECK(test_chat::Room::at(rt, "r-1").state().lines ==
+        std::vector<std::string>{"r-1: hello", "r-1: second"});
+  CHECK(rt.dead_messages().empty());
+  CHECK(executor.pending_timers() == 0);
+}
+
 }  // namespace herald::test

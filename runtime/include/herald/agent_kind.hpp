@@ -84,6 +84,12 @@ class AgentInstanceBase : public Actor {
   // Runs the oldest message. A fault in it becomes a retry or a dead
   // message (detail::run_message); nothing escapes.
   void run() override;
+  // Puts `message` back at the head of the mailbox, where the mailbox runs
+  // nothing until resume(): a message that met a node that cannot commit
+  // (FaultClass::unavailable) keeps the agent's later messages behind it.
+  void hold(AgentMessage message);
+  // Ends hold(): the mailbox runs again, its held message first.
+  void resume();
   // Nothing runs, is queued or waits in the mailbox: the runtime may drop
   // the instance from its cache (the state is in the store).
   bool idle();
@@ -99,6 +105,7 @@ class AgentInstanceBase : public Actor {
   std::deque<AgentMessage> mailbox_;
   bool running_ = false;
   bool queued_ = false;
+  bool held_ = false;  // hold(): the mailbox waits for resume()
 };
 
 template <class State>

@@ -61,7 +61,7 @@ void AgentInstanceBase::release() {
   {
     std::lock_guard lock(mutex_);
     running_ = false;
-    if (!mailbox_.empty() && !queued_) wake = queued_ = true;
+    if (!mailbox_.empty() && !queued_ && !held_) wake = queued_ = true;
   }
   free_.notify_one();
   if (wake) executor_.schedule(*this);
@@ -72,8 +72,8 @@ void AgentInstanceBase::post(AgentMessage message) {
   {
     std::lock_guard lock(mutex_);
     mailbox_.push_back(std::move(message));
-    // While held, release() schedules the mailbox.
-    if (!running_ && !queued_) wake = queued_ = true;
+    // While held, release() (or resume()) schedules the mailbox.
+    if (!running_ && !queued_ && !held_) wake = queued_ = true;
   }
   if (wake) executor_.schedule(*this);
 }
@@ -83,8 +83,9 @@ void AgentInstanceBase::run() {
   {
     std::lock_guard lock(mutex_);
     queued_ = false;
-    // A host call holds the agent: its release() reschedules us.
-    if (running_ || mailbox_.empty()) return;
+    // A host call holds the agent: its release() reschedules us; a held
+    // mailbox waits for resume().
+    if (running_ || held_ || mailbox_.empty()) return;
     running_ = true;
     message = std::move(mailbox_.front());
     mailbox_.pop_front();
@@ -92,6 +93,22 @@ void AgentInstanceBase::run() {
   // Released on every path, so a fault cannot leave host calls waiting.
   HeldAgent held(*this, HeldAgent::Adopt{});
   detail::run_message(runtime_, *this, message);
+}
+
+void AgentInstanceBase::hold(AgentMessage message) {
+  std::lock_guard lock(mutex_);
+  mailbox_.push_front(std::move(message));
+  held_ = true;
+}
+
+void AgentInstanceBase::resume() {
+  bool wake = false;
+  {
+    std::lock_guard lock(mutex_);
+    held_ = false;
+    if (!running_ && !queued_ && !mailbox_.empty()) wake = queued_ = true;
+  }
+  if (wake) executor_.schedule(*this);
 }
 
 bool AgentInstanceBase::idle() {

@@ -60,10 +60,12 @@ void RuntimeImpl::post_message_or_keep(AgentMessage& message) noexcept {
   }
 }
 
-void RuntimeImpl::wait_unavailable(const AgentMessage& message,
+void RuntimeImpl::wait_unavailable(AgentInstanceBase& agent,
+                                   const AgentMessage& message,
                                    const std::string& fault) {
   // Not the message's fault: nothing is recorded (its attempt count stays),
-  // and it is posted again after the D8 backoff of the waits so far.
+  // and it runs again after the D8 backoff of the waits so far, first in
+  // its agent's mailbox: the agent's later messages wait behind it.
   const std::uint32_t waits = message.unavailable_waits + 1;
   const Duration delay = unavailable_delay(waits);
   write_log(
@@ -80,7 +82,19 @@ void RuntimeImpl::wait_unavailable(const AgentMessage& message,
   AgentMessage again = message;
   again.store_faults = 0;
   again.unavailable_waits = waits;
-  post_later(std::move(again), delay);
+  agent.hold(std::move(again));
+  // The held agent is not idle, so the cache keeps it: the kind and key
+  // find the same instance.
+  executor_.schedule_at(
+      executor_.now() + delay,
+      [this, kind = &agent.kind(), key = agent.key()]() noexcept {
+        try {
+          find_agent(*kind, key)->resume();
+        } catch (...) {  // NOLINT(bugprone-empty-catch): kept by the store
+          // Not resumed: the message is still pending in the store, and
+          // the next recovery posts it.
+        }
+      });
 }
 
 void RuntimeImpl::post_later(AgentMessage message, Duration delay) {
@@ -223,7 +237,7 @@ void RuntimeImpl::run_message(AgentInstanceBase& agent, AgentMessage& message) {
       return;
     }
     if (fault_class(outcome->kind) == FaultClass::unavailable) {
-      wait_unavailable(message, fault);
+      wait_unavailable(agent, message, fault);
       return;
     }
     const std::uint32_t attempts = store_->message_attempts(message.id) + 1;

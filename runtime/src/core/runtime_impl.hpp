@@ -226,9 +226,10 @@ class RuntimeImpl final : public MessageSink {
   void contain_message_fault(const AgentMessage& message,
                              std::string_view what) noexcept;
   // The message's run could not commit because the node cannot commit now
-  // (FaultClass::unavailable): posted again after a growing wait, its
-  // attempts untouched.
-  void wait_unavailable(const AgentMessage& message, const std::string& fault);
+  // (FaultClass::unavailable): held at the head of `agent`'s mailbox and run
+  // again after a growing wait, its attempts untouched.
+  void wait_unavailable(AgentInstanceBase& agent, const AgentMessage& message,
+                        const std::string& fault);
   void recover_from_store();
   // At recovery: a mirror context per publisher context that is not
   // installed and whose events a subscription takes, when the transport
