@@ -61,10 +61,13 @@ ContextLeases::ContextLeases(NatsClient& client, LeaseOptions options)
 }
 
 kvStatus* ContextLeases::open(NatsClient& client) {
-  // Rounds for at most the lease TTL: a bucket another node has just
-  // created on a cluster is found, and reports its settings, only once its
-  // replicas have a leader.
-  const Clock::time_point until = Clock::now() + options_.ttl;
+  // Rounds for at most kJetStreamPatience (or the lease TTL, if longer): a
+  // bucket another node has just created on a cluster is found, and
+  // reports its settings, only once its replicas have a leader, and a
+  // cluster electing a leader answers nothing for a while.
+  const Clock::time_point until =
+      Clock::now() +
+      std::max<Clock::duration>(options_.ttl, kJetStreamPatience);
   std::string failed;
   for (int round = 0;; ++round) {
     if (round > 0) {

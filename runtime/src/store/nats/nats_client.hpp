@@ -31,6 +31,13 @@ struct NatsClientOptions {
   std::string tls_key;      // ... and its key
 };
 
+// How long a node waits for JetStream to create or read its lease bucket,
+// a stream or a consumer: a cluster that is forming, or electing a leader
+// (a server lost, on loaded machines for well over 10 s), answers
+// "JetStream system temporarily unavailable", or nothing, for a while; a
+// node that starts then waits instead of stopping.
+inline constexpr Duration kJetStreamPatience = std::chrono::seconds(30);
+
 // A duration in the client's units: milliseconds for timeouts and waits,
 // nanoseconds for the durations of stream, consumer and bucket configs.
 [[nodiscard]] std::int64_t to_millis(Duration d);

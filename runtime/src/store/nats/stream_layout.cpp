@@ -78,21 +78,15 @@ ConsumerSpec message_consumer(std::string_view context, std::string_view node) {
 
 namespace {
 
-// How long a node waits for JetStream to create or read a stream or a
-// consumer: a cluster that is forming, or electing a stream's leader,
-// answers "JetStream system temporarily unavailable", or nothing, for
-// seconds; a node that starts then waits instead of stopping.
-constexpr auto kPatience = std::chrono::seconds(30);
-
 // A request that failed is made again (growing pauses, up to 1 s) until
-// kPatience has passed; an answer that disagrees with the settings is
+// kJetStreamPatience has passed; an answer that disagrees with the settings is
 // read again up to 5 times before it counts: under concurrent requests on
 // one connection the client library was seen to misread an answer now
 // and then.
 template <class Once>
 void with_retries(Once&& once) {
   constexpr int kDisagreements = 5;
-  const auto until = std::chrono::steady_clock::now() + kPatience;
+  const auto until = std::chrono::steady_clock::now() + kJetStreamPatience;
   int disagreements = 0;
   for (int attempt = 1;; ++attempt) {
     try {
