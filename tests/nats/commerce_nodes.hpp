@@ -24,6 +24,12 @@ class QuietGateway final : public commerce::notifications::Gateway {
               const std::string& /*text*/) override {}
 };
 
+// The order context's stream, and the notifications node's consumer of
+// PaymentConfirmed on it.
+inline constexpr const char* kOrderStream = "HERALD_commerce-order";
+inline constexpr const char* kPaymentConsumer =
+    "notify-1_commerce-order-PaymentConfirmed";
+
 // The payments the tests confirm, o-1 .. o-kEvents.
 constexpr int kEvents = 120;
 

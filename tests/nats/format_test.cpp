@@ -34,8 +34,6 @@ using nats_detail::MalformedMessage;
 using nats_detail::UnknownFormat;
 using namespace std::chrono_literals;
 
-const std::string kOrderStream = "HERALD_commerce-order";
-const std::string kConsumer = "notify-1_commerce-order-PaymentConfirmed";
 const std::string kSubject = "herald.commerce.order.PaymentConfirmed.3";
 
 std::string header(natsMsg* msg, const char* key) {
@@ -225,7 +223,7 @@ TEST_CASE(
   CHECK(o.audit == static_cast<std::size_t>(kEvents));
   // Still in the stream, and neither acknowledged nor terminated.
   CHECK(o.stream == kEvents + 1);
-  CHECK(ack_floor(server.url(), kOrderStream, kConsumer) ==
+  CHECK(ack_floor(server.url(), kOrderStream, kPaymentConsumer) ==
         static_cast<std::uint64_t>(kEvents));
 
   const auto failed =

@@ -170,7 +170,7 @@ void run_seed(std::uint64_t seed, int servers, Totals& totals) {
       start_orders(nodes.orders, 1, kEvents, plan.pause));
   for (const Step& step : plan.steps) {
     const auto until = std::chrono::steady_clock::now() + 60s;
-    while (stream_messages(urls, kLostStream) < step.at &&
+    while (stream_messages(urls, kOrderStream) < step.at &&
            std::chrono::steady_clock::now() < until)
       std::this_thread::sleep_for(5ms);
     switch (step.fault) {

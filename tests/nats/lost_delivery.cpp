@@ -1,11 +1,12 @@
 #include "lost_delivery.hpp"
 
+#include "commerce_nodes.hpp"
 #include <nats/nats.h>
 
 namespace herald::test {
 
 namespace {
-const char* const kFilter = "herald.commerce.order.PaymentConfirmed.*";
+const char* const kPaymentFilter = "herald.commerce.order.PaymentConfirmed.*";
 }  // namespace
 
 std::uint64_t take_one_delivery(const std::string& url,
@@ -18,12 +19,12 @@ std::uint64_t take_one_delivery(const std::string& url,
   jsSubOptions options;
   jsSubOptions_Init(&options);
   // Bound, as the node binds: the consumer is used as it is.
-  options.Stream = kLostStream;
-  options.Consumer = kLostConsumer;
+  options.Stream = kOrderStream;
+  options.Consumer = kPaymentConsumer;
   if (natsConnection_ConnectTo(&nc, url.c_str()) == NATS_OK &&
       natsConnection_JetStream(&js, nc, nullptr) == NATS_OK &&
-      js_PullSubscribe(&sub, js, kFilter, kLostConsumer, nullptr, &options,
-                       nullptr) == NATS_OK &&
+      js_PullSubscribe(&sub, js, kPaymentFilter, kPaymentConsumer, nullptr,
+                       &options, nullptr) == NATS_OK &&
       natsSubscription_Fetch(&list, sub, 1, wait.count(), nullptr) == NATS_OK &&
       list.Count == 1) {
     jsMsgMetaData* meta = nullptr;

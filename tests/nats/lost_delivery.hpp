@@ -11,10 +11,6 @@
 
 namespace herald::test {
 
-inline constexpr const char* kLostStream = "HERALD_commerce-order";
-inline constexpr const char* kLostConsumer =
-    "notify-1_commerce-order-PaymentConfirmed";
-
 // Takes one delivery within `wait` from the server at `url`; its stream
 // sequence, or 0 when none came (or the consumer does not exist yet).
 std::uint64_t take_one_delivery(const std::string& url,

@@ -37,7 +37,7 @@ TEST_CASE(
   const ChildProcess publisher(start_orders(nodes.orders, 1, kEvents, 15ms));
   // Once the ingest is under way, with most events still to publish.
   const auto until = std::chrono::steady_clock::now() + 60s;
-  while (stream_messages(server.url(), kLostStream) < 10 &&
+  while (stream_messages(server.url(), kOrderStream) < 10 &&
          std::chrono::steady_clock::now() < until)
     std::this_thread::sleep_for(20ms);
   // The node's own fetch waits beside this one: a few tries at most.
@@ -45,7 +45,7 @@ TEST_CASE(
   for (int i = 0; i < 20 && taken == 0; ++i)
     taken = take_one_delivery(server.url(), 1s);
   REQUIRE(taken > 0);
-  REQUIRE(stream_messages(server.url(), kLostStream) < kEvents);
+  REQUIRE(stream_messages(server.url(), kOrderStream) < kEvents);
   nodes.check_outcome(consumer);
 }
 

@@ -36,7 +36,6 @@ using namespace std::chrono_literals;
 
 constexpr int kFirst = 20;  // payments B ingests and delivers
 constexpr int kMore = 7;    // payments published while B is stopped
-const std::string kConsumer = "notify-1_commerce-order-PaymentConfirmed";
 // The consumer a node named `notify-1_x` would have: not notify-1's,
 // although its name starts with `notify-1_`.
 const std::string kOtherNodes = "notify-1_x_commerce-order-PaymentConfirmed";
@@ -94,7 +93,7 @@ const NodeRole kUntilDrained("notifications-until-drained",
 const nlohmann::json& ingest(const nlohmann::json& status) {
   const nlohmann::json& ingests = status.at("node").at("ingests");
   REQUIRE(ingests.size() == 1);
-  CHECK(ingests[0].at("consumer") == kConsumer);
+  CHECK(ingests[0].at("consumer") == kPaymentConsumer);
   return ingests[0];
 }
 
@@ -185,9 +184,9 @@ TEST_CASE(
     // CONSUMER STREAM DELIVERED ACK-FLOOR PENDING ACK-PENDING INGESTED
     // MIRROR-HEAD LAG
     CHECK(table_row(text.out, "Ingests", kOtherNodes).empty());
-    CHECK(table_row(text.out, "Ingests", kConsumer) ==
-          std::vector<std::string>{kConsumer, "HERALD_commerce-order", "20",
-                                   "20", "0", "0", "20", "20", "0"});
+    CHECK(table_row(text.out, "Ingests", kPaymentConsumer) ==
+          std::vector<std::string>{kPaymentConsumer, "HERALD_commerce-order",
+                                   "20", "20", "0", "0", "20", "20", "0"});
   }
 
   // A stopped consumer lags by what was published since.
@@ -210,7 +209,7 @@ TEST_CASE(
     CHECK(in.at("lag") == kMore);
     const ToolRun text = run_herald(status_args);
     REQUIRE(text.exit == 0);
-    CHECK(table_row(text.out, "Ingests", kConsumer).back() ==
+    CHECK(table_row(text.out, "Ingests", kPaymentConsumer).back() ==
           std::to_string(kMore));
   }
 
@@ -228,9 +227,9 @@ TEST_CASE(
           std::vector<std::string>{"commerce.notifications",
                                    "HERALD_commerce-notifications", "?", "?",
                                    "?", "?", "20", "20", "?", "0"});
-    CHECK(table_row(text.out, "Ingests", kConsumer) ==
-          std::vector<std::string>{kConsumer, "HERALD_commerce-order", "?", "?",
-                                   "?", "?", "20", "20", "?"});
+    CHECK(table_row(text.out, "Ingests", kPaymentConsumer) ==
+          std::vector<std::string>{kPaymentConsumer, "HERALD_commerce-order",
+                                   "?", "?", "?", "?", "20", "20", "?"});
     const ToolRun json = run_herald(status_args + " --json");
     CHECK(json.exit == 4);
     const auto status = nlohmann::json::parse(json.out);
