@@ -6,13 +6,38 @@
 #include <vector>
 
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
+#include "herald/agent_kind.hpp"
 #include "herald/config.hpp"
 #include "herald/deterministic_executor.hpp"
 #include "herald/errors.hpp"
 #include "herald/id_source.hpp"
+#include "herald/invocation.hpp"
+#include "herald/runtime.hpp"
 #include <sys/wait.h>
 #include <unistd.h>
+
+namespace idtest {
+struct Mark {
+  std::int64_t n = 0;
+};
+inline void to_json(nlohmann::json& j, const Mark& m) { j = {{"n", m.n}}; }
+inline void from_json(const nlohmann::json& j, Mark& m) {
+  m.n = j.at("n").get<std::int64_t>();
+}
+struct Marks {
+  std::int64_t count = 0;
+};
+}  // namespace idtest
+
+template <>
+struct herald::EventInfo<idtest::Mark> {
+  static constexpr std::string_view owner = "test.ids";
+  static constexpr std::string_view name = "test.ids.Mark";
+  static constexpr std::int64_t schema_version = 1;
+  static constexpr std::size_t max_encoded_bytes = 64;
+};
 
 namespace herald::test {
 namespace {
@@ -86,6 +111,77 @@ TEST_CASE("EventId: a million minted ids are distinct") {
   CHECK(std::adjacent_find(ids.begin(), ids.end()) == ids.end());
 }
 
+TEST_CASE("EventId: one minter's ids share its millisecond, not its bits") {
+  const std::uint64_t before = unix_ms_now();
+  EventIdMinter minter;
+  std::vector<EventId> ids(10'000);
+  for (EventId& id : ids) id = minter.next();
+  // A minter (one commit's events) read the clock once: all its ids carry
+  // that millisecond, also when minting them took longer than one. Each
+  // draws its own random bits.
+  std::size_t not_v7 = 0;
+  std::size_t other_millisecond = 0;
+  std::size_t same_rand_b = 0;
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    const EventId& id = ids[i];
+    not_v7 += ((id.hi() >> 12) & 0xF) != 7 || (id.lo() >> 62) != 2;
+    other_millisecond += event_id_unix_ms(id) != event_id_unix_ms(ids[0]);
+    if (i > 0) same_rand_b += id.lo() == ids[i - 1].lo();
+  }
+  CHECK(not_v7 == 0);
+  CHECK(other_millisecond == 0);
+  CHECK(same_rand_b == 0);
+  CHECK(event_id_unix_ms(ids[0]) + 1000 >= before);
+  CHECK(event_id_unix_ms(ids[0]) <= unix_ms_now());
+  std::sort(ids.begin(), ids.end());
+  CHECK(std::adjacent_find(ids.begin(), ids.end()) == ids.end());
+}
+
+TEST_CASE(
+    "EventId: an invocation's emissions share its first one's clock read") {
+  // A handler emits, waits longer than the coarse clock's tick, and emits
+  // again: both ids carry the first one's millisecond (one clock read per
+  // invocation), and each its own random bits.
+  static const AgentKind<idtest::Marks> kMarker({
+      .context = "test.ids",
+      .name = "Marker",
+      .state_version = 1,
+      .initial = [] { return idtest::Marks{}; },
+      .encode_state =
+          [](const idtest::Marks& m) {
+            return nlohmann::json{{"count", m.count}};
+          },
+      .decode_state =
+          [](const nlohmann::json& j, std::int64_t) {
+            return idtest::Marks{j.at("count").get<std::int64_t>()};
+          },
+      .invariants = {},
+      .handlers = {},
+  });
+  DeterministicExecutor executor(1);
+  Runtime rt(
+      config_of({{"executor.kind", "deterministic"}, {"log.level", "off"}}),
+      executor);
+  Context ids("test.ids");
+  ids.owns<idtest::Mark>();
+  ids.agent(kMarker);
+  rt.install(std::move(ids));
+  std::vector<EventId> minted;
+  rt.tap(event_type<idtest::Mark>(), [&](const LogEntry& entry) {
+    minted.push_back(entry.envelope.eventId);
+  });
+  rt.agent(kMarker, "m").call("mark", [](Invocation& tx, idtest::Marks& m) {
+    tx.events().emit(idtest::Mark{++m.count});
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    tx.events().emit(idtest::Mark{++m.count});
+  });
+  executor.run_until_idle();
+  rt.shutdown();
+  REQUIRE(minted.size() == 2);
+  CHECK(event_id_unix_ms(minted[0]) == event_id_unix_ms(minted[1]));
+  CHECK(minted[0].lo() != minted[1].lo());
+}
+
 TEST_CASE(
     "EventId: two executors with the same seed share a schedule, not ids") {
   DeterministicExecutor a(42);
@@ -137,6 +233,7 @@ TEST_CASE(
   }
   ::close(fds[1]);
   std::vector<EventId> parent;
+  parent.reserve(kCount);
   for (int i = 0; i < kCount; ++i) parent.push_back(new_event_id());
   std::vector<EventId> from_child;
   std::uint64_t words[2];

@@ -9,7 +9,8 @@
 //
 // Each thread reads the generator's bytes in 16 KiB blocks and takes 10
 // bytes per id (the 74 random bits of the layout), so a block serves 1,638
-// ids.
+// ids. Ids minted together (EventIdMinter: one invocation's emissions)
+// share one read of the clock.
 #include <cstdint>
 #include <string>
 
@@ -19,6 +20,21 @@ namespace herald {
 
 // A fresh eventId. Safe to call from any thread.
 EventId new_event_id();
+
+// Ids minted together (an invocation's emissions): the clock is read once,
+// when the minter is made, and every id carries that millisecond; each
+// draws its own random bits. A minter is used on the thread that made it,
+// and not across a wait.
+class EventIdMinter {
+ public:
+  EventIdMinter();
+  // Going on with the millisecond of an id minted before (`unix_ms`).
+  explicit EventIdMinter(std::uint64_t unix_ms) : unix_ms_(unix_ms) {}
+  EventId next();
+
+ private:
+  std::uint64_t unix_ms_;
+};
 
 // The version-7 layout of `unix_ms` and 80 random bits (`rand_hi` gives the
 // 16 bits below the timestamp, of which the version keeps 12; `rand_lo` the

@@ -90,22 +90,27 @@ EventId event_id_v7(std::uint64_t unix_ms, std::uint16_t rand_hi,
 
 std::uint64_t event_id_unix_ms(const EventId& id) { return id.hi() >> 16; }
 
-EventId new_event_id() {
+EventIdMinter::EventIdMinter() {
   // The wall clock, not the executor's: the deterministic executor's virtual
   // clock starts at the same instant in every run. The coarse clock
   // (updated on the kernel's ticks, so a few milliseconds behind) costs a
-  // fifth of the precise one per id; RFC 9562 lets the timestamp be less
-  // precise than a millisecond, and uniqueness rests on the 74 random bits.
+  // fifth of the precise one; RFC 9562 lets the timestamp be less precise
+  // than a millisecond, and uniqueness rests on the 74 random bits.
   timespec now{};
   ::clock_gettime(CLOCK_REALTIME_COARSE, &now);
-  const auto ms = static_cast<std::int64_t>(now.tv_sec) * 1000 +
-                  static_cast<std::int64_t>(now.tv_nsec) / 1'000'000;
+  unix_ms_ = static_cast<std::uint64_t>(now.tv_sec) * 1000 +
+             static_cast<std::uint64_t>(now.tv_nsec) / 1'000'000;
+}
+
+EventId EventIdMinter::next() {
   // 10 bytes of the block per id, of which the layout keeps 74 bits: no
   // more is drawn than an id needs, so the block is refilled less often.
   const auto a = t_block.next<std::uint16_t>();
   const auto b = t_block.next<std::uint64_t>();
-  return event_id_v7(static_cast<std::uint64_t>(ms), a, b);
+  return event_id_v7(unix_ms_, a, b);
 }
+
+EventId new_event_id() { return EventIdMinter().next(); }
 
 std::string default_node_id() {
   std::array<char, 256> host{};

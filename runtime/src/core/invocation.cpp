@@ -8,6 +8,7 @@
 #include "context_runtime.hpp"
 #include "herald/agent_kind.hpp"
 #include "herald/errors.hpp"
+#include "herald/id_source.hpp"
 #include "herald/log.hpp"
 #include "herald/wire.hpp"
 #include "runtime_impl.hpp"
@@ -170,9 +171,14 @@ void Invocation::stage_event(AnyEvent event) {
     throw;
   }
   if (events_.capacity() == 0) detail::take_spare_outbox(events_);
-  events_.push_back(OutboxEvent{rt.mint_id(), std::move(event.entry),
-                                site_.publisher_id, cause_.causation,
-                                cause_.correlation, cause_.depth});
+  // The invocation's emissions share the clock read of its first one.
+  const EventId id =
+      events_.empty()
+          ? rt.mint_id()
+          : EventIdMinter(event_id_unix_ms(events_.front().event_id)).next();
+  events_.push_back(OutboxEvent{id, std::move(event.entry), site_.publisher_id,
+                                cause_.causation, cause_.correlation,
+                                cause_.depth});
   stages_ = true;
 }
 
