@@ -133,6 +133,16 @@ TEST_CASE(
   CHECK(w.log.lines("handler.fault").empty());
 }
 
+TEST_CASE("Install: a subscription without a handler is refused") {
+  World w;
+  Context probe("test.probe");
+  probe.subscribe<commerce::order::PaymentConfirmed>(
+      {.service = "test.probe.NoHandler"});
+  CHECK_THROWS_WITH_AS(w.rt().install(std::move(probe)),
+                       "subscription 'test.probe.NoHandler' has no handler",
+                       RegistrationError);
+}
+
 TEST_CASE("Install: a capability without an implementation is refused") {
   World w;
   Context fx("test.fx");

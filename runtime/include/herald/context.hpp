@@ -18,6 +18,7 @@
 //   runtime.install(std::move(ctx));
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <typeinfo>
@@ -57,13 +58,47 @@ struct CapabilitySpec {
   void* implementation = nullptr;
 };
 
+// A subscription's handler with its event type erased: the typed
+// std::function is kept as it is and called through a plain function of
+// its event type, so a delivery makes one std::function call, not two.
+class ErasedHandler {
+ public:
+  ErasedHandler() = default;
+  // Empty when `handler` is.
+  template <class E>
+  static ErasedHandler
+  of(std::function<void(Invocation&, const E&, const EventEnvelope&)> handler) {
+    using Typed =
+        std::function<void(Invocation&, const E&, const EventEnvelope&)>;
+    ErasedHandler erased;
+    if (!handler) return erased;
+    erased.handler_ = std::make_shared<const Typed>(std::move(handler));
+    erased.call_ = [](const void* h, Invocation& tx, const void* e,
+                      const EventEnvelope& env) {
+      (*static_cast<const Typed*>(h))(tx, *static_cast<const E*>(e), env);
+    };
+    return erased;
+  }
+  explicit operator bool() const { return call_ != nullptr; }
+  // `event` is the E the handler was made for.
+  void operator()(Invocation& tx, const void* event,
+                  const EventEnvelope& env) const {
+    call_(handler_.get(), tx, event, env);
+  }
+
+ private:
+  std::shared_ptr<const void> handler_;
+  void (*call_)(const void*, Invocation&, const void*,
+                const EventEnvelope&) = nullptr;
+};
+
 // The type-erased form the runtime keeps.
 struct SubscriptionSpec {
   std::string service;
   const EventType* type = nullptr;
   std::function<bool(const void*)> pattern;
   ViaPredicate via;
-  std::function<void(Invocation&, const void*, const EventEnvelope&)> handler;
+  ErasedHandler handler;
 };
 
 class Context {
@@ -117,10 +152,7 @@ class Context {
       };
     }
     spec.via = std::move(s.via);
-    spec.handler = [h = std::move(s.handler)](Invocation& tx, const void* e,
-                                              const EventEnvelope& env) {
-      h(tx, *static_cast<const E*>(e), env);
-    };
+    spec.handler = ErasedHandler::of<E>(std::move(s.handler));
     subscriptions_.push_back(std::move(spec));
     return *this;
   }
