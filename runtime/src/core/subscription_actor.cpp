@@ -199,6 +199,7 @@ void SubscriptionActor::run_batch() {
   // (no delivery is moved). A run serves at most kBatch of it, plus what a
   // lane it resumes puts in front.
   if (batch_.empty()) inbox_.take_all(batch_);
+  last_commit_ = Instant{};
   std::size_t budget = std::min(kBatch, batch_.size());
   while (budget > 0) {
     --budget;
@@ -307,11 +308,15 @@ void SubscriptionActor::park_behind(Delivery d) {
   parked_[publisher].push_back(std::move(d));
 }
 
+Instant SubscriptionActor::attempt_start() {
+  const Instant at = std::exchange(last_commit_, Instant{});
+  return at != Instant{} ? at : runtime_.executor().now();
+}
+
 void SubscriptionActor::deliver(Delivery& d) {
   const LogEntry& entry = *d.entry;
   const EventEnvelope& env = entry.envelope;
-  if (d.first_attempt_at == Instant{})
-    d.first_attempt_at = runtime_.executor().now();
+  if (d.first_attempt_at == Instant{}) d.first_attempt_at = attempt_start();
 
   if (d.redrive) {
     // Its commit removed the letter: this copy (queued again by a recovery)
@@ -384,6 +389,7 @@ void SubscriptionActor::deliver(Delivery& d) {
     // in one test.
     if (group_commits_ && joined_or_held(d, tx, dedup)) return;
     committed_at = runtime_.commit_delivery(tx, dedup);
+    last_commit_ = committed_at;
   } catch (const SimulatedCrash&) {
     throw;
   } catch (const std::exception& e) {
