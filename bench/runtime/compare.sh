@@ -10,7 +10,11 @@
 # EVENTPP_DIR: a checkout of github.com/wqking/eventpp (header-only; not part
 # of this repository). BUILD_DIR (default <repo>/build-bench) is configured
 # as a Release -O2 build with HERALD_EVENTPP_DIR set. Environment: RUNS
-# (default 5), DELIVERIES (default 4000000), SUBS (default "1 8").
+# (default 5), DELIVERIES (default 4000000), SUBS (default "1 8"), CPU (the
+# CPU both programs are pinned to with taskset, default the last one; "any"
+# leaves them unpinned). Pinned, both run on the same core: on virtual
+# machines one vCPU can run a third slower than another for minutes, and
+# an unpinned run lands on either.
 set -euo pipefail
 
 if [ $# -lt 1 ] || [ ! -f "$1/include/eventpp/eventqueue.h" ]; then
@@ -35,6 +39,9 @@ if ! log="$(cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
 fi
 herald="$build/bench/runtime/herald_bench_runtime"
 other="$build/bench/runtime/herald_bench_eventpp"
+cpu="${CPU:-$(($(nproc) - 1))}"
+pin=()
+if [ "$cpu" != any ]; then pin=(taskset -c "$cpu"); fi
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 
@@ -47,7 +54,9 @@ stats() {
 
 echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'),"\
      "$(c++ --version | head -1); Release -O2."
-echo "eventpp: $eventpp; $deliveries deliveries per run, $runs runs of each, alternating."
+echo "eventpp: $eventpp; $deliveries deliveries per run, $runs runs of each, alternating;"\
+     "$([ "$cpu" = any ] && echo "not pinned" || echo "both pinned to CPU $cpu")."
+
 echo "Load average at the start: $(load)."
 echo
 echo "| subscriptions | Herald ns/delivery | eventpp EventQueue | eventpp EventDispatcher | Herald / EventQueue | Herald / EventDispatcher |"
@@ -56,9 +65,9 @@ for subs in $subs_list; do
   h="" q="" d=""
   for _ in $(seq "$runs"); do
     # "X.XXM deliveries/s" -> ns per delivery
-    rate="$("$herald" "$deliveries" "$subs" | awk '{ sub(/M$/, "", $1); print $1 }')"
+    rate="$("${pin[@]}" "$herald" "$deliveries" "$subs" | awk '{ sub(/M$/, "", $1); print $1 }')"
     h+="$(awk -v r="$rate" 'BEGIN { printf "%.3f", 1000 / r }')"$'\n'
-    out="$("$other" "$deliveries" "$subs")"
+    out="$("${pin[@]}" "$other" "$deliveries" "$subs")"
     q+="$(awk '/EventQueue/ { for (i = 1; i <= NF; ++i) if ($i == "ns") print $(i - 1) }' <<<"$out")"$'\n'
     d+="$(awk '/EventDispatcher/ { for (i = 1; i <= NF; ++i) if ($i == "ns") print $(i - 1) }' <<<"$out")"$'\n'
   done
