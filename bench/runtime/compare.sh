@@ -56,7 +56,6 @@ echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -
      "$(c++ --version | head -1); Release -O2."
 echo "eventpp: $eventpp; $deliveries deliveries per run, $runs runs of each, alternating;"\
      "$([ "$cpu" = any ] && echo "not pinned" || echo "both pinned to CPU $cpu")."
-
 echo "Load average at the start: $(load)."
 echo
 echo "| subscriptions | Herald ns/delivery | eventpp EventQueue | eventpp EventDispatcher | Herald / EventQueue | Herald / EventDispatcher |"

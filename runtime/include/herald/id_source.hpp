@@ -22,9 +22,9 @@ namespace herald {
 EventId new_event_id();
 
 // Ids minted together (an invocation's emissions): the clock is read once,
-// when the minter is made, and every id carries that millisecond; each
-// draws its own random bits. A minter is used on the thread that made it,
-// and not across a wait.
+// when the minter is made, and every id carries that millisecond, however
+// long the minting takes; each draws its own random bits. Used on any
+// thread (the random bits are the calling thread's).
 class EventIdMinter {
  public:
   EventIdMinter();
