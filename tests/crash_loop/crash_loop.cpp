@@ -69,6 +69,22 @@ std::string read_all(int fd) {
   return text;
 }
 
+struct Ended {
+  std::string out;
+  int status = 0;  // as waitpid gives it
+  bool exited_0() const {
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  }
+};
+
+// Reads what `c` prints until it ends, and waits for it.
+Ended wait_for(const Child& c) {
+  Ended e;
+  e.out = read_all(c.out);
+  waitpid(c.pid, &e.status, 0);
+  return e;
+}
+
 // The last line of `text` that starts with `tag`, as JSON (null if none).
 nlohmann::json last_tagged(const std::string& text, const std::string& tag) {
   nlohmann::json found;
@@ -135,17 +151,13 @@ int main(int argc, char** argv) {
   // kill in the first part of a run, in recovery and the recovered
   // deliveries' attempts; a healthy delivery killed in each of its
   // kMaxAttempts attempts is dead-lettered, as the contract says it must be.
-  {
-    Child c = spawn({program, "run", db, std::to_string(seed * 1000003 - 1),
-                     std::to_string(ops)});
-    const std::string out = read_all(c.out);
-    int status = 0;
-    waitpid(c.pid, &status, 0);
-    if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
-      fmt::print(stderr, "crash loop: the first run failed ({}):\n{}\n", status,
-                 out);
-      return 1;
-    }
+  if (const Ended first = wait_for(
+          spawn({program, "run", db, std::to_string(seed * 1000003 - 1),
+                 std::to_string(ops)}));
+      !first.exited_0()) {
+    fmt::print(stderr, "crash loop: the first run failed ({}):\n{}\n",
+               first.status, first.out);
+    return 1;
   }
   const auto first_run_us =
       std::chrono::duration_cast<std::chrono::microseconds>(
@@ -160,29 +172,25 @@ int main(int argc, char** argv) {
                      std::to_string(ops)});
     std::this_thread::sleep_for(std::chrono::microseconds(kill_after(rng)));
     kill(c.pid, SIGKILL);
-    const std::string out = read_all(c.out);
-    int status = 0;
-    waitpid(c.pid, &status, 0);
-    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
+    const Ended run = wait_for(c);
+    if (WIFSIGNALED(run.status) && WTERMSIG(run.status) == SIGKILL) {
       ++killed;
-    } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+    } else if (run.exited_0()) {
       ++finished;
     } else {
       fmt::print(stderr, "crash loop: cycle {}: the program failed ({}):\n{}\n",
-                 cycle, status, out);
+                 cycle, run.status, run.out);
       return 1;
     }
-    if (auto p = last_tagged(out, "progress"); p.is_object())
+    if (auto p = last_tagged(run.out, "progress"); p.is_object())
       absorbed += p.at("deduplicated").get<std::int64_t>();
-    if (auto r = last_tagged(out, "recovered"); r.is_object())
+    if (auto r = last_tagged(run.out, "recovered"); r.is_object())
       redriven += r.at("redriven").get<std::int64_t>();
   }
 
-  Child v = spawn({program, "verify", db});
-  const std::string out = read_all(v.out);
-  int status = 0;
-  waitpid(v.pid, &status, 0);
-  const nlohmann::json summary = last_tagged("verify " + out, "verify");
+  const Ended verified = wait_for(spawn({program, "verify", db}));
+  const nlohmann::json summary =
+      last_tagged("verify " + verified.out, "verify");
   const std::string check = integrity(db);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
@@ -197,11 +205,10 @@ int main(int argc, char** argv) {
       cycles, killed, finished, window_us / 1000, first_run_us / 1000, seconds,
       summary.is_object() ? summary.value("events", 0) : 0,
       summary.is_object() ? summary.value("dead_letters", 0) : 0,
-      WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "yes" : "no", redriven,
-      absorbed, summary.is_object() ? summary.value("deduplicated", 0) : 0,
-      check);
-  if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
-    fmt::print(stderr, "crash loop: verification failed:\n{}\n", out);
+      verified.exited_0() ? "yes" : "no", redriven, absorbed,
+      summary.is_object() ? summary.value("deduplicated", 0) : 0, check);
+  if (!verified.exited_0()) {
+    fmt::print(stderr, "crash loop: verification failed:\n{}\n", verified.out);
     return 1;
   }
   if (check != "ok") return 1;

@@ -6,38 +6,14 @@
 #include <vector>
 
 #include <doctest/doctest.h>
-#include <nlohmann/json.hpp>
 
-#include "herald/agent_kind.hpp"
+#include "chat_fixture.hpp"
 #include "herald/config.hpp"
 #include "herald/deterministic_executor.hpp"
 #include "herald/errors.hpp"
 #include "herald/id_source.hpp"
-#include "herald/invocation.hpp"
-#include "herald/runtime.hpp"
 #include <sys/wait.h>
 #include <unistd.h>
-
-namespace idtest {
-struct Mark {
-  std::int64_t n = 0;
-};
-inline void to_json(nlohmann::json& j, const Mark& m) { j = {{"n", m.n}}; }
-inline void from_json(const nlohmann::json& j, Mark& m) {
-  m.n = j.at("n").get<std::int64_t>();
-}
-struct Marks {
-  std::int64_t count = 0;
-};
-}  // namespace idtest
-
-template <>
-struct herald::EventInfo<idtest::Mark> {
-  static constexpr std::string_view owner = "test.ids";
-  static constexpr std::string_view name = "test.ids.Mark";
-  static constexpr std::int64_t schema_version = 1;
-  static constexpr std::size_t max_encoded_bytes = 64;
-};
 
 namespace herald::test {
 namespace {
@@ -142,39 +118,21 @@ TEST_CASE(
   // A handler emits, waits longer than the coarse clock's tick, and emits
   // again: both ids carry the first one's millisecond (one clock read per
   // invocation), and each its own random bits.
-  static const AgentKind<idtest::Marks> kMarker({
-      .context = "test.ids",
-      .name = "Marker",
-      .state_version = 1,
-      .initial = [] { return idtest::Marks{}; },
-      .encode_state =
-          [](const idtest::Marks& m) {
-            return nlohmann::json{{"count", m.count}};
-          },
-      .decode_state =
-          [](const nlohmann::json& j, std::int64_t) {
-            return idtest::Marks{j.at("count").get<std::int64_t>()};
-          },
-      .invariants = {},
-      .handlers = {},
-  });
   DeterministicExecutor executor(1);
   Runtime rt(
       config_of({{"executor.kind", "deterministic"}, {"log.level", "off"}}),
       executor);
-  Context ids("test.ids");
-  ids.owns<idtest::Mark>();
-  ids.agent(kMarker);
-  rt.install(std::move(ids));
+  rt.install(test_chat::context());
   std::vector<EventId> minted;
-  rt.tap(event_type<idtest::Mark>(), [&](const LogEntry& entry) {
+  rt.tap(event_type<test_chat::Said>(), [&](const LogEntry& entry) {
     minted.push_back(entry.envelope.eventId);
   });
-  rt.agent(kMarker, "m").call("mark", [](Invocation& tx, idtest::Marks& m) {
-    tx.events().emit(idtest::Mark{++m.count});
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    tx.events().emit(idtest::Mark{++m.count});
-  });
+  test_chat::Room::at(rt, "r").call(
+      "say twice", [](Invocation& tx, test_chat::RoomState&) {
+        tx.events().emit(test_chat::Said{"first"});
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        tx.events().emit(test_chat::Said{"second"});
+      });
   executor.run_until_idle();
   rt.shutdown();
   REQUIRE(minted.size() == 2);
